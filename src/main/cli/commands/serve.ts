@@ -1,0 +1,59 @@
+import path from 'node:path';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { AtriumError } from '../../../shared/errors';
+import { resolveDataDir } from '../../core/dataDir';
+import { createDispatcher } from '../../core/dispatcher';
+import { createEngine } from '../../core/engine';
+import { APP_VERSION } from '../../core/version';
+import { startServer } from '../../server/server';
+import { CliError, reportError, withGlobalOptions, type GlobalOptions } from '../context';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Where the built renderer lives relative to the built CLI (`out/main/cli.js` → `out/renderer`). */
+export function defaultRendererDir(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../renderer');
+}
+
+/** `atrium serve`: the same app in a browser, over the same engine. */
+export function registerServeCommand(program: Command): void {
+  withGlobalOptions(program.command('serve').description('serve the Atrium UI to a browser on this machine'))
+    .option('--host <host>', 'interface to bind (default 127.0.0.1; anything else exposes Atrium to the network)', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 = pick a free one)', '0')
+    .option('--renderer-dir <dir>', 'built renderer to serve (default: the one next to this CLI)')
+    .action(async (opts: GlobalOptions & { host: string; port: string; rendererDir?: string }) => {
+      const json = Boolean(opts.json);
+      try {
+        const port = Number(opts.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535, not "${opts.port}".`, 2);
+        const dataDir = resolveDataDir({ flag: opts.dataDir });
+        const engine = createEngine({ dataDir });
+        const dispatcher = createDispatcher(engine, {
+          'app.info': () => ({ version: APP_VERSION, host: 'browser', dataDir, homeDir: os.homedir(), capabilities: { nativeFolderPicker: false } }),
+          'app.pickFolder': () => {
+            throw new AtriumError('UNSUPPORTED', 'The folder picker exists only in the desktop app; type the folder path instead.');
+          },
+        });
+        const server = await startServer({ engine, dispatcher, host: opts.host, port, rendererDir: path.resolve(opts.rendererDir ?? defaultRendererDir()) });
+        process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
+        if (!LOOPBACK.has(opts.host)) {
+          process.stderr.write(`atrium: warning: bound to ${opts.host}, not loopback: anyone who can reach this address and learns the token can control Atrium.\n`);
+        }
+        if (!json) process.stdout.write(`Data directory: ${dataDir}. Press Ctrl+C to stop.\n`);
+        let stopping = false;
+        const stop = async () => {
+          if (stopping) return;
+          stopping = true;
+          await server.close();
+          await engine.close();
+          process.exit(0);
+        };
+        process.on('SIGINT', () => void stop());
+        process.on('SIGTERM', () => void stop());
+      } catch (error) {
+        reportError(error, json);
+      }
+    });
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Workspace } from '../../../shared/contract';
+import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
+
+/** `atrium workspace add|list|remove|rename`: the workspace list. */
+export function registerWorkspaceCommands(program: Command): void {
+  const ws = program.command('workspace').description('manage the workspace list');
+
+  withGlobalOptions(ws.command('add <dir>').description('add a folder (returns the existing workspace if already listed)'))
+    .option('--name <name>', 'display name (default: the folder name)')
+    .action((dir: string, opts: GlobalOptions & { name?: string }) =>
+      runWithEngine(opts, async ({ dispatcher, print }) => {
+        const { workspace, created } = await dispatcher.call('workspaces.add', { path: path.resolve(dir), name: opts.name });
+        print({ workspace, created }, () => `${created ? 'Added' : 'Already listed'}: ${describe(workspace)}`);
+      }),
+    );
+
+  withGlobalOptions(ws.command('list').description('list workspaces')).action((opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ dispatcher, print }) => {
+      const { workspaces } = await dispatcher.call('workspaces.list', {});
+      print({ workspaces }, () => (workspaces.length ? workspaces.map(describe).join('\n') : 'No workspaces yet. Add one with: atrium workspace add DIR'));
+    }),
+  );
+
+  withGlobalOptions(ws.command('remove <idOrDir>').description("forget a workspace (never touches its files)")).action((idOrDir: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+      const found = engine.workspaces.find(idOrDir);
+      if (!found) throw new CliError(`No workspace matches "${idOrDir}". See: atrium workspace list`);
+      await dispatcher.call('workspaces.remove', { id: found.id });
+      print({ removed: found }, () => `Removed ${describe(found)} (its files are untouched)`);
+    }),
+  );
+
+  withGlobalOptions(ws.command('rename <idOrDir> <name>').description('change the display name')).action((idOrDir: string, name: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+      const found = engine.workspaces.find(idOrDir);
+      if (!found) throw new CliError(`No workspace matches "${idOrDir}". See: atrium workspace list`);
+      const { workspace } = await dispatcher.call('workspaces.rename', { id: found.id, name });
+      print({ workspace }, () => `Renamed: ${describe(workspace)}`);
+    }),
+  );
+}
+
+function describe(w: Workspace): string {
+  const flags = [w.missing ? 'missing' : null, w.trustRoot !== w.path ? `trust root ${w.trustRoot}` : null].filter(Boolean);
+  return `${w.id}  ${w.name}  ${w.path}${flags.length ? `  (${flags.join(', ')})` : ''}`;
+}

@@ -1,0 +1,89 @@
+import os from 'node:os';
+import type { Command } from 'commander';
+import { AtriumError, toWireError } from '../../shared/errors';
+import { resolveDataDir } from '../core/dataDir';
+import { createDispatcher, type Dispatcher } from '../core/dispatcher';
+import { createEngine, type Engine } from '../core/engine';
+import { APP_VERSION } from '../core/version';
+
+/** Options every subcommand accepts. */
+export interface GlobalOptions {
+  dataDir?: string;
+  json?: boolean;
+}
+
+/** Adds `--data-dir` and `--json` to a subcommand (every subcommand takes both). */
+export function withGlobalOptions(cmd: Command): Command {
+  return cmd
+    .option('--data-dir <dir>', 'where Atrium keeps its database (default: $ATRIUM_DATA_DIR or ~/.config/atrium)')
+    .option('--json', 'print machine-readable JSON on stdout');
+}
+
+/** A failure the CLI reports on stderr with exit code 1 (2 for usage errors). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** What a subcommand's action receives: the engine, a dispatcher and output helpers. */
+export interface CliContext {
+  engine: Engine;
+  dispatcher: Dispatcher;
+  json: boolean;
+  /** Prints `data` as one JSON line with --json, else the human text. */
+  print(data: unknown, human: () => string): void;
+}
+
+/**
+ * Opens the engine for one CLI command, runs `fn`, closes the engine. Errors become a message on
+ * stderr and exit code 1; the JSON form `{"error":{code,message}}` is printed on stdout with --json.
+ */
+export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) => Promise<void> | void): Promise<void> {
+  const json = Boolean(opts.json);
+  let engine: Engine | null = null;
+  try {
+    const dataDir = resolveDataDir({ flag: opts.dataDir });
+    engine = createEngine({ dataDir });
+    const dispatcher = createDispatcher(engine, cliHostHandlers(dataDir));
+    await fn({
+      engine,
+      dispatcher,
+      json,
+      print(data, human) {
+        process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human()}\n`);
+      },
+    });
+  } catch (error) {
+    reportError(error, json);
+  } finally {
+    await engine?.close();
+  }
+}
+
+/** Prints an error the CLI way and sets the exit code. */
+export function reportError(error: unknown, json: boolean): void {
+  const exitCode = error instanceof CliError ? error.exitCode : 1;
+  const wire = error instanceof CliError ? { code: exitCode === 2 ? 'USAGE' : 'FAILED', message: error.message } : toWireError(error);
+  if (json) process.stdout.write(`${JSON.stringify({ error: wire })}\n`);
+  process.stderr.write(`atrium: ${wire.message}\n`);
+  process.exitCode = exitCode;
+}
+
+function cliHostHandlers(dataDir: string) {
+  return {
+    'app.info': () => ({
+      version: APP_VERSION,
+      host: 'browser' as const,
+      dataDir,
+      homeDir: os.homedir(),
+      capabilities: { nativeFolderPicker: false },
+    }),
+    'app.pickFolder': (): never => {
+      throw new AtriumError('UNSUPPORTED', 'The folder picker exists only in the desktop app; pass the folder path instead.');
+    },
+  };
+}

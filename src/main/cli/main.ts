@@ -1,0 +1,40 @@
+import { Command, CommanderError } from 'commander';
+import { APP_VERSION } from '../core/version';
+import { registerServeCommand } from './commands/serve';
+import { registerWorkspaceCommands } from './commands/workspace';
+
+/**
+ * The `atrium` command line. Each capability registers its own subcommand module below.
+ * Exit codes: 0 success, 1 failure (message on stderr), 2 bad usage.
+ */
+export function buildProgram(): Command {
+  const program = new Command('atrium')
+    .description('Atrium: control room and trust anchor for AI coding agents')
+    .version(APP_VERSION)
+    .showHelpAfterError()
+    .exitOverride();
+  registerWorkspaceCommands(program);
+  registerServeCommand(program);
+  applyExitOverride(program);
+  return program;
+}
+
+function applyExitOverride(cmd: Command): void {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) applyExitOverride(sub);
+}
+
+/** Runs the CLI with `argv` (without node and script); resolves when the command's action settles. */
+export async function runCli(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // help and version exit 0; everything else commander raises is a usage error
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ignore, { type Ignore } from 'ignore';
+
+const execFileAsync = promisify(execFile);
+
+/** Directory names never descended into, whatever `.gitignore` says. */
+export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+
+/** Default maximum directory depth below the root (the seed catalog's limit). */
+export const DEFAULT_MAX_DEPTH = 32;
+
+/** Options for {@link listWorkspaceFiles}. */
+export interface ListWorkspaceFilesOptions {
+  /** Maximum number of directory levels below `root` (default 32); deeper entries are left out. */
+  maxDepth?: number;
+  /**
+   * Force the strategy: `git` uses `git ls-files`, `walk` reads directories and applies `.gitignore`
+   * files with the `ignore` library. Default: `git` when `root` is inside a git work tree, else `walk`.
+   */
+  strategy?: 'git' | 'walk';
+}
+
+/** Result of {@link listWorkspaceFiles}. */
+export interface WorkspaceFileList {
+  /** Root-relative POSIX paths of files and symlinks (not directories), sorted by code point. */
+  files: string[];
+  /** Which strategy produced the list. */
+  strategy: 'git' | 'walk';
+}
+
+/**
+ * Lists the files of a workspace the way an agent sees its repository: everything tracked or
+ * untracked-but-not-ignored, never anything below `.git` or `node_modules`, at most `maxDepth`
+ * directories deep. In a git work tree this is `git ls-files --cached --others --exclude-standard`
+ * (the same answer git gives, including nested `.gitignore`, `.git/info/exclude` and the global
+ * excludes file); elsewhere a directory walk applies every `.gitignore` it meets.
+ *
+ * Tracked files deleted from disk are left out. Symlinks are listed, never followed.
+ * Never throws for unreadable subdirectories (they are skipped); throws only when `root` itself
+ * cannot be read.
+ */
+export async function listWorkspaceFiles(
+  root: string,
+  options: ListWorkspaceFilesOptions = {},
+): Promise<WorkspaceFileList> {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const strategy = options.strategy ?? ((await isInsideGitWorkTree(root)) ? 'git' : 'walk');
+  const files = strategy === 'git' ? await listWithGit(root) : await listWithWalk(root, maxDepth);
+  const kept = files.filter((rel) => isWithinLimits(rel, maxDepth));
+  kept.sort(compareCodePoints);
+  return { files: kept, strategy };
+}
+
+/** Code-point order (not locale order), so results are identical on every machine. */
+export function compareCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isWithinLimits(rel: string, maxDepth: number): boolean {
+  const segments = rel.split('/');
+  if (segments.length - 1 > maxDepth) return false;
+  return !segments.slice(0, -1).some((s) => ALWAYS_SKIPPED_DIRS.has(s));
+}
+
+async function isInsideGitWorkTree(dir: string): Promise<boolean> {
+  try {
+    const { stdout } = await execFileAsync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir });
+    return stdout.trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
+async function listWithGit(root: string): Promise<string[]> {
+  const { stdout } = await execFileAsync(
+    'git',
+    ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'],
+    { cwd: root, maxBuffer: 512 * 1024 * 1024 },
+  );
+  const unique = [...new Set(stdout.split('\0').filter(Boolean))];
+  // --cached lists tracked files even when they were deleted from disk; keep what exists.
+  const existing = await Promise.all(
+    unique.map(async (rel) => {
+      try {
+        await fs.lstat(path.join(root, rel));
+        return rel;
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return existing.filter((rel): rel is string => rel !== null);
+}
+
+async function listWithWalk(root: string, maxDepth: number): Promise<string[]> {
+  const out: string[] = [];
+  await fs.access(root);
+  const walk = async (relDir: string, depth: number, rules: Array<{ base: string; ig: Ignore }>) => {
+    const absDir = path.join(root, relDir);
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(absDir, { withFileTypes: true });
+    } catch {
+      return; // unreadable subdirectory: skipped, never fatal
+    }
+    let scoped = rules;
+    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+      try {
+        const text = await fs.readFile(path.join(absDir, '.gitignore'), 'utf8');
+        scoped = [...rules, { base: relDir, ig: ignore().add(text) }];
+      } catch {
+        // unreadable .gitignore: keep the parent rules
+      }
+    }
+    for (const entry of entries) {
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      const isDir = entry.isDirectory();
+      if (isDir && ALWAYS_SKIPPED_DIRS.has(entry.name)) continue;
+      if (isIgnored(scoped, rel, isDir)) continue;
+      if (isDir) {
+        if (depth < maxDepth) await walk(rel, depth + 1, scoped);
+      } else {
+        out.push(rel);
+      }
+    }
+  };
+  await walk('', 0, []);
+  return out;
+}
+
+function isIgnored(rules: Array<{ base: string; ig: Ignore }>, rel: string, isDir: boolean): boolean {
+  for (const { base, ig } of rules) {
+    const local = base ? rel.slice(base.length + 1) : rel;
+    if (ig.ignores(isDir ? `${local}/` : local)) return true;
+  }
+  return false;
+}

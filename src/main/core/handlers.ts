@@ -1,0 +1,27 @@
+import type { ParamsOf, RequestName, Requests, ResultOf } from '../../shared/contract';
+import type { z } from 'zod';
+import type { Engine } from './engine';
+
+type Params<M extends RequestName> = z.output<Requests[M]['params']>;
+type Handler<M extends RequestName> = (params: Params<M>) => ResultOf<M> | Promise<ResultOf<M>>;
+
+/** A handler for every request in the contract; the type makes a missing one a compile error. */
+export type Handlers = { [M in RequestName]: Handler<M> };
+
+/** Requests only the host (Electron shell, browser server, CLI) can answer. */
+export type HostHandlers = Pick<Handlers, 'app.info' | 'app.pickFolder'>;
+
+/** Maps each engine request to the capability that answers it. */
+export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
+  const { workspaces } = engine;
+  return {
+    ...host,
+    'workspaces.list': () => ({ workspaces: workspaces.list() }),
+    'workspaces.add': ({ path, name }) => workspaces.add(path, name),
+    'workspaces.rename': ({ id, name }) => ({ workspace: workspaces.rename(id, name) }),
+    'workspaces.remove': ({ id }) => ({ removed: workspaces.remove(id) }),
+    'workspaces.details': ({ id }) => ({ workspace: workspaces.details(id) }),
+  };
+}
+
+export type { ParamsOf };

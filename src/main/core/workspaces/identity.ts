@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AtriumError } from '../../../shared/errors';
+import type { GitInfo } from '../../../shared/contract';
+
+/**
+ * Canonical identity of a folder: absolute realpath, Unicode NFC, no trailing separator. Two
+ * spellings of one folder (symlink, trailing slash, NFD file names from macOS) get one identity.
+ *
+ * @throws AtriumError PATH_NOT_ABSOLUTE | PATH_NOT_FOUND | NOT_A_DIRECTORY | PATH_UNREADABLE, each
+ *   with a message that says what to do.
+ */
+export function canonicalDirectory(input: string): string {
+  const raw = input.trim();
+  if (!path.isAbsolute(raw)) {
+    throw new AtriumError('PATH_NOT_ABSOLUTE', `"${input}" is a relative path. Give the folder's full path, e.g. /home/you/src/project.`);
+  }
+  let real: string;
+  try {
+    real = fs.realpathSync.native(raw);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES') throw new AtriumError('PATH_UNREADABLE', `Atrium may not read "${raw}". Check the folder's permissions.`);
+    throw new AtriumError('PATH_NOT_FOUND', `"${raw}" does not exist. Check the spelling, or create the folder first.`);
+  }
+  const stat = fs.statSync(real);
+  if (!stat.isDirectory()) {
+    throw new AtriumError('NOT_A_DIRECTORY', `"${raw}" is a file, not a folder. Choose the folder that contains it.`);
+  }
+  try {
+    fs.accessSync(real, fs.constants.R_OK | fs.constants.X_OK);
+    fs.readdirSync(real);
+  } catch {
+    throw new AtriumError('PATH_UNREADABLE', `Atrium may not read "${raw}". Check the folder's permissions.`);
+  }
+  return normalizeCanonical(real);
+}
+
+/** NFC-normalises and strips trailing separators (except for the filesystem root). */
+export function normalizeCanonical(p: string): string {
+  const nfc = p.normalize('NFC');
+  const trimmed = nfc.replace(/[\\/]+$/, '');
+  return trimmed === '' ? path.parse(nfc).root : trimmed;
+}
+
+/** True when `dir` exists and is a directory (used to flag `missing` workspaces; never throws). */
+export function isExistingDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds the git work tree containing `dir` (nearest ancestor-or-self with a `.git` directory or
+ * file) and, for a linked worktree, its main checkout. A linked worktree's `.git` is a file
+ * `gitdir: <path>`; that admin dir holds `commondir` (relative path to the shared `.git`), whose
+ * parent is the main checkout. Pure filesystem reads, no `git` process. Never throws.
+ */
+export function inspectGit(dir: string): GitInfo {
+  let current = dir;
+  for (;;) {
+    const dotGit = path.join(current, '.git');
+    let stat: fs.Stats | null = null;
+    try {
+      stat = fs.lstatSync(dotGit);
+    } catch {
+      stat = null;
+    }
+    if (stat?.isDirectory()) return { kind: 'repo', workTree: current, mainCheckout: null };
+    if (stat?.isFile()) {
+      const main = mainCheckoutOfLinkedWorktree(dotGit);
+      return main
+        ? { kind: 'worktree', workTree: current, mainCheckout: main }
+        : { kind: 'repo', workTree: current, mainCheckout: null };
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return { kind: 'none', workTree: null, mainCheckout: null };
+    current = parent;
+  }
+}
+
+function mainCheckoutOfLinkedWorktree(dotGitFile: string): string | null {
+  try {
+    const text = fs.readFileSync(dotGitFile, 'utf8');
+    const match = /^gitdir:\s*(.+)$/m.exec(text);
+    if (!match) return null;
+    const adminDir = path.resolve(path.dirname(dotGitFile), match[1].trim());
+    const commondirFile = path.join(adminDir, 'commondir');
+    if (!fs.existsSync(commondirFile)) return null; // a submodule's .git file: not a linked worktree
+    const commonDir = fs.realpathSync.native(path.resolve(adminDir, fs.readFileSync(commondirFile, 'utf8').trim()));
+    if (path.basename(commonDir) !== '.git') return null; // bare repository: no main checkout
+    return normalizeCanonical(path.dirname(commonDir));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The directory whose trust decision governs `canonicalPath`: for a folder inside a linked
+ * worktree, the matching directory in the main checkout (so all worktrees of a repository share
+ * one decision); otherwise the folder itself.
+ */
+export function trustRootOf(canonicalPath: string, git: GitInfo = inspectGit(canonicalPath)): string {
+  if (git.kind !== 'worktree' || !git.workTree || !git.mainCheckout) return canonicalPath;
+  const rel = path.relative(git.workTree, canonicalPath);
+  return normalizeCanonical(rel ? path.join(git.mainCheckout, rel) : git.mainCheckout);
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineEvents, defineRequests } from './define';
+
+/** How a workspace folder relates to git. `worktree` = a linked worktree (`.git` is a file). */
+export const GitInfo = z.object({
+  kind: z.enum(['none', 'repo', 'worktree']),
+  /** Top of the work tree containing the workspace (null when `kind` is `none`). */
+  workTree: z.string().nullable(),
+  /** For a linked worktree: the main checkout's top directory. */
+  mainCheckout: z.string().nullable(),
+});
+export type GitInfo = z.infer<typeof GitInfo>;
+
+/** A workspace as every surface sees it. Paths are canonical (realpath, Unicode NFC), absolute. */
+export const Workspace = z.object({
+  id: z.string(),
+  /** Display name; defaults to the folder's base name. */
+  name: z.string(),
+  path: z.string(),
+  /** Directory whose trust decision governs this workspace (main checkout's directory for a worktree). */
+  trustRoot: z.string(),
+  /** True when the folder no longer exists or is no longer a directory. */
+  missing: z.boolean(),
+  addedAt: z.string(),
+});
+export type Workspace = z.infer<typeof Workspace>;
+
+/** A workspace with details computed on demand (git state). */
+export const WorkspaceDetails = Workspace.extend({ git: GitInfo });
+export type WorkspaceDetails = z.infer<typeof WorkspaceDetails>;
+
+export const WorkspaceRef = z.object({ id: z.string().min(1) });
+
+export const workspaceRequests = defineRequests({
+  'workspaces.list': {
+    description: 'All workspaces, in the order they were added.',
+    params: z.object({}),
+    result: z.object({ workspaces: z.array(Workspace) }),
+  },
+  'workspaces.add': {
+    description: 'Adds a folder (absolute path); returns the existing workspace if the folder is already listed.',
+    params: z.object({ path: z.string().min(1), name: z.string().min(1).max(200).optional() }),
+    result: z.object({ workspace: Workspace, created: z.boolean() }),
+  },
+  'workspaces.rename': {
+    description: "Changes a workspace's display name (never the folder).",
+    params: z.object({ id: z.string().min(1), name: z.string().trim().min(1).max(200) }),
+    result: z.object({ workspace: Workspace }),
+  },
+  'workspaces.remove': {
+    description: "Removes Atrium's record of a workspace; never touches its files.",
+    params: WorkspaceRef,
+    result: z.object({ removed: z.boolean() }),
+  },
+  'workspaces.details': {
+    description: 'One workspace with its git state.',
+    params: WorkspaceRef,
+    result: z.object({ workspace: WorkspaceDetails }),
+  },
+});
+
+export const workspaceEvents = defineEvents({
+  workspacesChanged: {
+    description: 'The workspace list changed (added, renamed, removed).',
+    payload: z.object({ workspaces: z.array(Workspace) }),
+  },
+});
