@@ -15,6 +15,10 @@ export const ERROR_CODES = [
   'UNSUPPORTED',
   'FORBIDDEN_SENDER',
   'INTERNAL',
+  'TRUST_REFUSED',
+  'TRUST_NO_PARENT',
+  'PATH_OUTSIDE_WORKSPACE',
+  'NOT_A_FILE',
 ] as const;
 
 /** One of {@link ERROR_CODES}. Capabilities append their codes to the list above. */

@@ -5,19 +5,23 @@
  */
 import type { z } from 'zod';
 import { appRequests } from './app';
+import { trustEvents, trustRequests } from './trust';
 import { workspaceEvents, workspaceRequests } from './workspaces';
 
 export * from './app';
 export * from './define';
+export * from './trust';
 export * from './workspaces';
 
 export const requests = {
   ...appRequests,
   ...workspaceRequests,
+  ...trustRequests,
 };
 
 export const events = {
   ...workspaceEvents,
+  ...trustEvents,
 };
 
 export type Requests = typeof requests;

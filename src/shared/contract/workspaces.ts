@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
+import { WorkspaceTrust } from './trust';
 
 /** How a workspace folder relates to git. `worktree` = a linked worktree (`.git` is a file). */
 export const GitInfo = z.object({
@@ -22,6 +23,8 @@ export const Workspace = z.object({
   /** True when the folder no longer exists or is no longer a directory. */
   missing: z.boolean(),
   addedAt: z.string(),
+  /** Effective trust of `trustRoot`, computed when the workspace is read (see `trust.status` for details). */
+  trust: WorkspaceTrust,
 });
 export type Workspace = z.infer<typeof Workspace>;
 
@@ -61,7 +64,7 @@ export const workspaceRequests = defineRequests({
 
 export const workspaceEvents = defineEvents({
   workspacesChanged: {
-    description: 'The workspace list changed (added, renamed, removed).',
+    description: 'The workspace list changed (added, renamed, removed, or a trust state changed).',
     payload: z.object({ workspaces: z.array(Workspace) }),
   },
 });

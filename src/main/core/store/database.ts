@@ -44,7 +44,9 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     fs.chmodSync(dataDir, 0o700);
     if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
     fs.chmodSync(file, 0o600);
-    db = new BetterSqlite3(file);
+    // In the desktop app the binding is compiled for Electron's ABI (see scripts/electron-env.mjs).
+    const nativeBinding = process.env.ATRIUM_SQLITE_BINDING;
+    db = new BetterSqlite3(file, nativeBinding ? { nativeBinding } : {});
   } catch (error) {
     throw new AtriumError('DB_OPEN_FAILED', `Cannot open Atrium's database at ${file}: ${(error as Error).message}. Check that the data directory is writable, or pass another one with --data-dir.`);
   }

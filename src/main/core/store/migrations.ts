@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { trustMigration } from '../trust/schema';
 import { workspacesMigration } from '../workspaces/schema';
 
 /**
@@ -13,4 +14,4 @@ export interface Migration {
 }
 
 /** Every migration in order. Version N is at index N-1. */
-export const MIGRATIONS: readonly Migration[] = [workspacesMigration];
+export const MIGRATIONS: readonly Migration[] = [workspacesMigration, trustMigration];

@@ -4,8 +4,8 @@ import { AtriumError } from '../../../shared/errors';
 import type { GitInfo } from '../../../shared/contract';
 
 /**
- * Canonical identity of a folder: absolute realpath, Unicode NFC, no trailing separator. Two
- * spellings of one folder (symlink, trailing slash, NFD file names from macOS) get one identity.
+ * The canonical on-disk path of a folder: absolute realpath without a trailing separator, bytes as
+ * on disk (so it can always be opened). Its identity for deduplication is `normalizeCanonical(result)`.
  *
  * @throws AtriumError PATH_NOT_ABSOLUTE | PATH_NOT_FOUND | NOT_A_DIRECTORY | PATH_UNREADABLE, each
  *   with a message that says what to do.
@@ -33,14 +33,22 @@ export function canonicalDirectory(input: string): string {
   } catch {
     throw new AtriumError('PATH_UNREADABLE', `Atrium may not read "${raw}". Check the folder's permissions.`);
   }
-  return normalizeCanonical(real);
+  return stripTrailingSeparators(real);
 }
 
-/** NFC-normalises and strips trailing separators (except for the filesystem root). */
-export function normalizeCanonical(p: string): string {
-  const nfc = p.normalize('NFC');
-  const trimmed = nfc.replace(/[\\/]+$/, '');
-  return trimmed === '' ? path.parse(nfc).root : trimmed;
+/** Strips trailing separators (except for the filesystem root). */
+export function stripTrailingSeparators(p: string): string {
+  const trimmed = p.replace(/[\\/]+$/, '');
+  return trimmed === '' ? path.parse(p).root : trimmed;
+}
+
+/**
+ * Identity key of a canonical path: Unicode NFC, no trailing separator. Two spellings of one
+ * folder (symlink, trailing slash, NFD names as macOS writes them) get one identity. Use it as a
+ * lookup key, never to open files (on Linux an NFD name on disk differs from its NFC key).
+ */
+export function normalizeCanonical(canonicalPath: string): string {
+  return stripTrailingSeparators(canonicalPath.normalize('NFC'));
 }
 
 /** True when `dir` exists and is a directory (used to flag `missing` workspaces; never throws). */
@@ -91,7 +99,7 @@ function mainCheckoutOfLinkedWorktree(dotGitFile: string): string | null {
     if (!fs.existsSync(commondirFile)) return null; // a submodule's .git file: not a linked worktree
     const commonDir = fs.realpathSync.native(path.resolve(adminDir, fs.readFileSync(commondirFile, 'utf8').trim()));
     if (path.basename(commonDir) !== '.git') return null; // bare repository: no main checkout
-    return normalizeCanonical(path.dirname(commonDir));
+    return stripTrailingSeparators(path.dirname(commonDir));
   } catch {
     return null;
   }
@@ -105,5 +113,5 @@ function mainCheckoutOfLinkedWorktree(dotGitFile: string): string | null {
 export function trustRootOf(canonicalPath: string, git: GitInfo = inspectGit(canonicalPath)): string {
   if (git.kind !== 'worktree' || !git.workTree || !git.mainCheckout) return canonicalPath;
   const rel = path.relative(git.workTree, canonicalPath);
-  return normalizeCanonical(rel ? path.join(git.mainCheckout, rel) : git.mainCheckout);
+  return stripTrailingSeparators(rel ? path.join(git.mainCheckout, rel) : git.mainCheckout);
 }

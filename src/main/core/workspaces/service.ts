@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { AtriumError } from '../../../shared/errors';
-import type { Workspace, WorkspaceDetails } from '../../../shared/contract';
+import type { Workspace, WorkspaceDetails, WorkspaceTrust } from '../../../shared/contract';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import { canonicalDirectory, inspectGit, isExistingDirectory, normalizeCanonical, trustRootOf } from './identity';
@@ -9,6 +9,7 @@ import { canonicalDirectory, inspectGit, isExistingDirectory, normalizeCanonical
 interface WorkspaceRow {
   id: string;
   name: string;
+  identity: string;
   path: string;
   trust_root: string;
   added_at: string;
@@ -20,37 +21,42 @@ interface WorkspaceRow {
  * Every change pushes `workspacesChanged` to all clients.
  */
 export class WorkspaceService {
+  /**
+   * @param trustOf effective trust of a trust root (the engine passes the TrustService's
+   *   `workspaceTrust`); defaults to `undecided` for callers without trust.
+   */
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
+    private readonly trustOf: (trustRoot: string) => WorkspaceTrust = () => ({ state: 'undecided', decidedBy: null, inherited: false }),
   ) {}
 
   /** All workspaces in insertion order; `missing` is computed now, never throws for vanished folders. */
   list(): Workspace[] {
     const rows = this.store.db.prepare('SELECT * FROM workspaces ORDER BY added_at, rowid').all() as WorkspaceRow[];
-    return rows.map(toWorkspace);
+    return rows.map((row) => toWorkspace(row, this.trustOf));
   }
 
   /** @throws AtriumError NOT_FOUND */
   get(id: string): Workspace {
     const row = this.store.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
     if (!row) throw new AtriumError('NOT_FOUND', `No workspace with id ${id}. It may have been removed; refresh the list.`);
-    return toWorkspace(row);
+    return toWorkspace(row, this.trustOf);
   }
 
   /** Looks a workspace up by id, or by a path naming its folder (canonicalised when it exists). */
   find(idOrPath: string): Workspace | null {
     const byId = this.store.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(idOrPath) as WorkspaceRow | undefined;
-    if (byId) return toWorkspace(byId);
-    if (!path.isAbsolute(idOrPath)) idOrPath = path.resolve(idOrPath);
-    let key = normalizeCanonical(path.resolve(idOrPath));
+    if (byId) return toWorkspace(byId, this.trustOf);
+    const absolute = path.resolve(idOrPath);
+    let key = normalizeCanonical(absolute);
     try {
-      key = canonicalDirectory(idOrPath);
+      key = normalizeCanonical(canonicalDirectory(absolute));
     } catch {
-      // a missing folder can still be removed by the path it was added with
+      // a missing folder can still be found by the path it was added with
     }
-    const byPath = this.store.db.prepare('SELECT * FROM workspaces WHERE path = ?').get(key) as WorkspaceRow | undefined;
-    return byPath ? toWorkspace(byPath) : null;
+    const byPath = this.store.db.prepare('SELECT * FROM workspaces WHERE identity = ?').get(key) as WorkspaceRow | undefined;
+    return byPath ? toWorkspace(byPath, this.trustOf) : null;
   }
 
   /** A workspace with its git state (repo, linked worktree and its main checkout). */
@@ -67,20 +73,22 @@ export class WorkspaceService {
    */
   add(inputPath: string, name?: string): { workspace: Workspace; created: boolean } {
     const canonical = canonicalDirectory(inputPath);
+    const identity = normalizeCanonical(canonical);
     const result = this.store.transaction(() => {
-      const existing = this.store.db.prepare('SELECT * FROM workspaces WHERE path = ?').get(canonical) as WorkspaceRow | undefined;
-      if (existing) return { workspace: toWorkspace(existing), created: false };
+      const existing = this.store.db.prepare('SELECT * FROM workspaces WHERE identity = ?').get(identity) as WorkspaceRow | undefined;
+      if (existing) return { workspace: toWorkspace(existing, this.trustOf), created: false };
       const row: WorkspaceRow = {
         id: crypto.randomUUID(),
-        name: name?.trim() || path.basename(canonical) || canonical,
+        name: name?.trim() || path.basename(identity) || identity,
+        identity,
         path: canonical,
         trust_root: trustRootOf(canonical),
         added_at: new Date().toISOString(),
       };
       this.store.db
-        .prepare('INSERT INTO workspaces (id, name, path, trust_root, added_at) VALUES (@id, @name, @path, @trust_root, @added_at)')
+        .prepare('INSERT INTO workspaces (id, name, identity, path, trust_root, added_at) VALUES (@id, @name, @identity, @path, @trust_root, @added_at)')
         .run(row);
-      return { workspace: toWorkspace(row), created: true };
+      return { workspace: toWorkspace(row, this.trustOf), created: true };
     });
     if (result.created) this.emitChanged();
     return result;
@@ -101,12 +109,17 @@ export class WorkspaceService {
     return changes > 0;
   }
 
+  /** Re-pushes `workspacesChanged` (the list carries trust states; the engine calls this when trust changes). */
+  notifyTrustChanged(): void {
+    this.emitChanged();
+  }
+
   private emitChanged(): void {
     this.bus.emit('workspacesChanged', { workspaces: this.list() });
   }
 }
 
-function toWorkspace(row: WorkspaceRow): Workspace {
+function toWorkspace(row: WorkspaceRow, trustOf: (trustRoot: string) => WorkspaceTrust): Workspace {
   return {
     id: row.id,
     name: row.name,
@@ -114,5 +127,6 @@ function toWorkspace(row: WorkspaceRow): Workspace {
     trustRoot: row.trust_root,
     missing: !isExistingDirectory(row.path),
     addedAt: row.added_at,
+    trust: trustOf(row.trust_root),
   };
 }

@@ -1,0 +1,86 @@
+import os from 'node:os';
+import { app, BrowserWindow, dialog, ipcMain, Menu, type IpcMainInvokeEvent } from 'electron';
+import { resolveDataDir } from './core/dataDir';
+import { createDispatcher, type Dispatcher } from './core/dispatcher';
+import { createEngine, type Engine } from './core/engine';
+import type { HostHandlers } from './core/handlers';
+import { APP_VERSION } from './core/version';
+import { bindContract, forwardEvents } from './ipc';
+import { buildMenu } from './menu';
+import { createMainWindow, isAppUrl, appEntry } from './window';
+
+/** What {@link startDesktop} returns, for tests and for the quit path. */
+export interface DesktopApp {
+  engine: Engine;
+  dispatcher: Dispatcher;
+  window: BrowserWindow;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * The desktop app's lifecycle: single-instance lock (a second launch focuses the first window),
+ * the engine on Electron's `userData` (or `--data-dir` / `ATRIUM_DATA_DIR`), the contract bound to
+ * IPC, events forwarded to windows, the engine closed on quit. Returns null when another instance
+ * already runs (this one quits).
+ */
+export async function startDesktop(outDir: string, argv: string[] = process.argv): Promise<DesktopApp | null> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  await app.whenReady();
+  const flag = argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
+  const dataDir = resolveDataDir({ flag, electronUserData: app.getPath('userData') });
+  const engine = createEngine({ dataDir });
+  const dispatcher = createDispatcher(engine, desktopHostHandlers(dataDir));
+  const entry = appEntry(outDir);
+  const isTrustedSender = (event: IpcMainInvokeEvent) => {
+    const frame = event.senderFrame;
+    return Boolean(frame && frame === event.sender.mainFrame && isAppUrl(frame.url, entry));
+  };
+  const unbind = bindContract(ipcMain, dispatcher, isTrustedSender);
+  const unforward = forwardEvents(engine.bus, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
+  Menu.setApplicationMenu(buildMenu());
+  let window = createMainWindow(outDir);
+
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) window = createMainWindow(outDir);
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(outDir);
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  let shutDown = false;
+  const shutdown = async () => {
+    if (shutDown) return;
+    shutDown = true;
+    unforward();
+    unbind();
+    await engine.close();
+  };
+  app.on('will-quit', () => void shutdown());
+  return { engine, dispatcher, window, shutdown };
+}
+
+function desktopHostHandlers(dataDir: string): HostHandlers {
+  return {
+    'app.info': () => ({
+      version: APP_VERSION,
+      host: 'electron',
+      dataDir,
+      homeDir: os.homedir(),
+      capabilities: { nativeFolderPicker: true },
+    }),
+    'app.pickFolder': async ({ title }) => {
+      const parent = BrowserWindow.getFocusedWindow();
+      const options = { title: title ?? 'Add a workspace folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
+      const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+      return { path: result.canceled || result.filePaths.length === 0 ? null : result.filePaths[0] };
+    },
+  };
+}

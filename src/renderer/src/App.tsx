@@ -1,0 +1,46 @@
+import { useEffect } from 'react';
+import { Toaster } from 'sonner';
+import { Tooltip } from 'radix-ui';
+import { ConnectionBanner } from './components/ConnectionBanner';
+import { AddWorkspaceDialog } from './features/workspaces/AddWorkspaceDialog';
+import { RemoveWorkspaceDialog } from './features/workspaces/RemoveWorkspaceDialog';
+import { RenameWorkspaceDialog } from './features/workspaces/RenameWorkspaceDialog';
+import { Sidebar } from './features/workspaces/Sidebar';
+import { WelcomeView } from './features/workspaces/WelcomeView';
+import { WorkspaceView } from './features/workspaces/WorkspaceView';
+import { useApp, useSelectedWorkspace } from './state/appStore';
+
+/** The app shell: workspace sidebar on the left, the selected workspace (or a welcome) on the right. */
+export function App() {
+  const selected = useSelectedWorkspace();
+  useGlobalShortcuts();
+  return (
+    <Tooltip.Provider delayDuration={400}>
+      <div className="app">
+        <Sidebar />
+        <main className="main" aria-label="Workspace">
+          <ConnectionBanner />
+          {selected ? <WorkspaceView key={selected.id} workspace={selected} /> : <WelcomeView />}
+        </main>
+      </div>
+      <AddWorkspaceDialog />
+      <RenameWorkspaceDialog />
+      <RemoveWorkspaceDialog />
+      <Toaster theme="system" position="bottom-right" closeButton />
+    </Tooltip.Provider>
+  );
+}
+
+function useGlobalShortcuts() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.metaKey || e.ctrlKey;
+      if (mod && !e.shiftKey && e.key.toLowerCase() === 'o') {
+        e.preventDefault();
+        useApp.getState().openDialog({ kind: 'add' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}

@@ -1,0 +1,55 @@
+import type { EventName, ParamsOf, PayloadOf, RequestName, ResultOf } from '../../../shared/contract';
+import type { AtriumBridge } from '../../../shared/bridge';
+import { createWebSocketBridge } from './websocketBridge';
+
+/** A request that failed in the engine; `code` is one of the contract's error codes. */
+export class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The renderer's typed client. Transport-agnostic: Electron's preload bridge or the browser
+ * server's WebSocket, same calls, same types (inferred from the contract).
+ */
+export interface AtriumClient {
+  request<M extends RequestName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+  on<E extends EventName>(event: E, listener: (payload: PayloadOf<E>) => void): () => void;
+  /** Connection state for the browser transport (Electron is always `open`). */
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+/** Builds a client over any bridge. */
+export function createClient(bridge: AtriumBridge & { onConnection?: AtriumClient['onConnection'] }): AtriumClient {
+  return {
+    async request(method, params) {
+      const outcome = await bridge.invoke(method, params);
+      if (!outcome.ok) throw new RequestError(outcome.error.code, outcome.error.message);
+      return outcome.result as never;
+    },
+    on(event, listener) {
+      return bridge.onEvent((name, payload) => {
+        if (name === event) listener(payload as never);
+      });
+    },
+    onConnection(listener) {
+      if (bridge.onConnection) return bridge.onConnection(listener);
+      listener('open');
+      return () => {};
+    },
+  };
+}
+
+/** The client for this page: the Electron preload's `window.atrium` when present, else WebSocket. */
+export function connect(): AtriumClient {
+  const injected = (window as unknown as { atrium?: AtriumBridge }).atrium;
+  if (injected) return createClient(injected);
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  return createClient(createWebSocketBridge(url));
+}

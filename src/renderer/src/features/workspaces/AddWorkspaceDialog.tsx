@@ -1,0 +1,103 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { FolderSearch } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { toast } from 'sonner';
+import { useApp } from '../../state/appStore';
+
+/**
+ * Adding a folder: the native folder picker in the desktop app, a path field in the browser
+ * (the engine validates the path; its message is shown under the field).
+ */
+export function AddWorkspaceDialog() {
+  const dialog = useApp((s) => s.dialog);
+  const client = useApp((s) => s.client);
+  const info = useApp((s) => s.info);
+  const openDialog = useApp((s) => s.openDialog);
+  const select = useApp((s) => s.select);
+  const open = dialog?.kind === 'add';
+  const [path, setPath] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setPath('');
+    setError(null);
+  }, [open]);
+
+  const add = async (folder: string) => {
+    if (!client) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { workspace, created } = await client.request('workspaces.add', { path: folder });
+      select(workspace.id);
+      openDialog(null);
+      toast(created ? `Added ${workspace.name}` : `${workspace.name} is already in your list`);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!path.trim()) return setError('Type the full path of a folder, e.g. /home/you/src/project.');
+    void add(path.trim());
+  };
+  const pick = async () => {
+    const { path: picked } = (await client?.request('app.pickFolder', {})) ?? { path: null };
+    if (picked) void add(picked);
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(o) => openDialog(o ? { kind: 'add' } : null)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog" aria-describedby="add-desc">
+          <Dialog.Title className="dialog-title">Add a workspace</Dialog.Title>
+          <p id="add-desc" className="dialog-text">
+            Choose a folder you run agents in. Adding it activates nothing: its instruction files and hooks stay inactive until you
+            trust it.
+          </p>
+          <form onSubmit={onSubmit} className="form">
+            {info?.capabilities.nativeFolderPicker && (
+              <button type="button" className="button" onClick={() => void pick()} disabled={busy}>
+                <FolderSearch size={14} /> Choose folder…
+              </button>
+            )}
+            <label className="field">
+              <span>Folder path</span>
+              <input
+                autoFocus
+                name="path"
+                value={path}
+                onChange={(e) => setPath(e.target.value)}
+                placeholder={info?.homeDir ? `${info.homeDir}/src/project` : '/home/you/src/project'}
+                spellCheck={false}
+                autoComplete="off"
+                aria-invalid={Boolean(error)}
+                aria-describedby={error ? 'add-error' : undefined}
+              />
+            </label>
+            {error && (
+              <p id="add-error" className="field-error" role="alert">
+                {error}
+              </p>
+            )}
+            <div className="dialog-actions">
+              <Dialog.Close asChild>
+                <button type="button" className="button">
+                  Cancel
+                </button>
+              </Dialog.Close>
+              <button type="submit" className="button primary" disabled={busy}>
+                Add workspace
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,48 @@
+import { AlertDialog } from 'radix-ui';
+import { toast } from 'sonner';
+import { useApp } from '../../state/appStore';
+
+/** Confirms removing a workspace from Atrium's list; says plainly that no file is touched. */
+export function RemoveWorkspaceDialog() {
+  const client = useApp((s) => s.client);
+  const openDialog = useApp((s) => s.openDialog);
+  const select = useApp((s) => s.select);
+  const workspace = useApp((s) => (s.dialog?.kind === 'remove' ? s.workspaces.find((w) => w.id === (s.dialog as { id: string }).id) : undefined));
+
+  const remove = async () => {
+    if (!client || !workspace) return;
+    try {
+      await client.request('workspaces.remove', { id: workspace.id });
+      if (useApp.getState().selectedId === workspace.id) select(null);
+      toast(`Removed ${workspace.name} from Atrium. Its files are untouched.`);
+    } catch (e) {
+      toast.error((e as Error).message);
+    }
+    openDialog(null);
+  };
+
+  return (
+    <AlertDialog.Root open={Boolean(workspace)} onOpenChange={(o) => !o && openDialog(null)}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay" />
+        <AlertDialog.Content className="dialog">
+          <AlertDialog.Title className="dialog-title">Remove {workspace?.name}?</AlertDialog.Title>
+          <AlertDialog.Description className="dialog-text">
+            Atrium forgets this workspace. The folder <code>{workspace?.path}</code> and everything in it stay exactly as they are; you
+            can add it again any time.
+          </AlertDialog.Description>
+          <div className="dialog-actions">
+            <AlertDialog.Cancel asChild>
+              <button className="button">Cancel</button>
+            </AlertDialog.Cancel>
+            <AlertDialog.Action asChild>
+              <button className="button danger" onClick={() => void remove()}>
+                Remove from Atrium
+              </button>
+            </AlertDialog.Action>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

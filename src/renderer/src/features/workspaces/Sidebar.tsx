@@ -1,0 +1,83 @@
+import { useRef, type KeyboardEvent } from 'react';
+import { FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
+import { Tooltip } from 'radix-ui';
+import { shortcut } from '../../components/format';
+import { useApp } from '../../state/appStore';
+
+/**
+ * The workspace list. Keyboard: ↑/↓ move, Enter/Space select, F2 rename, Delete remove;
+ * Ctrl/⌘+O adds a workspace from anywhere.
+ */
+export function Sidebar() {
+  const workspaces = useApp((s) => s.workspaces);
+  const selectedId = useApp((s) => s.selectedId);
+  const select = useApp((s) => s.select);
+  const openDialog = useApp((s) => s.openDialog);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  const focusIndex = (i: number) => {
+    const items = listRef.current?.querySelectorAll<HTMLButtonElement>('[data-workspace-id]');
+    items?.[Math.max(0, Math.min(i, items.length - 1))]?.focus();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, index: number, id: string) => {
+    const actions: Record<string, () => void> = {
+      ArrowDown: () => focusIndex(index + 1),
+      ArrowUp: () => focusIndex(index - 1),
+      Home: () => focusIndex(0),
+      End: () => focusIndex(workspaces.length - 1),
+      F2: () => openDialog({ kind: 'rename', id }),
+      Delete: () => openDialog({ kind: 'remove', id }),
+      Backspace: () => openDialog({ kind: 'remove', id }),
+    };
+    const action = actions[e.key];
+    if (!action) return;
+    e.preventDefault();
+    action();
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Workspaces">
+      <header className="sidebar-header">
+        <span className="brand">Atrium</span>
+        <Tooltip.Root>
+          <Tooltip.Trigger asChild>
+            <button className="icon-button" aria-label="Add workspace" onClick={() => openDialog({ kind: 'add' })}>
+              <Plus size={16} />
+            </button>
+          </Tooltip.Trigger>
+          <Tooltip.Portal>
+            <Tooltip.Content className="tooltip" side="bottom">
+              Add workspace ({shortcut('O')})
+            </Tooltip.Content>
+          </Tooltip.Portal>
+        </Tooltip.Root>
+      </header>
+      <div className="sidebar-section-title">Workspaces</div>
+      {workspaces.length === 0 ? (
+        <p className="sidebar-empty">No workspaces yet.</p>
+      ) : (
+        <ul className="workspace-list" ref={listRef} role="listbox" aria-label="Workspaces">
+          {workspaces.map((w, i) => (
+            <li key={w.id} role="presentation">
+              <button
+                role="option"
+                aria-selected={w.id === selectedId}
+                className={`workspace-item${w.id === selectedId ? ' selected' : ''}`}
+                data-workspace-id={w.id}
+                title={w.path}
+                tabIndex={w.id === selectedId || (!selectedId && i === 0) ? 0 : -1}
+                onClick={() => select(w.id)}
+                onFocus={() => select(w.id)}
+                onKeyDown={(e) => onKeyDown(e, i, w.id)}
+              >
+                {w.missing ? <FolderX size={15} className="muted" /> : w.trustRoot !== w.path ? <FolderGit2 size={15} /> : <FolderOpen size={15} />}
+                <span className="workspace-name">{w.name}</span>
+                {w.missing && <span className="badge badge-warn">missing</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react';
+import { Pencil, Trash2 } from 'lucide-react';
+import { Tabs } from 'radix-ui';
+import type { Workspace, WorkspaceDetails } from '../../../../shared/contract';
+import { displayPath } from '../../components/format';
+import { useApp } from '../../state/appStore';
+
+/** The selected workspace: header with actions, then tabs (Overview now; capabilities add theirs). */
+export function WorkspaceView({ workspace }: { workspace: Workspace }) {
+  const openDialog = useApp((s) => s.openDialog);
+  return (
+    <section className="workspace-view" aria-labelledby="workspace-title">
+      <header className="workspace-header">
+        <div className="workspace-title-block">
+          <h1 id="workspace-title">{workspace.name}</h1>
+          {workspace.missing && <span className="badge badge-warn">missing</span>}
+        </div>
+        <div className="toolbar">
+          <button className="button" onClick={() => openDialog({ kind: 'rename', id: workspace.id })} title="Rename (F2 in the list)">
+            <Pencil size={14} /> Rename
+          </button>
+          <button className="button danger-ghost" onClick={() => openDialog({ kind: 'remove', id: workspace.id })} title="Remove from Atrium (Delete in the list)">
+            <Trash2 size={14} /> Remove
+          </button>
+        </div>
+      </header>
+      <Tabs.Root className="tabs" defaultValue="overview">
+        <Tabs.List className="tab-list" aria-label="Workspace sections">
+          <Tabs.Trigger className="tab" value="overview">
+            Overview
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content className="tab-content" value="overview">
+          <Overview workspace={workspace} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </section>
+  );
+}
+
+function Overview({ workspace }: { workspace: Workspace }) {
+  const client = useApp((s) => s.client);
+  const home = useApp((s) => s.info?.homeDir);
+  const [details, setDetails] = useState<WorkspaceDetails | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    client
+      ?.request('workspaces.details', { id: workspace.id })
+      .then((r) => live && setDetails(r.workspace))
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [client, workspace.id, workspace.missing, workspace.name]);
+
+  return (
+    <div className="overview">
+      {workspace.missing && (
+        <div className="banner banner-warn" role="status">
+          This folder no longer exists at <code>{workspace.path}</code>. If you moved it, remove this workspace and add the folder at
+          its new place; Atrium never deletes files.
+        </div>
+      )}
+      {error && <div className="banner banner-error">{error}</div>}
+      <dl className="facts">
+        <dt>Path</dt>
+        <dd>
+          <code className="selectable" data-testid="workspace-path">{workspace.path}</code>
+        </dd>
+        <dt>Trust root</dt>
+        <dd>
+          <code className="selectable" data-testid="workspace-trust-root">{displayPath(workspace.trustRoot, home)}</code>
+          {workspace.trustRoot !== workspace.path && (
+            <p className="hint">This folder is a linked git worktree: it shares the trust decision of its main checkout.</p>
+          )}
+        </dd>
+        <dt>Git</dt>
+        <dd data-testid="workspace-git">{details ? describeGit(details, home) : '…'}</dd>
+        <dt>Added</dt>
+        <dd>{new Date(workspace.addedAt).toLocaleString()}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function describeGit(d: WorkspaceDetails, home: string | undefined): string {
+  if (d.git.kind === 'none') return 'Not a git repository';
+  const top = d.git.workTree && d.git.workTree !== d.path ? ` (inside ${displayPath(d.git.workTree, home)})` : '';
+  if (d.git.kind === 'worktree') return `Linked worktree of ${displayPath(d.git.mainCheckout ?? '?', home)}${top}`;
+  return `Git repository${top}`;
+}

@@ -1,0 +1,34 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The checkout's root folder. */
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** `../shared` beside the checkout: read-only reference material, corpus and bench generators. */
+export const sharedDir = path.resolve(repoRoot, '../shared');
+
+/** Names of the corpus entries (folders of `../shared/corpus`). */
+export const CORPUS_ENTRIES = [
+  '0xBigBoss__claude-code',
+  'Kibnet__Unlimotion',
+  'anthropics__claude-plugins-official',
+  'cline__cline',
+  'dyoshikawa__rulesync',
+  'echoVic__blade-code',
+  'platformplatform__PlatformPlatform',
+  'synthetic__kitchen-sink',
+] as const;
+
+/**
+ * Turns a corpus entry into a realistic workspace (a fresh git repository with the entry's real
+ * configuration files) using the corpus's own `materialize.sh`, in a new temp dir.
+ * @returns the absolute path of the workspace folder (named after the entry).
+ */
+export function materialize(entry: (typeof CORPUS_ENTRIES)[number] | string, parent?: string): string {
+  const base = parent ?? mkdtempSync(path.join(os.tmpdir(), 'atrium-ws-'));
+  const target = path.join(base, entry);
+  execFileSync('bash', [path.join(sharedDir, 'corpus/materialize.sh'), path.join(sharedDir, 'corpus', entry), target], { stdio: 'ignore' });
+  return target;
+}

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli';
+import { tempDir } from '../../support/tempDir';
+
+describe('atrium workspace (real child process)', () => {
+  it('add, list, rename and remove print the documented JSON and exit 0', () => {
+    const dataDir = tempDir('atrium-cli-');
+    const folder = path.join(tempDir(), 'proj');
+    fs.mkdirSync(folder);
+
+    const added = runCli(['workspace', 'add', folder, '--data-dir', dataDir, '--json']);
+    expect(added.status).toBe(0);
+    const { workspace } = added.json as { workspace: Record<string, unknown> };
+    for (const key of ['id', 'name', 'path', 'trustRoot', 'missing']) expect(workspace).toHaveProperty(key);
+    expect(workspace).toMatchObject({ name: 'proj', path: folder, trustRoot: folder, missing: false });
+
+    const again = runCli(['workspace', 'add', `${folder}/`, '--data-dir', dataDir, '--json']);
+    expect((again.json as { workspace: { id: string }; created: boolean })).toMatchObject({ workspace: { id: workspace.id }, created: false });
+
+    const listed = runCli(['workspace', 'list', '--data-dir', dataDir, '--json']);
+    expect(listed.status).toBe(0);
+    expect((listed.json as { workspaces: unknown[] }).workspaces).toEqual([expect.objectContaining({ id: workspace.id })]);
+
+    const renamed = runCli(['workspace', 'rename', String(workspace.id), 'Nice', '--data-dir', dataDir, '--json']);
+    expect((renamed.json as { workspace: { name: string } }).workspace.name).toBe('Nice');
+
+    const removed = runCli(['workspace', 'remove', folder, '--data-dir', dataDir, '--json']);
+    expect(removed.status).toBe(0);
+    expect(fs.existsSync(folder)).toBe(true);
+    expect((runCli(['workspace', 'list', '--data-dir', dataDir, '--json']).json as { workspaces: unknown[] }).workspaces).toEqual([]);
+  });
+
+  it('honours ATRIUM_DATA_DIR when --data-dir is absent', () => {
+    const dataDir = tempDir('atrium-cli-');
+    const folder = tempDir();
+    expect(runCli(['workspace', 'add', folder, '--json'], { ATRIUM_DATA_DIR: dataDir }).status).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'atrium.db'))).toBe(true);
+  });
+
+  it('exits 1 with the message on stderr for a failure, and 2 for bad usage', () => {
+    const dataDir = tempDir('atrium-cli-');
+    const missing = runCli(['workspace', 'add', '/no/such/folder', '--data-dir', dataDir, '--json']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('does not exist');
+    expect(missing.json).toEqual({ error: { code: 'PATH_NOT_FOUND', message: expect.any(String) } });
+
+    const unknownWs = runCli(['workspace', 'remove', 'nope', '--data-dir', dataDir]);
+    expect(unknownWs.status).toBe(1);
+    expect(unknownWs.stderr).toContain('No workspace matches');
+
+    expect(runCli(['workspace', 'frobnicate']).status).toBe(2);
+    expect(runCli(['workspace', 'add']).status).toBe(2);
+    expect(runCli(['serve', '--port', 'abc', '--data-dir', dataDir]).status).toBe(2);
+    expect(runCli(['--help']).status).toBe(0);
+  });
+});

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IPC_EVENT_CHANNEL, IPC_REQUEST_PREFIX, REQUEST_NAMES } from '../../../src/shared/contract';
+import { createFakeElectron, type FakeElectron } from '../../support/fakeElectron';
+import { tempDir } from '../../support/tempDir';
+
+// The shell imports 'electron'; here it gets the fake, so the shell's wiring runs under plain Node.
+const holder = vi.hoisted(() => ({ fake: null as unknown }));
+vi.mock('electron', () => {
+  const names = ['app', 'BrowserWindow', 'dialog', 'ipcMain', 'Menu', 'shell'] as const;
+  return Object.fromEntries(names.map((n) => [n, new Proxy(function () {}, forward(n))]));
+});
+function forward(name: string): ProxyHandler<object> {
+  const target = () => (holder.fake as Record<string, object>)[name] as Record<string | symbol, unknown> & (new (...a: unknown[]) => object);
+  return {
+    get: (_t, key) => {
+      const value = target()[key];
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target()) : value;
+    },
+    construct: (_t, args) => new (target())(...args),
+  };
+}
+
+const { startDesktop } = await import('../../../src/main/app');
+
+let fake: FakeElectron;
+let shutdown: (() => Promise<void>) | null = null;
+const outDir = '/opt/atrium/out/main';
+const appFile = `file://${path.join(outDir, '../renderer/index.html')}`;
+
+beforeEach(() => {
+  fake = createFakeElectron();
+  holder.fake = fake;
+});
+afterEach(async () => {
+  await shutdown?.();
+  shutdown = null;
+});
+
+async function start() {
+  const app = await startDesktop(outDir, ['electron', '.', `--data-dir=${tempDir('atrium-shell-')}`]);
+  shutdown = app?.shutdown ?? null;
+  return app!;
+}
+
+const invoke = (channel: string, params: unknown, frameUrl = appFile) => {
+  const win = fake.windows[0];
+  const frame = { url: frameUrl };
+  win.webContents.mainFrame = frame;
+  return fake.handlers.get(channel)!({ sender: win.webContents, senderFrame: frame }, params) as Promise<unknown>;
+};
+
+describe('Electron shell (fake electron module)', () => {
+  it('creates the window with contextIsolation, sandbox, no nodeIntegration and webSecurity', async () => {
+    await start();
+    const prefs = fake.windows[0].options.webPreferences;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(prefs.preload).toBe(path.join(outDir, '../preload/index.cjs'));
+    expect(fake.windows[0].loaded.file).toBe(path.join(outDir, '../renderer/index.html'));
+  });
+
+  it('binds every contract request to an IPC handler, and nothing else', async () => {
+    await start();
+    expect([...fake.handlers.keys()].sort()).toEqual(REQUEST_NAMES.map((n) => IPC_REQUEST_PREFIX + n).sort());
+  });
+
+  it('validates payloads with the contract before the engine sees them; errors cross as {code, message} without a stack', async () => {
+    await start();
+    const bad = (await invoke(`${IPC_REQUEST_PREFIX}workspaces.add`, { path: 42 })) as { ok: boolean; error: Record<string, unknown> };
+    expect(bad.ok).toBe(false);
+    expect(bad.error.code).toBe('INVALID_PARAMS');
+    expect(Object.keys(bad.error).sort()).toEqual(['code', 'message']);
+    const missing = (await invoke(`${IPC_REQUEST_PREFIX}workspaces.add`, { path: '/definitely/not/here' })) as { ok: boolean; error: Record<string, unknown> };
+    expect(missing).toEqual({ ok: false, error: { code: 'PATH_NOT_FOUND', message: expect.any(String) } });
+  });
+
+  it('answers a valid request and forwards engine events to the window', async () => {
+    await start();
+    const dir = tempDir('atrium-ws-');
+    const added = (await invoke(`${IPC_REQUEST_PREFIX}workspaces.add`, { path: dir })) as { ok: boolean; result: { workspace: { path: string } } };
+    expect(added).toEqual({ ok: true, result: expect.anything() });
+    expect(added.result.workspace.path).toBe(dir);
+    expect(fake.windows[0].webContents.sent).toEqual([{ channel: IPC_EVENT_CHANNEL, payload: { event: 'workspacesChanged', payload: expect.any(Object) } }]);
+    const info = (await invoke(`${IPC_REQUEST_PREFIX}app.info`, {})) as { result: { host: string; capabilities: { nativeFolderPicker: boolean } } };
+    expect(info.result.host).toBe('electron');
+    expect(info.result.capabilities.nativeFolderPicker).toBe(true);
+    const picked = (await invoke(`${IPC_REQUEST_PREFIX}app.pickFolder`, {})) as { result: { path: string } };
+    expect(picked.result.path).toBe('/picked/folder');
+  });
+
+  it('refuses IPC from a frame that is not the app (e.g. a page navigated elsewhere)', async () => {
+    await start();
+    const res = (await invoke(`${IPC_REQUEST_PREFIX}workspaces.list`, {}, 'https://evil.example/')) as { ok: boolean; error: { code: string } };
+    expect(res).toEqual({ ok: false, error: { code: 'FORBIDDEN_SENDER', message: expect.any(String) } });
+  });
+
+  it('blocks navigation away from the app and denies window.open', async () => {
+    await start();
+    const wc = fake.windows[0].webContents;
+    const navigate = (url: string) => {
+      const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+      wc.emit('will-navigate', event, url);
+      return event.defaultPrevented;
+    };
+    expect(navigate('https://evil.example/')).toBe(true);
+    expect(navigate(appFile)).toBe(false);
+    expect(wc.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+  });
+
+  it('quits when another instance holds the single-instance lock', async () => {
+    fake.setLock(false);
+    const quit = vi.fn();
+    fake.app.on('quit-called', quit);
+    expect(await startDesktop(outDir, [])).toBeNull();
+    expect(quit).toHaveBeenCalled();
+    expect(fake.windows).toHaveLength(0);
+  });
+});
