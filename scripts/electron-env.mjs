@@ -20,7 +20,9 @@ export function electronBinary() {
 /** Tries Electron's own download once (skipped when ELECTRON_SKIP_BINARY_DOWNLOAD is set). */
 export function tryDownloadElectron() {
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return null;
-  spawnSync(process.execPath, [path.join(electronDir, 'install.js')], { stdio: 'inherit', timeout: 300_000 });
+  console.log('Downloading the Electron binary (once)…');
+  // Its own error output is a long stack trace; the caller prints one sentence instead.
+  spawnSync(process.execPath, [path.join(electronDir, 'install.js')], { stdio: 'ignore', timeout: 300_000 });
   return electronBinary();
 }
 
