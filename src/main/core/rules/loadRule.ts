@@ -1,0 +1,197 @@
+import { formatSupportsImports } from './classify';
+import { resolveCondition } from './conditions';
+import { splitFrontmatter } from './frontmatter';
+import { ruleSha256 } from './hash';
+import { expandImports, type ImportContext } from './imports';
+import { displayLinkTarget, formatBytes, readRuleSource } from './readSource';
+import { RULE_LIMITS } from './limits';
+import { findHiddenControl, utf8Bytes } from './text';
+import type { CompiledPattern, RuleClassification, RuleFormat, RuleFrontmatter, RuleImport, RuleKind, RuleStatus, RuleWarning } from './types';
+import { warning } from './warnings';
+
+/** A rule file found by discovery, before reading. */
+export interface RuleCandidate {
+  relativePath: string;
+  absolutePath: string;
+  classification: RuleClassification;
+  /** Notes discovery attaches (e.g. "gitignored personal file picked up on purpose"). */
+  notes?: RuleWarning[];
+}
+
+/** One loaded file before catalog assembly (overrides, order, id). Internal to the rules module. */
+export interface RuleRecord {
+  candidate: RuleCandidate;
+  kind: RuleKind;
+  status: Exclude<RuleStatus, 'overridden'>;
+  patterns: string[];
+  compiled: CompiledPattern[];
+  conditionKey: string | null;
+  description: string | null;
+  bytes: number;
+  text: string | null;
+  frontmatter: RuleFrontmatter | null;
+  body: string | null;
+  content: string | null;
+  bodyLine: number;
+  imports: RuleImport[];
+  linkTarget: string | null;
+  realPath: string | null;
+  warnings: RuleWarning[];
+  /** Absolute paths whose change requires reloading this record (imports). */
+  deps: string[];
+  sha256: string | null;
+}
+
+/** What {@link loadRule} needs besides the candidate. */
+export interface LoadContext {
+  /** Canonical catalog root. */
+  root: string;
+  /** When true, only names and sizes are read (restricted mode). */
+  restricted: boolean;
+  /** Directories the file's real path must stay inside (null for user files). */
+  confineTo: readonly string[] | null;
+  imports: ImportContext;
+}
+
+/**
+ * Reads and interprets one rule file (issue 4 §2 Content, Conditions, Imports). Returns null when
+ * the file vanished since discovery. Bad input never throws: it becomes `invalid`/`inert` with
+ * warnings naming the line and the fix.
+ */
+export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Promise<RuleRecord | null> {
+  const { classification } = candidate;
+  const record: RuleRecord = {
+    candidate,
+    kind: 'unknown',
+    status: 'invalid',
+    patterns: [],
+    compiled: [],
+    conditionKey: null,
+    description: null,
+    bytes: 0,
+    text: null,
+    frontmatter: null,
+    body: null,
+    content: null,
+    bodyLine: 1,
+    imports: [],
+    linkTarget: null,
+    realPath: null,
+    warnings: [...(candidate.notes ?? [])],
+    deps: [],
+    sha256: null,
+  };
+  const read = await readRuleSource(candidate.absolutePath, { confineTo: ctx.confineTo, readContent: !ctx.restricted });
+  if (!read.ok && read.code === 'missing') return null;
+  record.bytes = read.bytes;
+  record.realPath = read.realPath;
+  record.linkTarget = read.linkTarget === null || read.realPath === null ? read.linkTarget : displayLinkTarget(ctx.root, read.realPath);
+  if (ctx.restricted) {
+    record.status = 'restricted';
+    record.warnings.push(warning('restricted', 'info', 'Not read: the folder is not trusted, so project rules stay inactive (restricted mode).', null, 'Review and trust the folder to load its rules.'));
+    return record;
+  }
+  if (!read.ok) {
+    record.warnings.push(warning(read.code, 'error', read.message, null, read.fix));
+    return record;
+  }
+  if (read.linkTarget !== null) {
+    record.warnings.push(warning('symlink', 'info', `This file is a symlink to ${record.linkTarget}; Atrium reads the target.`, null, null));
+  }
+  if (read.hadBom) record.warnings.push(warning('bom', 'info', 'A UTF-8 byte order mark was stripped (some agents drop files that start with one).', 1, 'Save the file as UTF-8 without BOM.'));
+  if (read.hadCrlf) record.warnings.push(warning('crlf', 'info', 'Windows line endings (CRLF) were read as LF.', null, null));
+  record.text = read.text;
+
+  const split = splitFrontmatter(read.text);
+  record.frontmatter = split.frontmatter;
+  record.bodyLine = split.bodyLine;
+  record.warnings.push(...split.warnings);
+  const data = split.frontmatter?.data ?? {};
+  record.description = typeof data.description === 'string' ? data.description : null;
+  record.warnings.push(...foreignKeyWarnings(classification.format, data, split.lineOf));
+
+  const condition = resolveCondition(classification.format, data, split.lineOf);
+  record.kind = condition.kind;
+  record.patterns = condition.patterns;
+  record.compiled = condition.compiled;
+  record.conditionKey = condition.conditionKey;
+  record.warnings.push(...condition.warnings);
+
+  const body = split.body.trim();
+  record.body = body;
+  const hidden = findHiddenControl(read.text);
+  if (hidden) {
+    record.warnings.push(
+      warning('hidden-characters', 'error', `Line ${hidden.line}, column ${hidden.column} contains the invisible control character ${hidden.codePoint}, which can hide instructions from a human reader.`, hidden.line, `Delete the invisible character (${hidden.codePoint}) at line ${hidden.line}.`),
+    );
+    return record;
+  }
+  if (condition.status === 'invalid') return record;
+
+  let content = body;
+  if (body !== '' && formatSupportsImports(classification.format) && read.realPath) {
+    const expanded = await expandImports(split.body, split.bodyLine, candidate.absolutePath, read.realPath, ctx.imports);
+    content = expanded.content;
+    record.imports = expanded.imports;
+    record.deps = expanded.deps;
+    record.warnings.push(...expanded.warnings);
+  }
+  record.content = content;
+  record.sha256 = ruleSha256(candidate.relativePath, record.patterns, content);
+  if (condition.status === 'inert') {
+    record.status = 'inert';
+  } else if (body === '') {
+    record.status = 'inert';
+    if (classification.format !== 'agents-override') {
+      record.warnings.push(warning('empty-body', 'warning', 'The file has no text after its frontmatter, so there is nothing to load.', split.bodyLine, 'Write the rule text, or delete the file.'));
+    }
+  } else {
+    record.status = condition.kind === 'manual' ? 'manual' : 'active';
+    if (condition.kind === 'manual') {
+      record.warnings.push(
+        warning(
+          'manual-rule',
+          'info',
+          classification.format === 'copilot-instructions'
+            ? 'No applyTo: Copilot attaches this file only when asked, and Atrium never loads it automatically.'
+            : 'No alwaysApply or globs: a manual Cursor rule, loaded only when mentioned; Atrium never loads it automatically.',
+          null,
+          classification.format === 'copilot-instructions' ? 'Add applyTo: "**" (always) or a glob such as "src/**/*.ts".' : 'Add alwaysApply: true, or globs: src/**/*.ts.',
+        ),
+      );
+    }
+  }
+  const bodyBytes = utf8Bytes(content);
+  if (record.status === 'active' && bodyBytes > RULE_LIMITS.staticBudgetBytes) {
+    record.warnings.push(warning('large-rule', 'warning', `The rule is ${formatBytes(bodyBytes)} with imports, above Atrium's ${formatBytes(RULE_LIMITS.staticBudgetBytes)} static and ${formatBytes(RULE_LIMITS.contextualBudgetBytes)} contextual budgets: it is always dropped.`, null, 'Split it into smaller, path-scoped rules.'));
+  } else if (record.status === 'active' && bodyBytes > RULE_LIMITS.contextualBudgetBytes) {
+    record.warnings.push(warning('large-rule', 'info', `The rule is ${formatBytes(bodyBytes)} with imports: it fits the ${formatBytes(RULE_LIMITS.staticBudgetBytes)} static budget but never the ${formatBytes(RULE_LIMITS.contextualBudgetBytes)} contextual one.`, null, 'Split it into smaller, path-scoped rules.'));
+  }
+  return record;
+}
+
+const CURSOR_KEYS = ['globs', 'alwaysApply'];
+const CLAUDE_LIKE: ReadonlySet<RuleFormat> = new Set(['claude', 'claude-rules', 'claude-local', 'blade', 'blade-rules', 'agents', 'agents-override', 'gemini']);
+
+/** Keys the file's own tool ignores (issue 4 §5 lint: Cursor/Copilot keys in `.claude/rules`…). */
+function foreignKeyWarnings(format: RuleFormat, data: Readonly<Record<string, unknown>>, lineOf: (key: string) => number | null): RuleWarning[] {
+  const out: RuleWarning[] = [];
+  const has = (key: string) => Object.hasOwn(data, key);
+  if (CLAUDE_LIKE.has(format)) {
+    for (const key of [...CURSOR_KEYS, 'applyTo']) {
+      if (!has(key)) continue;
+      const owner = key === 'applyTo' ? "Copilot's" : "Cursor's";
+      const effect = has('paths') ? 'it is ignored' : 'it is ignored and, without paths, the rule loads for every file';
+      out.push(warning('foreign-key', 'warning', `${key} is ${owner} key; Claude Code reads only paths, so ${effect}.`, lineOf(key), key === 'alwaysApply' ? 'Delete alwaysApply (a rule without paths always applies).' : `Rename ${key} to paths.`));
+    }
+  } else if (format === 'cursor') {
+    for (const key of ['paths', 'applyTo']) {
+      if (has(key)) out.push(warning('foreign-key', 'warning', `${key} is not a Cursor key; Cursor ignores it (Atrium still honours paths).`, lineOf(key), `Rename ${key} to globs.`));
+    }
+  } else if (format === 'copilot-instructions') {
+    for (const key of ['paths', 'globs']) {
+      if (has(key)) out.push(warning('foreign-key', 'warning', `${key} is not a Copilot key; Copilot ignores it${key === 'paths' ? ' (Atrium still honours paths)' : ''}.`, lineOf(key), `Rename ${key} to applyTo.`));
+    }
+  }
+  return out;
+}

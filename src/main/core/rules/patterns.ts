@@ -1,0 +1,195 @@
+import { Minimatch, minimatch } from 'minimatch';
+import { RULE_LIMITS } from './limits';
+import { hasHiddenControl } from './text';
+import type { CompiledPattern, RuleWarning } from './types';
+import { warning } from './warnings';
+
+/**
+ * Splits a pattern string on commas and newlines **outside braces** (issue 4 §2 Conditions;
+ * formats.md §5.9: `**\/*.{ts,tsx}` must stay one pattern). Items are trimmed; empties dropped.
+ */
+export function splitPatternString(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of value) {
+    if (ch === '{') depth++;
+    else if (ch === '}' && depth > 0) depth--;
+    if ((ch === ',' || ch === '\n') && depth === 0) {
+      out.push(current);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  out.push(current);
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+/** Result of {@link readPatternValue}: normalised patterns or a reason the value is unusable. */
+export interface PatternValue {
+  patterns: string[];
+  /** The value was an explicitly empty list/string (`paths: []`, `paths: ""`). */
+  explicitlyEmpty: boolean;
+  warnings: RuleWarning[];
+  /** The value had an unusable type (number, mapping…): the file is invalid. */
+  invalid: boolean;
+}
+
+/**
+ * Reads a `paths`/`globs`/`applyTo` value: a YAML list of strings, or a string split with
+ * {@link splitPatternString}. Items: trimmed, `\` → `/` (with a note), a leading `./` removed
+ * (with a note), de-duplicated in first-seen order. `line` is the key's 1-based line.
+ */
+export function readPatternValue(key: string, value: unknown, line: number | null): PatternValue {
+  const warnings: RuleWarning[] = [];
+  let items: string[];
+  if (typeof value === 'string') {
+    items = splitPatternString(value);
+  } else if (Array.isArray(value)) {
+    const bad = value.filter((v) => typeof v !== 'string');
+    if (bad.length > 0) {
+      return {
+        patterns: [],
+        explicitlyEmpty: false,
+        invalid: true,
+        warnings: [warning('pattern-type', 'error', `"${key}" must list strings; found ${JSON.stringify(bad[0])}.`, line, `Quote every item of "${key}", e.g. - "src/**/*.ts".`)],
+      };
+    }
+    items = (value as string[]).flatMap((v) => (v.includes('\n') ? splitPatternString(v) : [v.trim()])).filter(Boolean);
+  } else {
+    return {
+      patterns: [],
+      explicitlyEmpty: false,
+      invalid: true,
+      warnings: [warning('pattern-type', 'error', `"${key}" must be a string or a list of strings, not ${value === null ? 'empty' : typeof value}.`, line, `Write ${key}: "src/**/*.ts" or a YAML list of quoted patterns.`)],
+    };
+  }
+  const seen = new Set<string>();
+  const patterns: string[] = [];
+  for (let item of items) {
+    if (item.includes('\\')) {
+      warnings.push(warning('pattern-backslash', 'info', `Backslashes in "${item}" were read as "/" (patterns always use "/").`, line, `Write ${item.replace(/\\/g, '/')}`));
+      item = item.replace(/\\/g, '/');
+    }
+    while (item.startsWith('./')) {
+      warnings.push(warning('pattern-dot-slash', 'info', `The leading "./" of "${item}" was removed: patterns are relative to the rule's scope already.`, line, `Write ${item.slice(2)}`));
+      item = item.slice(2);
+    }
+    if (item && !seen.has(item)) {
+      seen.add(item);
+      patterns.push(item);
+    }
+  }
+  return { patterns, explicitlyEmpty: items.length === 0, warnings, invalid: false };
+}
+
+/** Outcome of {@link compilePatterns}: compiled patterns, or errors that make the file invalid. */
+export interface CompiledPatterns {
+  compiled: CompiledPattern[];
+  warnings: RuleWarning[];
+  invalid: boolean;
+}
+
+/**
+ * Validates and compiles patterns with minimatch (`dot: true`, braces expanded). A pattern that
+ * is absolute, contains a `..` segment, is longer than 512 characters, expands to more than 256
+ * brace alternatives, contains hidden controls or fails to compile makes the file invalid (one
+ * error warning naming the pattern). A leading `!` or `#` gets a warning (lists are OR-ed, so a
+ * negation matches almost everything; `#` is a comment that never matches).
+ */
+export function compilePatterns(patterns: readonly string[], line: number | null): CompiledPatterns {
+  const warnings: RuleWarning[] = [];
+  const compiled: CompiledPattern[] = [];
+  let invalid = false;
+  for (const pattern of patterns) {
+    const problem = patternProblem(pattern);
+    if (problem) {
+      warnings.push(warning('pattern-invalid', 'error', `Pattern "${pattern}" ${problem.message}`, line, problem.fix));
+      invalid = true;
+      continue;
+    }
+    if (pattern.startsWith('!')) {
+      warnings.push(warning('pattern-negated', 'warning', `Pattern "${pattern}" starts with "!": patterns in a list are alternatives, so a negation matches almost every file.`, line, 'Remove the "!" entry; list only the paths the rule is for.'));
+    } else if (pattern.startsWith('#')) {
+      warnings.push(warning('pattern-comment', 'warning', `Pattern "${pattern}" starts with "#", which glob engines read as a comment: it never matches.`, line, `Escape it as \\${pattern} or remove it.`));
+    }
+    const matcher = compileOne(pattern);
+    if (!matcher) {
+      warnings.push(warning('pattern-invalid', 'error', `Pattern "${pattern}" does not compile as a glob.`, line, 'Check brackets and braces; escape a literal "[" as "\\[".'));
+      invalid = true;
+      continue;
+    }
+    compiled.push(matcher);
+  }
+  return { compiled, warnings, invalid };
+}
+
+function patternProblem(pattern: string): { message: string; fix: string } | null {
+  if (pattern.length > RULE_LIMITS.maxPatternLength) return { message: `is longer than ${RULE_LIMITS.maxPatternLength} characters.`, fix: 'Shorten it or split it into several patterns.' };
+  if (hasHiddenControl(pattern)) return { message: 'contains hidden control characters.', fix: 'Retype the pattern without invisible characters.' };
+  if (pattern.startsWith('/') || /^[A-Za-z]:\//.test(pattern) || pattern.startsWith('~')) {
+    return { message: 'is absolute; patterns are relative to the rule\'s scope directory.', fix: `Write it relative to the scope, e.g. ${pattern.replace(/^([A-Za-z]:)?\/+|^~\/?/, '') || '**'}` };
+  }
+  if (pattern.split('/').includes('..')) return { message: 'contains a ".." segment; a rule cannot reach outside its scope.', fix: 'Move the rule file up to a folder that contains the target, or drop the pattern.' };
+  let expansions: string[];
+  try {
+    expansions = minimatch.braceExpand(pattern);
+  } catch {
+    return { message: 'has unbalanced braces.', fix: 'Balance every "{" with "}".' };
+  }
+  if (expansions.length > RULE_LIMITS.maxBraceExpansions) return { message: `expands to ${expansions.length} alternatives (limit ${RULE_LIMITS.maxBraceExpansions}).`, fix: 'Use fewer brace groups.' };
+  return null;
+}
+
+/** Precompiled alternative: cheap prefix/suffix pre-checks before the regular expression. */
+interface Alternative {
+  prefix: string;
+  suffix: string;
+  re: RegExp | null;
+  mm: Minimatch;
+}
+
+function compileOne(pattern: string): CompiledPattern | null {
+  try {
+    const alternatives: Alternative[] = [];
+    for (const expanded of minimatch.braceExpand(pattern)) {
+      const mm = new Minimatch(expanded, { dot: true, nobrace: true });
+      if (mm.comment) continue;
+      const re = mm.negate ? null : mm.makeRe();
+      if (re === false) return null;
+      alternatives.push({ prefix: literalPrefix(expanded), suffix: literalSuffix(expanded), re, mm });
+    }
+    const test = (p: string): boolean => {
+      for (const alt of alternatives) {
+        if (!p.endsWith(alt.suffix)) continue;
+        if (!p.startsWith(alt.prefix) && !(alt.prefix.endsWith('/') && p === alt.prefix.slice(0, -1))) continue;
+        if (alt.re ? alt.re.test(p) : alt.mm.match(p)) return true;
+      }
+      return false;
+    };
+    return Object.freeze({ pattern, test });
+  } catch {
+    return null;
+  }
+}
+
+const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+
+/** Literal directory prefix before the first glob character (only whole segments). */
+function literalPrefix(pattern: string): string {
+  if (pattern.startsWith('!')) return '';
+  const index = pattern.search(GLOB_CHARS);
+  if (index < 0) return pattern;
+  return pattern.slice(0, pattern.lastIndexOf('/', index) + 1);
+}
+
+/** Literal tail of the last segment after its last `*` (e.g. `.ts` for `**\/*.ts`). */
+function literalSuffix(pattern: string): string {
+  if (pattern.startsWith('!')) return '';
+  const last = pattern.slice(pattern.lastIndexOf('/') + 1);
+  if (last === '**') return '';
+  const star = last.lastIndexOf('*');
+  const tail = star < 0 ? last : last.slice(star + 1);
+  return GLOB_CHARS.test(tail) ? '' : tail;
+}

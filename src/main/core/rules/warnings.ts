@@ -1,0 +1,11 @@
+import type { RuleSeverity, RuleWarning } from './types';
+
+/** Builds a frozen {@link RuleWarning}. `line` is 1-based in the file, or null. */
+export function warning(code: string, severity: RuleSeverity, message: string, line: number | null = null, fix: string | null = null): RuleWarning {
+  return Object.freeze({ code, severity, message, line, fix });
+}
+
+/** True when any warning is an error (which makes the file invalid). */
+export function hasError(warnings: readonly RuleWarning[]): boolean {
+  return warnings.some((w) => w.severity === 'error');
+}
