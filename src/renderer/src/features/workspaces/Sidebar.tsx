@@ -1,5 +1,7 @@
-import { useRef, type KeyboardEvent } from 'react';
-import { FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { Download, FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
+import { ImportTrustDialog } from '../trust/ImportTrustDialog';
+import { TrustBadge } from '../trust/TrustBadge';
 import { Tooltip } from 'radix-ui';
 import { shortcut } from '../../components/format';
 import { useApp } from '../../state/appStore';
@@ -14,6 +16,7 @@ export function Sidebar() {
   const select = useApp((s) => s.select);
   const openDialog = useApp((s) => s.openDialog);
   const listRef = useRef<HTMLUListElement>(null);
+  const [importOpen, setImportOpen] = useState(false);
 
   const focusIndex = (i: number) => {
     const items = listRef.current?.querySelectorAll<HTMLButtonElement>('[data-workspace-id]');
@@ -72,12 +75,18 @@ export function Sidebar() {
               >
                 {w.missing ? <FolderX size={15} className="muted" /> : w.trustRoot !== w.path ? <FolderGit2 size={15} /> : <FolderOpen size={15} />}
                 <span className="workspace-name">{w.name}</span>
-                {w.missing && <span className="badge badge-warn">missing</span>}
+                {w.missing ? <span className="badge badge-warn">missing</span> : <TrustBadge trust={w.trust} compact />}
               </button>
             </li>
           ))}
         </ul>
       )}
+      <footer className="sidebar-footer">
+        <button className="link-button" onClick={() => setImportOpen(true)} title="Suggestions from Claude Code, Codex and Gemini CLI; you confirm each">
+          <Download size={13} /> Import trust decisions…
+        </button>
+      </footer>
+      <ImportTrustDialog open={importOpen} onOpenChange={setImportOpen} />
     </nav>
   );
 }

@@ -1,4 +1,9 @@
 import { useEffect, useState } from 'react';
+import { RestrictedBanner } from '../trust/RestrictedBanner';
+import { TrustBadge } from '../trust/TrustBadge';
+import { TrustReviewDialog } from '../trust/TrustReviewDialog';
+import { TrustTab } from '../trust/TrustTab';
+import { useTrustReview } from '../trust/useTrustReview';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import type { Workspace, WorkspaceDetails } from '../../../../shared/contract';
@@ -8,11 +13,15 @@ import { useApp } from '../../state/appStore';
 /** The selected workspace: header with actions, then tabs (Overview now; capabilities add theirs). */
 export function WorkspaceView({ workspace }: { workspace: Workspace }) {
   const openDialog = useApp((s) => s.openDialog);
+  const [reviewOpen, setReviewOpen] = useState(false);
+  const [tab, setTab] = useState('overview');
+  const review = useTrustReview(workspace.missing ? null : workspace.id).data?.review ?? null;
   return (
     <section className="workspace-view" aria-labelledby="workspace-title">
       <header className="workspace-header">
         <div className="workspace-title-block">
           <h1 id="workspace-title">{workspace.name}</h1>
+          <TrustBadge trust={workspace.trust} />
           {workspace.missing && <span className="badge badge-warn">missing</span>}
         </div>
         <div className="toolbar">
@@ -24,16 +33,24 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           </button>
         </div>
       </header>
-      <Tabs.Root className="tabs" defaultValue="overview">
+      <RestrictedBanner workspace={workspace} review={review} onReview={() => setReviewOpen(true)} />
+      <Tabs.Root className="tabs" value={tab} onValueChange={setTab}>
         <Tabs.List className="tab-list" aria-label="Workspace sections">
           <Tabs.Trigger className="tab" value="overview">
             Overview
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="trust">
+            Trust
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tab-content" value="overview">
           <Overview workspace={workspace} />
         </Tabs.Content>
+        <Tabs.Content className="tab-content" value="trust">
+          <TrustTab workspace={workspace} review={review} onReview={() => setReviewOpen(true)} />
+        </Tabs.Content>
       </Tabs.Root>
+      <TrustReviewDialog workspace={workspace} review={review} open={reviewOpen} onOpenChange={setReviewOpen} />
     </section>
   );
 }

@@ -1,0 +1,31 @@
+import { ShieldAlert } from 'lucide-react';
+import type { TrustReview, Workspace } from '../../../../shared/contract';
+
+/** Plural helper: "1 hook", "3 hooks". */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Shown on an untrusted or undecided workspace: what is inactive, and the way to review it.
+ * Counts come from the trust review, so they name what trusting would switch on.
+ */
+export function RestrictedBanner({ workspace, review, onReview }: { workspace: Workspace; review: TrustReview | null; onReview(): void }) {
+  if (workspace.trust.state === 'trusted' || workspace.missing) return null;
+  const c = review?.counts;
+  const summary = c
+    ? `${count(c.instruction, 'instruction file')}, ${count(c.hook, 'hook')}, ${count(c.mcpServer, 'MCP server')} are inactive.`
+    : 'Checking what this folder carries…';
+  const lead = workspace.trust.state === 'untrusted' ? 'Untrusted: restricted mode.' : 'Restricted mode: you have not trusted this folder yet.';
+  return (
+    <div className="banner banner-warn restricted-banner" role="status" aria-label="Restricted mode">
+      <ShieldAlert size={16} aria-hidden />
+      <span>
+        <strong>{lead}</strong> {summary}
+      </span>
+      <button className="button" onClick={onReview}>
+        Review…
+      </button>
+    </div>
+  );
+}

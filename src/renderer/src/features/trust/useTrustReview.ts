@@ -1,0 +1,6 @@
+import { useLive } from '../../api/useLive';
+
+/** The trust review of a workspace, refreshed when trust or the workspace list changes. */
+export function useTrustReview(workspaceId: string | null) {
+  return useLive('trust.review', workspaceId ? { workspaceId } : null, ['trustChanged']);
+}

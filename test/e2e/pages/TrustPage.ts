@@ -1,0 +1,34 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** Page object for folder trust: the restricted-mode banner, the review dialog and the Trust tab. */
+export class TrustPage {
+  readonly banner: Locator;
+  readonly review: Locator;
+
+  constructor(readonly page: Page) {
+    this.banner = page.getByRole('status', { name: 'Restricted mode' });
+    this.review = page.getByRole('dialog', { name: /Review before trusting/ });
+  }
+
+  async openReview(): Promise<void> {
+    await this.banner.getByRole('button', { name: 'Review…' }).click();
+    await expect(this.review).toBeVisible();
+  }
+
+  reviewGroup(label: string): Locator {
+    return this.review.getByRole('region', { name: label });
+  }
+
+  async trustThisFolder(): Promise<void> {
+    await this.review.getByRole('button', { name: 'Trust this folder' }).click();
+    await expect(this.review).toBeHidden();
+  }
+
+  async openTrustTab(): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Trust' }).click();
+  }
+
+  historyTable(): Locator {
+    return this.page.getByRole('table', { name: 'Trust history' });
+  }
+}
