@@ -19,6 +19,19 @@ export const ERROR_CODES = [
   'TRUST_NO_PARENT',
   'PATH_OUTSIDE_WORKSPACE',
   'NOT_A_FILE',
+  'RESOURCE_CAPACITY',
+  'RULE_PROVENANCE_MISMATCH',
+  // sessions (issue 7)
+  'AGENT_NOT_FOUND',
+  'AGENT_NOT_INSTALLED',
+  'AGENT_INSTALL_FAILED',
+  'AGENT_START_FAILED',
+  'AGENT_UNSUPPORTED',
+  'AGENT_ERROR',
+  'SESSION_NOT_FOUND',
+  'SESSION_CLOSED',
+  'PERMISSION_NOT_FOUND',
+  'PATH_OUTSIDE_SESSION',
 ] as const;
 
 /** One of {@link ERROR_CODES}. Capabilities append their codes to the list above. */

@@ -1,6 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { APP_VERSION } from '../core/version';
+import { registerAgentsCommands } from './commands/agents';
+import { registerRulesCommands } from './commands/rules';
 import { registerServeCommand } from './commands/serve';
+import { registerSessionCommands } from './commands/session';
+import { registerTrustCommands } from './commands/trust';
 import { registerWorkspaceCommands } from './commands/workspace';
 
 /**
@@ -15,6 +19,10 @@ export function buildProgram(): Command {
     .exitOverride();
   registerWorkspaceCommands(program);
   registerServeCommand(program);
+  registerTrustCommands(program);
+  registerRulesCommands(program);
+  registerAgentsCommands(program);
+  registerSessionCommands(program);
   applyExitOverride(program);
   return program;
 }

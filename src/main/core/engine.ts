@@ -1,6 +1,12 @@
 import os from 'node:os';
 import { EventBus } from './events/bus';
+import { WorkspaceResourcesCache } from './resources/cache';
+import { RulesService } from './rules/service';
+import { SessionService, type SessionServiceOptions } from './sessions/service';
 import { openStore, type Store } from './store/database';
+import type { TrustGate } from './trust/gate';
+import { TrustService } from './trust/service';
+import { APP_VERSION } from './version';
 import { WorkspaceService } from './workspaces/service';
 
 /** Options for {@link createEngine}. */
@@ -9,6 +15,15 @@ export interface EngineOptions {
   dataDir: string;
   /** Home directory used for user-level resources; defaults to `os.homedir()`, overridable for tests. */
   homeDir?: string;
+  /**
+   * Overrides restricted mode's gate (tests only, e.g. `fixedGate(true)`); defaults to the engine's
+   * {@link TrustService}, which answers from the recorded folder-trust decisions.
+   */
+  trustGate?: TrustGate;
+  /** Watch workspace files and rebuild resources on change (default true). */
+  watchResources?: boolean;
+  /** Session runtime options (agent presets, environment, batching, idle shutdown), mostly for tests. */
+  sessions?: SessionServiceOptions;
 }
 
 /**
@@ -22,6 +37,19 @@ export interface Engine {
   readonly store: Store;
   readonly bus: EventBus;
   readonly workspaces: WorkspaceService;
+  /** Folder trust: decisions, resolution, audit history (issue 3). */
+  readonly trust: TrustService;
+  /**
+   * Restricted mode's gate: every capability that reads repository-supplied resources asks it
+   * before activating them. The TrustService unless overridden by `EngineOptions.trustGate`.
+   */
+  readonly trustGate: TrustGate;
+  /** Per-workspace resource bundles (rule catalog first), watched and rebuilt on change (issue 4 §1). */
+  readonly resources: WorkspaceResourcesCache;
+  /** Project rule catalog answers in the contract's shapes (issue 4). */
+  readonly rules: RulesService;
+  /** Agents and ACP sessions: launch, live state, permissions, durable history, resume (issue 7). */
+  readonly sessions: SessionService;
   /** Stops background work and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -33,17 +61,44 @@ export interface Engine {
 export function createEngine(options: EngineOptions): Engine {
   const store = openStore(options.dataDir);
   const bus = new EventBus();
-  const workspaces = new WorkspaceService(store, bus);
+  const homeDir = options.homeDir ?? os.homedir();
+  // trust changes re-emit the workspace list, which carries each workspace's trust state
+  let workspaces: WorkspaceService | null = null;
+  const trust = new TrustService({ store, bus, homeDir, onChanged: () => workspaces?.notifyTrustChanged() });
+  workspaces = new WorkspaceService(store, bus, (trustRoot) => trust.workspaceTrust(trustRoot));
+  const trustGate = options.trustGate ?? trust;
+  const resources = new WorkspaceResourcesCache({
+    homeDir,
+    trustGate,
+    watch: options.watchResources ?? true,
+    onChange: (dir, bundle, notify) => {
+      if (!notify) return;
+      for (const ws of workspaces?.list() ?? []) {
+        if (ws.path === dir) bus.emit('rulesChanged', { workspaceId: ws.id, catalogSha256: bundle.rules.catalogSha256 });
+      }
+    },
+  });
+  bus.subscribe((event) => {
+    if (event === 'trustChanged') void resources.revalidateAll();
+  });
+  const sessions = new SessionService(store, bus, workspaces, options.dataDir, { clientVersion: APP_VERSION, ...options.sessions });
   let closed = false;
   return {
     dataDir: options.dataDir,
-    homeDir: options.homeDir ?? os.homedir(),
+    homeDir,
     store,
     bus,
     workspaces,
+    trust,
+    trustGate,
+    resources,
+    rules: new RulesService(resources),
+    sessions,
     async close() {
       if (closed) return;
       closed = true;
+      await sessions.close();
+      await resources.close();
       store.close();
     },
   };

@@ -1,6 +1,9 @@
 import type { ParamsOf, RequestName, Requests, ResultOf } from '../../shared/contract';
 import type { z } from 'zod';
 import type { Engine } from './engine';
+import { createRulesHandlers } from './rules/handlers';
+import { createSessionHandlers } from './sessions/handlers';
+import { createTrustHandlers } from './trust/handlers';
 
 type Params<M extends RequestName> = z.output<Requests[M]['params']>;
 type Handler<M extends RequestName> = (params: Params<M>) => ResultOf<M> | Promise<ResultOf<M>>;
@@ -21,6 +24,9 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     'workspaces.rename': ({ id, name }) => ({ workspace: workspaces.rename(id, name) }),
     'workspaces.remove': ({ id }) => ({ removed: workspaces.remove(id) }),
     'workspaces.details': ({ id }) => ({ workspace: workspaces.details(id) }),
+    ...createTrustHandlers(engine),
+    ...createRulesHandlers(engine),
+    ...createSessionHandlers(engine),
   };
 }
 

@@ -5,11 +5,15 @@
  */
 import type { z } from 'zod';
 import { appRequests } from './app';
+import { rulesEvents, rulesRequests } from './rules';
+import { sessionEvents, sessionRequests } from './sessions';
 import { trustEvents, trustRequests } from './trust';
 import { workspaceEvents, workspaceRequests } from './workspaces';
 
 export * from './app';
 export * from './define';
+export * from './rules';
+export * from './sessions';
 export * from './trust';
 export * from './workspaces';
 
@@ -17,11 +21,15 @@ export const requests = {
   ...appRequests,
   ...workspaceRequests,
   ...trustRequests,
+  ...rulesRequests,
+  ...sessionRequests,
 };
 
 export const events = {
   ...workspaceEvents,
   ...trustEvents,
+  ...rulesEvents,
+  ...sessionEvents,
 };
 
 export type Requests = typeof requests;

@@ -19,6 +19,8 @@ const NAMED_FILES: Readonly<Record<string, { format: RuleFormat; priority: numbe
   'CLAUDE.local.md': { format: 'claude-local', priority: 90 },
 };
 
+const RULE_DIR_HINT = /(?:^|\/)\.(?:claude\/rules|blade\/rules|cursor\/rules|github\/instructions)\//;
+
 /** File names a cheap pre-filter can test before {@link classifyProjectPath} (used by the watcher). */
 export const RULE_FILE_NAMES: ReadonlySet<string> = new Set([...Object.keys(NAMED_FILES), 'copilot-instructions.md']);
 
@@ -30,8 +32,9 @@ export const RULE_FILE_NAMES: ReadonlySet<string> = new Set([...Object.keys(NAME
  * Names are case-sensitive, as in the tools themselves. Pure; never throws.
  */
 export function classifyProjectPath(rel: string): RuleClassification | null {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  if (!RULE_FILE_NAMES.has(name) && !RULE_DIR_HINT.test(rel)) return null; // fast path: most files are not rules
   const segments = rel.split('/');
-  const name = segments[segments.length - 1];
   for (let i = 0; i < segments.length - 2; i++) {
     for (const dir of RULE_DIRS) {
       if (segments[i] !== dir.marker[0] || segments[i + 1] !== dir.marker[1]) continue;

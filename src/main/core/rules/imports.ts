@@ -113,10 +113,12 @@ async function expandText(frame: Frame, text: string, firstLine: number, fileAbs
     if (!read.ok) {
       if (read.realPath) frame.deps.add(read.realPath);
       const missing = read.code === 'missing' || read.code === 'dangling-symlink';
+      // `@scope/package` in prose is probably not meant as a file: a note, not a warning.
+      const looksLikeFile = /\.[A-Za-z0-9]{1,10}$/.test(token);
       frame.warnings.push(
         warning(
           missing ? 'import-missing' : 'import-rejected',
-          'warning',
+          missing && !looksLikeFile ? 'info' : 'warning',
           missing ? `Import @${token}${where} does not resolve to a file, so nothing is imported (agents skip it silently).` : `Import @${token}${where} is not imported: ${read.message}`,
           at,
           missing ? fixText : read.fix,

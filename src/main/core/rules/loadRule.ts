@@ -50,6 +50,8 @@ export interface LoadContext {
   restricted: boolean;
   /** Directories the file's real path must stay inside (null for user files). */
   confineTo: readonly string[] | null;
+  /** The path comes from a git listing under the canonical root (see `readRuleSource`). */
+  canonicalParent?: boolean;
   imports: ImportContext;
 }
 
@@ -81,7 +83,7 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
     deps: [],
     sha256: null,
   };
-  const read = await readRuleSource(candidate.absolutePath, { confineTo: ctx.confineTo, readContent: !ctx.restricted });
+  const read = await readRuleSource(candidate.absolutePath, { confineTo: ctx.confineTo, readContent: !ctx.restricted, canonicalParent: ctx.canonicalParent });
   if (!read.ok && read.code === 'missing') return null;
   record.bytes = read.bytes;
   record.realPath = read.realPath;
@@ -181,8 +183,9 @@ function foreignKeyWarnings(format: RuleFormat, data: Readonly<Record<string, un
     for (const key of [...CURSOR_KEYS, 'applyTo']) {
       if (!has(key)) continue;
       const owner = key === 'applyTo' ? "Copilot's" : "Cursor's";
-      const effect = has('paths') ? 'it is ignored' : 'it is ignored and, without paths, the rule loads for every file';
-      out.push(warning('foreign-key', 'warning', `${key} is ${owner} key; Claude Code reads only paths, so ${effect}.`, lineOf(key), key === 'alwaysApply' ? 'Delete alwaysApply (a rule without paths always applies).' : `Rename ${key} to paths.`));
+      const effect = has('paths') ? 'it is ignored' : 'it is ignored and, without paths, the file applies to every path';
+      const reader = format.startsWith('claude') ? 'Claude Code reads only paths' : format.startsWith('blade') ? 'Blade reads only paths' : 'agents read this file as plain text and Atrium honours only paths';
+      out.push(warning('foreign-key', 'warning', `${key} is ${owner} key; ${reader}, so ${effect}.`, lineOf(key), key === 'alwaysApply' ? 'Delete alwaysApply (a file without paths always applies).' : `Rename ${key} to paths.`));
     }
   } else if (format === 'cursor') {
     for (const key of ['paths', 'applyTo']) {

@@ -1,7 +1,7 @@
 import { Minimatch, minimatch } from 'minimatch';
 import { RULE_LIMITS } from './limits';
 import { hasHiddenControl } from './text';
-import type { CompiledPattern, RuleWarning } from './types';
+import type { CompiledPattern, PatternAlternative, RuleWarning } from './types';
 import { warning } from './warnings';
 
 /**
@@ -142,33 +142,42 @@ function patternProblem(pattern: string): { message: string; fix: string } | nul
   return null;
 }
 
-/** Precompiled alternative: cheap prefix/suffix pre-checks before the regular expression. */
-interface Alternative {
-  prefix: string;
-  suffix: string;
-  re: RegExp | null;
-  mm: Minimatch;
-}
+/** Compiled patterns are immutable, so identical patterns across rules and rebuilds share one. */
+const compileCache = new Map<string, CompiledPattern | null>();
+const COMPILE_CACHE_MAX = 10_000;
 
 function compileOne(pattern: string): CompiledPattern | null {
+  const cached = compileCache.get(pattern);
+  if (cached !== undefined) return cached;
+  const compiled = compileUncached(pattern);
+  if (compileCache.size >= COMPILE_CACHE_MAX) compileCache.delete(compileCache.keys().next().value!);
+  compileCache.set(pattern, compiled);
+  return compiled;
+}
+
+function compileUncached(pattern: string): CompiledPattern | null {
   try {
-    const alternatives: Alternative[] = [];
+    const alternatives: PatternAlternative[] = [];
     for (const expanded of minimatch.braceExpand(pattern)) {
       const mm = new Minimatch(expanded, { dot: true, nobrace: true });
       if (mm.comment) continue;
       const re = mm.negate ? null : mm.makeRe();
       if (re === false) return null;
-      alternatives.push({ prefix: literalPrefix(expanded), suffix: literalSuffix(expanded), re, mm });
+      const prefix = literalPrefix(expanded);
+      const suffix = literalSuffix(expanded);
+      const bare = prefix.endsWith('/') ? prefix.slice(0, -1) : null;
+      const test = (p: string): boolean => {
+        if (!p.endsWith(suffix)) return false;
+        if (!p.startsWith(prefix) && p !== bare) return false;
+        return re ? re.test(p) : mm.match(p);
+      };
+      alternatives.push(Object.freeze({ glob: expanded, prefix, suffix, literal: !mm.negate && !GLOB_CHARS.test(expanded), test }));
     }
     const test = (p: string): boolean => {
-      for (const alt of alternatives) {
-        if (!p.endsWith(alt.suffix)) continue;
-        if (!p.startsWith(alt.prefix) && !(alt.prefix.endsWith('/') && p === alt.prefix.slice(0, -1))) continue;
-        if (alt.re ? alt.re.test(p) : alt.mm.match(p)) return true;
-      }
+      for (const alt of alternatives) if (alt.test(p)) return true;
       return false;
     };
-    return Object.freeze({ pattern, test });
+    return Object.freeze({ pattern, alternatives: Object.freeze(alternatives), test });
   } catch {
     return null;
   }

@@ -20,6 +20,12 @@ export interface ReadSourceOptions {
   maxBytes?: number;
   /** When false only `lstat`/`stat` run (restricted mode: names and sizes, never contents). */
   readContent?: boolean;
+  /**
+   * The path is known to be canonical up to its last segment (a `git ls-files` entry under a
+   * realpath'd root: git never descends through symlinked folders), so a regular file needs no
+   * `realpath`/`stat` round trip.
+   */
+  canonicalParent?: boolean;
 }
 
 /**
@@ -40,33 +46,39 @@ export async function readRuleSource(absolute: string, options: ReadSourceOption
     linkTarget: extra.linkTarget ?? null,
   });
   let linkTarget: string | null = null;
+  let lst: import('node:fs').Stats;
   try {
-    const lst = await fs.lstat(absolute);
+    lst = await fs.lstat(absolute);
     if (lst.isSymbolicLink()) linkTarget = await fs.readlink(absolute);
   } catch (error) {
     return fail(errnoCode(error) === 'EACCES' ? 'unreadable' : 'missing', 'The file could not be read (it may have been deleted).', null);
   }
   let realPath: string;
-  try {
-    realPath = (await fs.realpath(absolute)).normalize('NFC');
-  } catch {
-    return fail('dangling-symlink', `The symlink points to "${linkTarget}", which does not exist.`, 'Fix or delete the symlink.', { linkTarget });
-  }
-  if (options.confineTo && !options.confineTo.some((dir) => isInside(dir, realPath))) {
-    return fail(
-      'symlink-escape',
-      `The file resolves to ${realPath}, outside the workspace; Atrium never follows links out of it.`,
-      'Copy the file into the repository instead of linking to it.',
-      { realPath, linkTarget },
-    );
-  }
   let size: number;
-  try {
-    const st = await fs.stat(realPath);
-    if (!st.isFile()) return fail('not-a-file', 'This path is a directory or special file, not a text file.', null, { realPath, linkTarget });
-    size = st.size;
-  } catch {
-    return fail('unreadable', 'The file could not be read.', 'Check its permissions.', { realPath, linkTarget });
+  if (options.canonicalParent && lst.isFile()) {
+    realPath = absolute;
+    size = lst.size;
+  } else {
+    try {
+      realPath = (await fs.realpath(absolute)).normalize('NFC');
+    } catch {
+      return fail('dangling-symlink', `The symlink points to "${linkTarget}", which does not exist.`, 'Fix or delete the symlink.', { linkTarget });
+    }
+    if (options.confineTo && !options.confineTo.some((dir) => isInside(dir, realPath))) {
+      return fail(
+        'symlink-escape',
+        `The file resolves to ${realPath}, outside the workspace; Atrium never follows links out of it.`,
+        'Copy the file into the repository instead of linking to it.',
+        { realPath, linkTarget },
+      );
+    }
+    try {
+      const st = await fs.stat(realPath);
+      if (!st.isFile()) return fail('not-a-file', 'This path is a directory or special file, not a text file.', null, { realPath, linkTarget });
+      size = st.size;
+    } catch {
+      return fail('unreadable', 'The file could not be read.', 'Check its permissions.', { realPath, linkTarget });
+    }
   }
   if (size > maxBytes) {
     return fail('too-large', `The file is ${formatBytes(size)}, above the ${formatBytes(maxBytes)} limit, so it is not read.`, 'Split it into smaller files or move reference material out of the rule.', {

@@ -6,7 +6,6 @@
  * The hidden-control set of seed §0: U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+007F,
  * U+200B–U+200F, U+202A–U+202E, U+2060–U+206F, U+FEFF. TAB, LF and CR are allowed.
  */
-// eslint-disable-next-line no-control-regex
 const HIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/;
 
 /** Result of {@link decodeRuleText}. */

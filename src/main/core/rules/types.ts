@@ -77,11 +77,26 @@ export interface RuleImport {
   readonly line: number;
 }
 
+/** One brace expansion of a pattern, with cheap literal pre-checks (used by the selection index). */
+export interface PatternAlternative {
+  /** The expanded glob. */
+  readonly glob: string;
+  /** Literal directory prefix every match starts with ('' when none). */
+  readonly prefix: string;
+  /** Literal tail every match ends with ('' when none). */
+  readonly suffix: string;
+  /** True when the glob has no glob characters at all. */
+  readonly literal: boolean;
+  /** Tests a scope-relative POSIX path. */
+  test(scopeRelativePath: string): boolean;
+}
+
 /** A compiled `paths`/`globs`/`applyTo` pattern (minimatch, `dot: true`, braces expanded). */
 export interface CompiledPattern {
   /** The normalised pattern as written (after trim, `\` → `/`, leading `./` removed). */
   readonly pattern: string;
-  /** Tests a path relative to the rule's scope directory (POSIX). */
+  readonly alternatives: readonly PatternAlternative[];
+  /** Tests a path relative to the rule's scope directory (POSIX): any alternative matches. */
   test(scopeRelativePath: string): boolean;
 }
 

@@ -118,8 +118,8 @@ function yamlFix(line: string): string {
   const m = /^\s*([A-Za-z0-9_-]+)\s*:\s*(.*)$/.exec(line);
   if (m) {
     const [, key, value] = m;
-    if (/^[*&!%@`|>]/.test(value)) return `Quote the value: ${key}: "${value.replace(/"/g, '\\"')}" (YAML reads a leading ${value[0]} as syntax).`;
-    if (/:\s/.test(value)) return `Quote the value because it contains ": ": ${key}: "${value.replace(/"/g, '\\"')}"`;
+    if (/^[*&!%@`|>[{]/.test(value)) return `Quote the value: ${key}: '${value.replace(/'/g, "''")}' (YAML reads a leading ${value[0]} as syntax).`;
+    if (/:\s/.test(value)) return `Quote the value because it contains ": ": ${key}: '${value.replace(/'/g, "''")}'`;
   }
-  return 'Fix the YAML on that line; quote values that contain ": " or start with *, &, !, %, @ or `.';
+  return 'Fix the YAML on that line; quote values that contain ": " or start with *, &, !, %, @, `, [ or {.';
 }

@@ -56,7 +56,7 @@ export function collectHooks(hooks: unknown, src: HookSource, out: ReviewCollect
   let count = 0;
   for (const [event, groups] of Object.entries(hooks)) {
     if (CONFIG_KEYS.has(event)) continue;
-    const eventWarnings = eventNameWarnings(event, src, at(hooks));
+    const eventWarnings = eventNameWarnings(event, src, at(groups) ?? at(hooks));
     if (!Array.isArray(groups)) {
       out.warn({ path: src.path, line: at(groups) ?? at(hooks), message: `hooks for "${event}" must be an array of matcher groups (Claude Code: "Expected array"); the entry is dropped`, fix: `Write "${event}": [ { "hooks": [ { "type": "command", "command": "..." } ] } ].` });
       continue;

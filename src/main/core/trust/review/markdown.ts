@@ -7,7 +7,7 @@ import { collectHooks } from './hooks';
 import { commandRiskWarnings } from './risk';
 import { collectMcpServers } from './servers';
 import type { SourceText } from './sources';
-import { firstMeaningfulLine, hiddenCharacterWarning, isRecord, lineOfText, oneLine, str, strings } from './text';
+import { clip, firstMeaningfulLine, hiddenCharacterWarning, isRecord, lineOfText, oneLine, str, strings } from './text';
 
 /** Tool labels for summaries. */
 const TOOL_LABEL: Record<string, string> = {
@@ -45,7 +45,7 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
   }
   warnings.push(...importWarnings(rel, text));
   const scope = strings(fm.data.paths ?? fm.data.globs ?? fm.data.applyTo).join(', ');
-  const description = str(fm.data.description) ?? firstMeaningfulLine(fm.body);
+  const description = clip(str(fm.data.description) ?? firstMeaningfulLine(fm.body));
   out.add({
     kind: 'instruction',
     path: rel,
@@ -70,7 +70,7 @@ export function reviewMarkdownResource(src: SourceText, kind: MarkdownResourceKi
   const rel = src.rel;
   const fallbackName = resourceName(rel, kind);
   const prefix = plugin ? `${plugin}:` : '';
-  const shownName = `${kind === 'command' ? '/' : ''}${prefix}${fallbackName}`;
+  const shownName = `${kind === 'command' ? '/' : ''}${prefix}${fallbackName}${kind === 'command' ? namespaceLabel(rel) : ''}`;
   if (src.text === null) {
     out.add({ kind, path: rel, name: shownName, summary: `${shownName} (not inspected)`, executable: kind === 'command' || kind === 'skill', tool, warnings: src.warnings, detail: { ...link(src), ...(plugin ? { plugin } : {}) } });
     return;
@@ -79,7 +79,7 @@ export function reviewMarkdownResource(src: SourceText, kind: MarkdownResourceKi
   const fm = parseFrontmatter(text);
   const warnings = [...src.warnings, ...commonWarnings(rel, text, fm, kind === 'subagent')];
   const name = kind === 'command' ? shownName : `${prefix}${str(fm.data.name) ?? fallbackName}`;
-  const description = str(fm.data.description) ?? firstMeaningfulLine(fm.body);
+  const description = clip(str(fm.data.description) ?? firstMeaningfulLine(fm.body));
   const embeds = shellEmbeds(fm.body);
   for (const cmd of embeds) warnings.push(...commandRiskWarnings(cmd, rel, lineOfText(text, cmd)));
   const allowed = strings(fm.data['allowed-tools'] ?? fm.data.tools);
@@ -146,7 +146,7 @@ export function reviewGeminiCommand(src: SourceText, out: ReviewCollector): void
   const warnings: TrustWarning[] = [...src.warnings];
   for (const cmd of embeds) warnings.push(...commandRiskWarnings(cmd, rel, lineOfText(src.text, cmd)));
   if (!prompt) warnings.push({ path: rel, line: 1, message: 'no "prompt": Gemini CLI rejects this command', fix: 'Add prompt = "..." to the file.' });
-  const description = str(data.description) ?? firstMeaningfulLine(prompt);
+  const description = clip(str(data.description) ?? firstMeaningfulLine(prompt));
   out.add({
     kind: 'command',
     path: rel,
@@ -177,10 +177,16 @@ export function shellEmbeds(body: string): string[] {
 function resourceName(rel: string, kind: MarkdownResourceKind): string {
   const segs = rel.split('/');
   if (kind === 'skill') return segs.length >= 2 ? segs[segs.length - 2] : 'skill';
-  const anchor = kind === 'command' ? 'commands' : kind === 'subagent' ? 'agents' : 'output-styles';
-  const i = segs.lastIndexOf(anchor);
-  const inner = (i === -1 ? segs.slice(-1) : segs.slice(i + 1)).join('/');
-  return inner.replace(/\.md$/, '');
+  // a command's name is its file name; subfolders only label it (formats.md §2.9)
+  return segs[segs.length - 1].replace(/\.md$/, '');
+}
+
+/** ` (frontend)` for `.claude/commands/frontend/x.md`, '' for a top-level command. */
+function namespaceLabel(rel: string): string {
+  const segs = rel.split('/');
+  const i = segs.lastIndexOf('commands');
+  const ns = i === -1 ? [] : segs.slice(i + 1, -1);
+  return ns.length ? ` (${ns.join('/')})` : '';
 }
 
 function commonWarnings(rel: string, text: string, fm: Frontmatter, agent: boolean): TrustWarning[] {

@@ -1,6 +1,6 @@
 import type { TrustWarning } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
-import { collectHooks, type HookDialect } from './hooks';
+import { collectHooks } from './hooks';
 import { parseJsonText } from './jsonText';
 import { codeLoadingEnvNames, commandRiskWarnings } from './risk';
 import { collectLspServers, collectMcpServers } from './servers';
@@ -51,7 +51,7 @@ export function reviewSettingsFile(src: SourceText, format: 'claude' | 'blade' |
   }
   const lineOf = parsed.lineOf;
   const fileWarnings = [...src.warnings, ...(hidden ? [hidden] : [])];
-  if (root.hooks !== undefined) collectHooks(root.hooks, { path, dialect: format as HookDialect, tool: format, lineOf }, out);
+  if (root.hooks !== undefined) collectHooks(root.hooks, { path, dialect: format, tool: format, lineOf }, out);
   if (root.mcpServers !== undefined) collectMcpServers(root.mcpServers, { path, tool: format, lineOf }, out);
   if (root.lspServers !== undefined) collectLspServers(root.lspServers, { path, tool: format, lineOf }, out);
   if (root.env !== undefined) collectEnv(root.env, path, format, lineOf(root.env) ?? lineOf(root), out);

@@ -74,8 +74,6 @@ export async function collectReviewFiles(root: string, isCandidate: (rel: string
   const ignored = new Set<string>();
   for (const rel of IGNORED_BUT_READ) {
     if (known.has(rel)) continue;
-    const top = rel.split('/')[0];
-    if (ALWAYS_SKIPPED_DIRS.has(top)) continue;
     try {
       const st = await fs.lstat(path.join(root, rel));
       if (st.isFile() || st.isSymbolicLink()) {
@@ -120,6 +118,8 @@ export async function collectReviewFiles(root: string, isCandidate: (rel: string
   let budget = MAX_LINKED_FILES;
   for (const info of [...links.values()].sort((a, b) => (a.link < b.link ? -1 : 1))) {
     if (!info.isDirectory || !info.inside || !info.resolved || budget <= 0) continue;
+    // a link to one of its own ancestors (e.g. `a/loop -> ..`) would list the tree again: skip it
+    if (isAncestorOrSelf(info.resolved, path.join(realRoot, path.posix.dirname(info.link)))) continue;
     const inner = await listDirectory(info.resolved, 8, budget);
     budget -= inner.length;
     for (const sub of inner) {

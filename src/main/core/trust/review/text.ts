@@ -1,12 +1,29 @@
 import type { TrustWarning } from '../../../../shared/contract';
 
+/** Bidi controls, zero-width characters, BOM and Unicode tag characters. */
+const HIDDEN = /[\u200B-\u200D\u2060\u202A-\u202E\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+
 /** Longest summary line, in characters. */
 export const SUMMARY_MAX = 200;
 
 /** Collapses whitespace and line breaks to one line and cuts it to `max` characters (adding `…`). */
 export function oneLine(text: string, max = SUMMARY_MAX): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ⏎ ').replace(/[ \t]+/g, ' ').trim();
+  const flat = visible(text).replace(/\s*[\r\n]+\s*/g, ' ⏎ ').replace(/[ \t]+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Longest description kept in an item's detail, in characters. */
+export const DESCRIPTION_MAX = 500;
+
+/** Cuts `text` to `max` characters (adding `…`), keeping line breaks; invisible characters made {@link visible}. */
+export function clip(text: string, max = DESCRIPTION_MAX): string {
+  const shown = visible(text);
+  return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
+}
+
+/** Replaces invisible characters (bidi controls, zero-width, tag characters) by a visible `⟨U+XXXX⟩`. */
+export function visible(text: string): string {
+  return text.replace(HIDDEN, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
 /** First non-empty line of Markdown text that is not a horizontal rule, trimmed; '' when none. */
@@ -53,8 +70,6 @@ export function commandLine(command: string, args: readonly string[] = []): stri
   const quote = (a: string) => (/[\s"'$`\\]/.test(a) || a === '' ? JSON.stringify(a) : a);
   return [command, ...args.map(quote)].join(' ');
 }
-
-const HIDDEN = /[\u200B-\u200D\u2060\u202A-\u202E\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
 
 /**
  * Warns about invisible characters that can make text read differently to a model than on screen

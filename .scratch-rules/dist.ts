@@ -1,0 +1,11 @@
+import fs from 'node:fs';
+import { RuleCatalogBuilder } from '../src/main/core/rules/builder';
+import { fixedGate } from '../src/main/core/trust/gate';
+const b = new RuleCatalogBuilder({ workspaceDir: '/tmp/mono', homeDir: fs.mkdtempSync('/tmp/h-'), gate: fixedGate(true) });
+const c = await b.build();
+const byScope = new Map<string, number>();
+for (const f of c.files) if (f.kind === 'conditional') byScope.set(f.scope, (byScope.get(f.scope) ?? 0) + 1);
+console.log([...byScope].sort((a, b) => b[1] - a[1]).slice(0, 8));
+const root = c.files.filter(f => f.scope === '' && f.kind === 'conditional');
+console.log(root.slice(0, 10).map(f => [f.relativePath, f.patterns]));
+console.log('patterns total', c.files.reduce((s, f) => s + f.patterns.length, 0));

@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import type { AgentSummary } from '../../../shared/contract';
+import { runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
+
+/** `atrium agents list|install|define|remove`: the agents Atrium can launch. */
+export function registerAgentsCommands(program: Command): void {
+  const agents = program.command('agents').description('list and install ACP agents');
+
+  withGlobalOptions(agents.command('list').description('agent presets and user-defined agents with install state and pinned version')).action((opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ dispatcher, print }) => {
+      const { agents: list } = await dispatcher.call('agents.list', {});
+      print({ agents: list }, () => list.map(describeAgent).join('\n'));
+    }),
+  );
+
+  withGlobalOptions(agents.command('install <id>').description('install an npm agent preset (pinned version) into the data directory')).action((id: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ engine, dispatcher, json, print }) => {
+      const off = engine.bus.subscribe((event, payload) => {
+        if (event !== 'agentInstallProgress') return;
+        if (json) process.stdout.write(`${JSON.stringify({ event, ...payload })}\n`);
+        else process.stderr.write(`${(payload as { message: string }).message}\n`);
+      });
+      try {
+        const { agent } = await dispatcher.call('agents.install', { id });
+        print({ agent }, () => `Installed: ${describeAgent(agent)}`);
+      } finally {
+        off();
+      }
+    }),
+  );
+
+  withGlobalOptions(agents.command('define <id> <command> [args...]').description('define (or replace) an agent that runs COMMAND ARGS (no shell)'))
+    .option('--name <name>', 'display name')
+    .option('--env <NAME=VALUE...>', 'extra environment variables for the agent')
+    .action((id: string, command: string, args: string[], opts: GlobalOptions & { name?: string; env?: string[] }) =>
+      runWithEngine(opts, async ({ dispatcher, print }) => {
+        const env = Object.fromEntries((opts.env ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+        const { agent } = await dispatcher.call('agents.define', { id, name: opts.name, command, args, env });
+        print({ agent }, () => `Defined: ${describeAgent(agent)}`);
+      }),
+    );
+
+  withGlobalOptions(agents.command('remove <id>').description('remove a user-defined agent')).action((id: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ dispatcher, print }) => {
+      const { removed } = await dispatcher.call('agents.remove', { id });
+      print({ removed }, () => (removed ? `Removed agent ${id}` : `No user-defined agent ${id}`));
+    }),
+  );
+}
+
+/** One line per agent: `id  name  version  state (source)  command`. */
+export function describeAgent(a: AgentSummary): string {
+  const state = a.install.state === 'installed' ? `installed (${a.install.source})` : a.install.state;
+  return `${a.id.padEnd(10)} ${a.name.padEnd(14)} ${(a.version ?? '-').padEnd(9)} ${state.padEnd(22)} ${[a.command, ...a.args].join(' ')}`;
+}

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import type { RuleFinding, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../shared/contract/rules';
+import { WorkspaceResourcesCache } from '../../core/resources/cache';
+import { formatBytes } from '../../core/rules/readSource';
+import { RulesService } from '../../core/rules/service';
+import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
+
+interface ExplainOptions extends GlobalOptions {
+  path: string;
+  from?: string;
+  loaded?: string;
+  budget?: string;
+  agent?: 'atrium' | 'codex' | 'claude' | 'gemini';
+  content?: boolean;
+}
+
+/**
+ * `atrium rules list|explain|lint DIR` (issue 4 §6). DIR is any folder (not necessarily a listed
+ * workspace). Project rules load only when the engine's trust gate trusts the folder; otherwise
+ * they are listed by name with status `restricted`. `--json` prints the contract's result shapes
+ * (src/shared/contract/rules.ts). Paths given to `--path`/`--from` are relative to DIR.
+ */
+export function registerRulesCommands(program: Command): void {
+  const rules = program.command('rules').description('project rule files: what loads where, and why');
+
+  withGlobalOptions(rules.command('list <dir>').description('list every rule file with format, kind, scope, status and warnings')).action((dir: string, opts: GlobalOptions) =>
+    withService(opts, async (service, { print }) => {
+      const result = await service.list(path.resolve(dir));
+      print(result, () => describeList(result));
+    }),
+  );
+
+  withGlobalOptions(
+    rules
+      .command('explain <dir>')
+      .description('which rules apply to a path, in order, with the reason for each and the budget')
+      .requiredOption('--path <path>', 'the file the session touches (relative to DIR or absolute)')
+      .option('--from <dir>', 'folder the session starts in (default: DIR)')
+      .option('--loaded <ids>', 'comma-separated rule ids the session already loaded')
+      .option('--budget <bytes>', 'contextual budget in bytes (default 32768)')
+      .addOption(new Option('--agent <agent>', "whose view: Atrium's selection or what that agent would load").choices(['atrium', 'codex', 'claude', 'gemini']).default('atrium'))
+      .option('--content', 'also print the rendered text'),
+  ).action((dir: string, opts: ExplainOptions) =>
+    withService(opts, async (service, { print }) => {
+      const budget = opts.budget === undefined ? undefined : Number(opts.budget);
+      if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0)) throw new CliError(`--budget must be a positive whole number of bytes, not "${opts.budget}".`, 2);
+      const loaded = opts.loaded ? opts.loaded.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const root = path.resolve(dir);
+      const result = await service.explain(root, { path: opts.path, from: opts.from, loaded, budget, agent: opts.agent });
+      print(result, () => describeExplanation(result, Boolean(opts.content)));
+    }),
+  );
+
+  withGlobalOptions(rules.command('lint <dir>').description('findings about rule files with file, line and a suggested fix')).action((dir: string, opts: GlobalOptions) =>
+    withService(opts, async (service, { print }) => {
+      const result = await service.lint(path.resolve(dir));
+      print(result, () => describeLint(result));
+    }),
+  );
+}
+
+/** Runs with a one-shot, non-watching resources cache on the engine's trust gate and home dir. */
+function withService(opts: GlobalOptions, fn: (service: RulesService, ctx: CliContext) => Promise<void>): Promise<void> {
+  return runWithEngine(opts, async (ctx) => {
+    const cache = new WorkspaceResourcesCache({ homeDir: ctx.engine.homeDir, trustGate: ctx.engine.trustGate, watch: false });
+    try {
+      await fn(new RulesService(cache), ctx);
+    } finally {
+      await cache.close();
+    }
+  });
+}
+
+function describeList(r: RulesListResult): string {
+  const lines = [`Rules in ${r.root} (${r.trust}): ${r.files.length} file${r.files.length === 1 ? '' : 's'}, catalog ${r.catalogSha256.slice(0, 12)}`];
+  const byId = new Map(r.files.map((f) => [f.id, f]));
+  for (const group of r.scopes) {
+    lines.push(`  ${group.scope || '(root)'}`);
+    for (const id of group.fileIds) {
+      const f = byId.get(id)!;
+      const condition = f.patterns.length ? `  ${f.conditionKey ?? 'paths'}: ${f.patterns.join(', ')}` : '';
+      const flags = f.warnings.filter((w) => w.severity !== 'info').length;
+      lines.push(
+        `    ${f.status.padEnd(10)} ${f.kind.padEnd(11)} ${f.format.padEnd(20)} ${f.path}  ${formatBytes(f.bytes)}${condition}${f.linkTarget ? `  -> ${f.linkTarget}` : ''}${flags ? `  (${flags} warning${flags === 1 ? '' : 's'})` : ''}`,
+      );
+    }
+  }
+  if (r.files.length === 0) lines.push('  No rule files.');
+  for (const w of r.warnings) lines.push(`  ${w.severity}: ${w.message}`);
+  return lines.join('\n');
+}
+
+function describeExplanation(r: RulesExplainResult, withContent: boolean): string {
+  const lines: string[] = [];
+  const title = r.agent === 'atrium' ? 'Atrium' : r.agent === 'claude' ? 'Claude Code' : r.agent === 'codex' ? 'Codex' : 'Gemini CLI';
+  lines.push(`${title}, session starting in ${r.fromDir || '(root)'}, touching ${r.targetPath ?? '(a path outside the workspace)'}:`);
+  const section = (name: string, rows: RulesExplainResult['static']) => {
+    lines.push(`${name}:`);
+    if (rows.length === 0) lines.push('  (none)');
+    rows.forEach((row, i) => lines.push(`  ${i + 1}. ${row.path}  ${formatBytes(row.bytes)}  ${row.detail}`));
+  };
+  section(r.agent === 'atrium' ? 'Static' : 'At start', r.static);
+  section(r.agent === 'atrium' ? 'Contextual' : 'On reading the path', r.contextual);
+  if (r.dropped.length) section(r.agent === 'atrium' ? 'Dropped (budget)' : 'Cut, truncated or skipped', r.dropped);
+  const b = r.budget;
+  const fmt = (x: { maxBytes: number | null; usedBytes: number }) => `${formatBytes(x.usedBytes)}${x.maxBytes === null ? '' : ` of ${formatBytes(x.maxBytes)}`}`;
+  lines.push(`Budget: static ${fmt(b.static)}, contextual ${fmt(b.contextual)}; rendered ${formatBytes(r.contentBytes)}; provenance ${r.provenanceSha256.slice(0, 16)}`);
+  if (r.agentView?.notes.length) lines.push(...r.agentView.notes.map((n) => `Note: ${n}`));
+  if (withContent) lines.push('', r.content);
+  return lines.join('\n');
+}
+
+function describeLint(r: RulesLintResult): string {
+  const lines = r.findings.map((f: RuleFinding) => `${f.path ?? '(catalog)'}${f.line ? `:${f.line}` : ''}  ${f.severity}  ${f.code}  ${f.message}${f.fix ? `\n    fix: ${f.fix}` : ''}`);
+  lines.push(`${r.counts.error} error${r.counts.error === 1 ? '' : 's'}, ${r.counts.warning} warning${r.counts.warning === 1 ? '' : 's'}, ${r.counts.info} note${r.counts.info === 1 ? '' : 's'} in ${r.root}`);
+  return lines.join('\n');
+}

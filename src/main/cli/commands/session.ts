@@ -1,0 +1,162 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Session, StopReason } from '../../../shared/contract';
+import { splitCommandLine } from '../../core/sessions/commandLine';
+import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
+import { SessionPrinter, type PermissionPolicy } from './sessionOutput';
+
+interface RunOptions extends GlobalOptions {
+  onPermission?: string;
+}
+
+const POLICIES = ['ask', 'allow-once', 'reject'];
+
+/**
+ * `atrium session new|prompt|list|show|resume|close`: ACP sessions, with the runtime hosted in this
+ * process for the duration of the command (the agent is stopped when the command ends; the session
+ * stays resumable). With `--json`, every update is printed as one JSON line.
+ */
+export function registerSessionCommands(program: Command): void {
+  const session = program.command('session').description('start, prompt and inspect agent sessions');
+
+  withGlobalOptions(session.command('new <dir>').description('start a session with an agent in a folder (added as a workspace if needed)'))
+    .option('--agent <id>', 'agent id (see: atrium agents list)')
+    .option('--agent-command <cmdline>', 'run this command line as the agent instead (defined as a user agent, id from --agent or cmd-<hash>)')
+    .option('--prompt <text>', 'first prompt; waits for the turn to end')
+    .option('--on-permission <policy>', 'ask | allow-once | reject', 'ask')
+    .option('--mode <id>', 'session mode to select')
+    .option('--title <title>', 'session title')
+    .action((dir: string, opts: RunOptions & { agent?: string; agentCommand?: string; prompt?: string; mode?: string; title?: string }) =>
+      runWithEngine(opts, async (ctx) => {
+        const policy = checkPolicy(opts.onPermission);
+        let agentId = opts.agent;
+        if (opts.agentCommand) {
+          let words: string[];
+          try {
+            words = splitCommandLine(opts.agentCommand);
+          } catch (error) {
+            throw new CliError((error as Error).message, 2);
+          }
+          if (!words.length) throw new CliError('--agent-command is empty.', 2);
+          agentId ??= `cmd-${crypto.createHash('sha256').update(opts.agentCommand).digest('hex').slice(0, 8)}`;
+          await ctx.dispatcher.call('agents.define', { id: agentId, command: words[0], args: words.slice(1), env: {} });
+        }
+        if (!agentId) throw new CliError('Give --agent ID (see: atrium agents list) or --agent-command "CMD ARGS".', 2);
+        let id: string | null = null;
+        const printer = new SessionPrinter(ctx.engine, () => id, ctx.json, policy);
+        try {
+          const { session: created } = await ctx.dispatcher.call('sessions.new', { cwd: path.resolve(dir), agentId, modeId: opts.mode, title: opts.title });
+          id = created.id;
+          const started = await ctx.dispatcher.call('sessions.resume', { sessionId: created.id });
+          if (started.session.state === 'failed') throw new CliError(`The agent could not start: ${started.session.lastError ?? 'unknown error'}`);
+          if (!ctx.json) process.stderr.write(`Session ${created.id} (${agentId}) in ${created.cwd}\n`);
+          const stop = opts.prompt ? await runPrompt(ctx, created.id, opts.prompt) : null;
+          finish(ctx, ctx.engine.sessions.show(created.id), stop);
+        } finally {
+          printer.close();
+        }
+      }),
+    );
+
+  withGlobalOptions(session.command('prompt <id> <text>').description('send a prompt (resuming the session first) and wait for the turn to end'))
+    .option('--on-permission <policy>', 'ask | allow-once | reject', 'ask')
+    .action((id: string, text: string, opts: RunOptions) =>
+      runWithEngine(opts, async (ctx) => {
+        const policy = checkPolicy(opts.onPermission);
+        ctx.engine.sessions.show(id); // SESSION_NOT_FOUND before anything starts
+        const printer = new SessionPrinter(ctx.engine, () => id, ctx.json, policy);
+        try {
+          const resumed = await ctx.dispatcher.call('sessions.resume', { sessionId: id });
+          if (resumed.session.state === 'failed') throw new CliError(`The agent could not resume: ${resumed.session.lastError ?? 'unknown error'}`);
+          const stop = await runPrompt(ctx, id, text);
+          finish(ctx, ctx.engine.sessions.show(id), stop);
+        } finally {
+          printer.close();
+        }
+      }),
+    );
+
+  withGlobalOptions(session.command('list [dir]').description('sessions, most recent first (only those of the workspace containing DIR)')).action((dir: string | undefined, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ dispatcher, print }) => {
+      const { sessions } = await dispatcher.call('sessions.list', dir ? { cwd: path.resolve(dir) } : {});
+      print({ sessions }, () => (sessions.length ? sessions.map(describeSession).join('\n') : 'No sessions yet. Start one with: atrium session new DIR --agent ID'));
+    }),
+  );
+
+  withGlobalOptions(session.command('show <id>').description('a session: state, agent, resume outcome, diagnostics and transcript'))
+    .option('--limit <n>', 'transcript items to show (the last N)', '200')
+    .action((id: string, opts: GlobalOptions & { limit: string }) =>
+      runWithEngine(opts, async (ctx) => {
+        const limit = Number(opts.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError('--limit must be a whole number from 1 to 1000.', 2);
+        const { session } = await ctx.dispatcher.call('sessions.show', { sessionId: id });
+        const transcript = await ctx.dispatcher.call('sessions.transcript', { sessionId: id, limit });
+        if (ctx.json) {
+          ctx.print({ session, transcript }, () => '');
+          return;
+        }
+        process.stdout.write(`${describeSession(session)}\n`);
+        if (session.resume) process.stdout.write(`Resume: ${session.resume.outcome}${session.resume.message ? ` (${session.resume.message})` : ''}\n`);
+        if (session.lastError) process.stdout.write(`Last error: ${session.lastError}\n`);
+        if (transcript.hasBefore) process.stdout.write(`… ${transcript.items[0]?.id ? transcript.items[0].id - 1 : 0} earlier items\n`);
+        new SessionPrinter(ctx.engine, () => null, false, 'reject').printItems(transcript.items);
+        if (session.diagnostics.stderrTail.trim()) process.stdout.write(`--- agent stderr (tail) ---\n${session.diagnostics.stderrTail.trim().split('\n').slice(-20).join('\n')}\n`);
+      }),
+    );
+
+  withGlobalOptions(session.command('resume <id>').description('start the agent and re-attach (resume, load or new); prints the outcome')).action((id: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ dispatcher, print }) => {
+      const { session: s } = await dispatcher.call('sessions.resume', { sessionId: id });
+      print({ session: s }, () => `${describeSession(s)}\nResume: ${s.resume ? `${s.resume.outcome}${s.resume.message ? ` (${s.resume.message})` : ''}` : 'started'}`);
+      if (s.state === 'failed') process.exitCode = 1;
+    }),
+  );
+
+  withGlobalOptions(session.command('close <id>').description('close a session (it can be resumed later)')).action((id: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ dispatcher, print }) => {
+      const { session: s } = await dispatcher.call('sessions.close', { sessionId: id });
+      print({ session: s }, () => `Closed: ${describeSession(s)}`);
+    }),
+  );
+}
+
+function checkPolicy(value: string | undefined): PermissionPolicy {
+  const v = value ?? 'ask';
+  if (!POLICIES.includes(v)) throw new CliError(`--on-permission must be one of ${POLICIES.join(', ')}, not "${v}".`, 2);
+  return v as PermissionPolicy;
+}
+
+/** Queues the prompt and waits for its turn; Ctrl+C cancels the turn (twice: stop waiting). */
+async function runPrompt(ctx: CliContext, sessionId: string, text: string): Promise<StopReason | 'dropped'> {
+  const { promptId } = await ctx.dispatcher.call('sessions.prompt', { sessionId, text });
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write('\nCancelling the turn (Ctrl+C again to stop waiting)…\n');
+      ctx.engine.sessions.cancel(sessionId, true);
+    } else {
+      ctx.engine.sessions.cancel(sessionId, true);
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return await ctx.engine.sessions.waitForTurn(sessionId, promptId);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null): void {
+  ctx.print({ session: s, stopReason: stop }, () => `${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
+  if (s.state === 'failed' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
+}
+
+/** One line per session: `id  state  agent  updated  title  cwd`. */
+export function describeSession(s: Session): string {
+  return `${s.id}  ${s.state}${s.live ? '*' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
+}
+
+

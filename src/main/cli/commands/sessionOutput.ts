@@ -1,0 +1,151 @@
+import readline from 'node:readline';
+import type { PermissionItem, Session, TranscriptItem } from '../../../shared/contract';
+import type { Engine } from '../../core/engine';
+
+/** How the CLI answers permission requests: ask on stdin, or a fixed policy for scripts and CI. */
+export type PermissionPolicy = 'ask' | 'allow-once' | 'reject';
+
+/** The option a fixed policy picks, or null (answer `cancelled`) when the agent offers none that fits. */
+export function pickOption(permission: PermissionItem, policy: Exclude<PermissionPolicy, 'ask'>): string | null {
+  const order = policy === 'allow-once' ? ['allow_once'] : ['reject_once', 'reject_always'];
+  for (const kind of order) {
+    const option = permission.options.find((o) => o.kind === kind);
+    if (option) return option.optionId;
+  }
+  return null;
+}
+
+/**
+ * Prints one session's live updates while a CLI command hosts the runtime. With `--json` every
+ * pushed event of the session is one JSON line (`{"event": name, ...payload}`); otherwise agent
+ * text streams as it arrives and tool calls, plans, permissions, notices and stops get one line
+ * each. Permission requests are answered by `policy` (`ask` reads a choice from stdin).
+ */
+export class SessionPrinter {
+  private readonly printed = new Map<number, number>();
+  private readonly toolStatus = new Map<number, string>();
+  private readonly unsubscribe: () => void;
+  private lastKind: string | null = null;
+  private rl: readline.Interface | null = null;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly sessionId: () => string | null,
+    private readonly json: boolean,
+    private readonly policy: PermissionPolicy,
+  ) {
+    this.unsubscribe = engine.bus.subscribe((event, payload) => {
+      const p = payload as { sessionId?: string; session?: Session };
+      const id = p.sessionId ?? p.session?.id;
+      if (!id || id !== this.sessionId()) return;
+      if (this.json) process.stdout.write(`${JSON.stringify({ event, ...p })}\n`);
+      if (event === 'sessionEvent' && !this.json) for (const item of (payload as { items: TranscriptItem[] }).items) this.human(item);
+      if (event === 'permissionRequested') void this.answer((payload as { permission: PermissionItem }).permission);
+    });
+  }
+
+  /** Stops printing and releases stdin. */
+  close(): void {
+    this.unsubscribe();
+    this.rl?.close();
+    this.rl = null;
+    if (!this.json && this.lastKind === 'text') process.stdout.write('\n');
+  }
+
+  /** Prints items already in the transcript (e.g. `session show`). */
+  printItems(items: TranscriptItem[]): void {
+    for (const item of items) this.human(item);
+    if (this.lastKind === 'text') process.stdout.write('\n');
+    this.lastKind = null;
+  }
+
+  private line(text: string): void {
+    if (this.lastKind === 'text') process.stdout.write('\n');
+    process.stdout.write(`${text}\n`);
+    this.lastKind = 'line';
+  }
+
+  private human(item: TranscriptItem): void {
+    switch (item.kind) {
+      case 'agent_message':
+      case 'agent_thought': {
+        const done = this.printed.get(item.id) ?? 0;
+        if (item.text.length <= done) return;
+        const delta = item.text.slice(done);
+        this.printed.set(item.id, item.text.length);
+        if (item.kind === 'agent_thought') {
+          this.line(`[thought] ${delta.trim()}`);
+          return;
+        }
+        process.stdout.write(delta);
+        this.lastKind = 'text';
+        return;
+      }
+      case 'user_message':
+        if (!this.printed.has(item.id) || this.toolStatus.get(item.id) !== item.status) {
+          this.printed.set(item.id, 1);
+          this.toolStatus.set(item.id, item.status);
+          this.line(`> ${item.text}${item.status === 'queued' ? '  (queued)' : item.status === 'dropped' ? '  (dropped)' : ''}`);
+        }
+        return;
+      case 'tool_call': {
+        const key = `${item.status}:${item.title}`;
+        if (this.toolStatus.get(item.id) === key) return;
+        this.toolStatus.set(item.id, key);
+        const where = item.locations.map((l) => l.path).join(', ');
+        this.line(`[tool] ${item.title || item.toolCallId} (${item.toolKind}) ${item.status}${where ? `  ${where}` : ''}`);
+        return;
+      }
+      case 'plan':
+        this.line(`[plan]\n${item.entries.map((e) => `  [${e.status === 'completed' ? 'x' : e.status === 'in_progress' ? '~' : ' '}] ${e.content}`).join('\n')}`);
+        return;
+      case 'permission':
+        if (item.state === 'pending') return;
+        this.line(`[permission] ${item.title}: ${item.state === 'selected' ? item.optionId : 'cancelled'} (by ${item.answeredBy})`);
+        return;
+      case 'notice':
+        this.line(`[${item.severity}] ${item.title}${item.detail ? `\n${item.detail.trim().split('\n').slice(-10).join('\n')}` : ''}`);
+        return;
+      case 'stop':
+        this.line(`[stop] ${item.stopReason}${item.error ? `: ${item.error}` : ''}`);
+        return;
+    }
+  }
+
+  private async answer(permission: PermissionItem): Promise<void> {
+    const sessionId = this.sessionId();
+    if (!sessionId) return;
+    let optionId: string | null;
+    if (this.policy === 'ask') {
+      optionId = await this.ask(permission);
+    } else {
+      optionId = pickOption(permission, this.policy);
+      if (!this.json) this.line(`[permission] ${permission.title}: ${optionId ?? 'cancelled'} (--on-permission ${this.policy})`);
+    }
+    try {
+      this.engine.sessions.answerPermission(sessionId, permission.requestId, optionId);
+    } catch {
+      // already answered (turn cancelled meanwhile)
+    }
+  }
+
+  private ask(permission: PermissionItem): Promise<string | null> {
+    const where = permission.locations.map((l) => l.path).join(', ');
+    const diffs = permission.content.filter((c) => c.type === 'diff').map((c) => (c.type === 'diff' ? `  ${c.path}: ${c.newText.split('\n').length} line(s)` : ''));
+    const menu = permission.options.map((o, i) => `  ${i + 1}) ${o.name} [${o.kind}]`).join('\n');
+    process.stderr.write(`\nThe agent asks: ${permission.title} (${permission.toolKind})${where ? `\n  ${where}` : ''}${diffs.length ? `\n${diffs.join('\n')}` : ''}\n${menu}\nChoose 1-${permission.options.length} (empty = cancel): `);
+    this.rl ??= readline.createInterface({ input: process.stdin, terminal: false });
+    const rl = this.rl;
+    return new Promise((resolve) => {
+      const onClose = () => resolve(null);
+      rl.once('close', onClose);
+      rl.once('line', (line) => {
+        rl.off('close', onClose);
+        const text = line.trim();
+        const byIndex = permission.options[Number(text) - 1];
+        const byId = permission.options.find((o) => o.optionId === text);
+        resolve((byIndex ?? byId)?.optionId ?? null);
+      });
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import type { RuleCatalog } from '../rules/catalog';
+import type { TrustGate } from '../trust/gate';
+
+/**
+ * The values a workspace resource bundle carries, by member key (seed §1.1). The rule catalog is
+ * the first member; later issues add theirs here (skills, commands, hooks…) and register a
+ * {@link ResourceMemberFactory} in `members.ts`. Every value must be immutable: a rebuild replaces
+ * it, so snapshots never change.
+ */
+export interface ResourceValues {
+  rules: RuleCatalog;
+}
+
+/** Member keys. */
+export type ResourceKey = keyof ResourceValues;
+
+/** What a member factory gets to build its value. */
+export interface ResourceMemberContext {
+  /** Canonical workspace folder (the cache key). */
+  workspaceDir: string;
+  /** Home directory for user-level resources (never read `os.homedir()` inside members). */
+  homeDir: string;
+  trustGate: TrustGate;
+}
+
+/** What to watch for a member (absolute paths). */
+export interface WatchSpec {
+  /** Folders watched with every descendant. */
+  recursive: string[];
+  /** Folders watched one level deep, and single files. */
+  shallow: string[];
+  /** Paths to skip below the watched folders. */
+  ignored(absolute: string): boolean;
+}
+
+/** A live member of a bundle: an immutable value that is replaced when its files change. */
+export interface ResourceMember<V> {
+  /** The current immutable value. */
+  readonly value: V;
+  /** A value for a session snapshot (immutable; may share frozen data with `value`). */
+  snapshot(): V;
+  /** Paths whose changes matter, or null when the member watches nothing. */
+  watchSpec(): Promise<WatchSpec | null>;
+  /**
+   * Applies a batch of changed absolute paths. Resolves `{replaced, notify}`: `replaced` when
+   * `value` is a new object, `notify` when clients should be told (e.g. a rule changed).
+   * Must never reject.
+   */
+  applyChanges(paths: ReadonlySet<string>): Promise<{ replaced: boolean; notify: boolean }>;
+  /** Cheap check run on every resolve: true when the value must be rebuilt (e.g. trust changed). */
+  isStale(): boolean;
+  /** Rebuilds from scratch. May reject; the previous value is then kept. */
+  refresh(): Promise<void>;
+  /** Releases what the member holds. Idempotent. */
+  dispose(): void;
+}
+
+/** Builds one member for a new bundle; a rejection fails the bundle's initialisation. */
+export interface ResourceMemberFactory<K extends ResourceKey = ResourceKey> {
+  readonly key: K;
+  create(context: ResourceMemberContext): Promise<ResourceMember<ResourceValues[K]>>;
+}
+
+/** An immutable session snapshot of a bundle (seed §1.3 snapshot). */
+export type WorkspaceResourcesSnapshot = Readonly<ResourceValues> & {
+  readonly kind: 'snapshot';
+  /** Canonical workspace folder. */
+  readonly root: string;
+  /** Cache generation and bundle version the snapshot was taken from. */
+  readonly generation: number;
+  readonly version: number;
+  readonly takenAt: string;
+};
+
+/** `stats()` of the cache (seed §1.3). */
+export interface WorkspaceResourceStats {
+  capacity: number;
+  activeCapacity: number;
+  entries: number;
+  initialized: number;
+  inFlight: number;
+  activeUsers: number;
+}

@@ -1,0 +1,128 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { RuleCatalog } from '../catalog';
+import { ancestorsOf } from '../paths';
+import type { RuleFile } from '../types';
+
+/** Agents with a view (issue 4 §4). */
+export type AgentName = 'codex' | 'claude' | 'gemini';
+
+/**
+ * One file in an agent view. `loaded` = read at start (`when: 'start'`) or when a file below is
+ * read (`when: 'on-read'`); `truncated` = cut at `truncatedAt` bytes; `cut` = budget exhausted;
+ * `skipped` = found but not used (empty, too large); `ignored` = this agent does not read this
+ * kind of file; `conditional` = would load on reading a matching file; `restricted` = the folder
+ * is not trusted, so Atrium shows the name and size only.
+ */
+export interface AgentViewFile {
+  path: string;
+  bytes: number;
+  loadedBytes: number;
+  status: 'loaded' | 'truncated' | 'cut' | 'skipped' | 'ignored' | 'conditional' | 'restricted';
+  when: 'start' | 'on-read' | null;
+  reason: string;
+  truncatedAt: number | null;
+}
+
+/** "What would this agent load from `fromDir`" (issue 4 §4). */
+export interface AgentView {
+  agent: AgentName;
+  /** Root-relative start folder. */
+  fromDir: string;
+  /** Root-relative target used for on-read files, or null. */
+  targetPath: string | null;
+  /** The agent's byte budget (Codex: 32 KiB), or null when it has none. */
+  budgetBytes: number | null;
+  /** Bytes the agent would load (start + on-read). */
+  usedBytes: number;
+  files: AgentViewFile[];
+  notes: string[];
+  /** Concatenated text the agent would receive (readable files only; empty in restricted mode). */
+  content: string;
+}
+
+/** A file found by probing the disk. */
+export interface Probe {
+  absolute: string;
+  /** Display path: root-relative, `~/…`, or absolute. */
+  display: string;
+  size: number;
+  /** Catalog entry for it, when the catalog has one. */
+  entry: RuleFile | undefined;
+}
+
+/** Lookup helpers shared by the three views. */
+export class ViewContext {
+  private readonly byPath: Map<string, RuleFile>;
+
+  constructor(readonly catalog: RuleCatalog) {
+    this.byPath = new Map(catalog.files.map((f) => [f.relativePath, f]));
+  }
+
+  /** Catalog entry by display path. */
+  entry(display: string): RuleFile | undefined {
+    return this.byPath.get(display);
+  }
+
+  /** Root-relative folders from the root down to `fromRel` (inclusive). */
+  chain(fromRel: string): string[] {
+    return ancestorsOf(fromRel);
+  }
+
+  /** Stats `<root>/<dirRel>/<name>` (following symlinks); null when absent or not a file. */
+  async probe(dirRel: string, name: string): Promise<Probe | null> {
+    const display = dirRel ? `${dirRel}/${name}` : name;
+    return this.probeAbsolute(path.join(this.catalog.root, display), display);
+  }
+
+  /** Stats an absolute path (following symlinks); null when absent or not a file. */
+  async probeAbsolute(absolute: string, display: string): Promise<Probe | null> {
+    try {
+      const st = await fs.stat(absolute);
+      if (!st.isFile()) return null;
+      return { absolute, display, size: st.size, entry: this.byPath.get(display) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** True when Atrium may read the file's content (user files, or trusted project files). */
+  readable(p: Probe): boolean {
+    if (p.entry) return p.entry.status !== 'restricted';
+    return this.catalog.trust === 'trusted' && !/^[~/]/.test(p.display);
+  }
+
+  /** Normalised text of a probed file (catalog content when known), or null when unreadable. */
+  async text(p: Probe): Promise<string | null> {
+    if (!this.readable(p)) return null;
+    if (p.entry?.content) return p.entry.content;
+    if (p.entry && p.entry.status === 'invalid') return null;
+    try {
+      return (await fs.readFile(p.absolute, 'utf8')).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').trim();
+    } catch {
+      return null;
+    }
+  }
+
+  /** A short reason when the catalog entry is unusable (invalid/restricted), else null. */
+  problem(p: Probe): AgentViewFile | null {
+    if (p.entry?.status === 'restricted' || (!p.entry && !this.readable(p))) {
+      return { path: p.display, bytes: p.size, loadedBytes: 0, status: 'restricted', when: null, reason: 'The folder is not trusted: Atrium shows the name and size only.', truncatedAt: null };
+    }
+    if (p.entry?.status === 'invalid') {
+      const why = p.entry.warnings.find((w) => w.severity === 'error')?.message ?? 'invalid';
+      return { path: p.display, bytes: p.size, loadedBytes: 0, status: 'skipped', when: null, reason: `Atrium rejects this file: ${why}`, truncatedAt: null };
+    }
+    return null;
+  }
+}
+
+/** A loaded-file row. */
+export function loadedRow(display: string, bytes: number, when: 'start' | 'on-read', reason: string): AgentViewFile {
+  return { path: display, bytes, loadedBytes: bytes, status: 'loaded', when, reason, truncatedAt: null };
+}
+
+/** An ignored-file row. */
+export function ignoredRow(display: string, bytes: number, reason: string): AgentViewFile {
+  return { path: display, bytes, loadedBytes: 0, status: 'ignored', when: null, reason, truncatedAt: null };
+}

@@ -1,0 +1,352 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { TrustGate } from '../trust/gate';
+import { normalizeCanonical } from '../workspaces/identity';
+import { assembleCatalog } from './assemble';
+import { RuleCatalog } from './catalog';
+import { classifyProjectPath, classifyUserPath } from './classify';
+import { discoverProject, discoverUser } from './discover';
+import { IgnoreMatcher, isIgnoredByGit } from './ignoreMatcher';
+import type { ImportContext } from './imports';
+import { RULE_LIMITS } from './limits';
+import { lowerBound } from './sortedList';
+import { loadRule, type RuleCandidate, type RuleRecord } from './loadRule';
+import { findCatalogRoot, homeDisplay, isInside, realpathOrSelf, relativeToRoot, toPosix } from './paths';
+import { decideTrust, isTrustedPath, trustDiffers, type RuleTrust } from './trustMode';
+import type { RuleFinding } from './types';
+import { warning } from './warnings';
+
+/** Options for {@link RuleCatalogBuilder}. */
+export interface RuleCatalogBuilderOptions {
+  /** Canonical (realpath, NFC) existing workspace folder. */
+  workspaceDir: string;
+  /** Home directory for user-level files (passed in so tests can isolate it; never `os.homedir()` here). */
+  homeDir: string;
+  /** Decides whether project files may be activated (src/main/core/trust/gate.ts). */
+  gate: TrustGate;
+}
+
+/** What a watcher should observe for this catalog (absolute paths). */
+export interface RuleWatchSpec {
+  /** Folders watched with all their descendants. */
+  recursive: string[];
+  /** Folders watched one level deep, and single files. */
+  shallow: string[];
+  /** Paths below watched folders to skip (`.git`, `node_modules`, gitignored). */
+  ignored(absolute: string): boolean;
+  /** `tree` = the whole work tree is watched; `targeted` = only rule folders (large trees). */
+  mode: 'tree' | 'targeted';
+}
+
+/** Above this many directories the work tree is not watched whole (chokidar cost grows per folder). */
+export const TREE_WATCH_MAX_DIRS = 1500;
+
+/** The user's agent config folders: imports may resolve into them (issue 4 §2 Imports). */
+const AGENT_DIRS = ['.claude', '.codex', '.gemini', '.blade'];
+
+/**
+ * Builds and incrementally maintains the rule catalog of one workspace (issue 4 §2). A full build
+ * lists the work tree, reads every rule file and assembles the catalog; {@link update} re-reads
+ * only the rule files (and importers) touched by a batch of changed paths, so a one-file edit
+ * rebuilds in milliseconds even in a 100,000-file monorepo. Each build returns a new immutable
+ * {@link RuleCatalog}. Never throws for bad rule files; `build` rejects only if the workspace
+ * folder itself is unusable.
+ */
+export class RuleCatalogBuilder {
+  readonly workspaceDir: string;
+  readonly homeDir: string;
+  private readonly gate: TrustGate;
+  private root = '';
+  private trust: RuleTrust = { mode: 'restricted', prefix: null };
+  private listing: 'git' | 'walk' | 'none' = 'none';
+  private files: string[] = [];
+  private fileSet = new Set<string>();
+  private readonly records = new Map<string, RuleRecord>();
+  private readonly depIndex = new Map<string, Set<string>>();
+  private discoveryWarnings: RuleFinding[] = [];
+  private ignoreMatcher: IgnoreMatcher | null = null;
+  private catalog: RuleCatalog | null = null;
+
+  constructor(options: RuleCatalogBuilderOptions) {
+    this.workspaceDir = options.workspaceDir;
+    this.homeDir = options.homeDir;
+    this.gate = options.gate;
+  }
+
+  /** The last catalog built, or null before the first build. */
+  get current(): RuleCatalog | null {
+    return this.catalog;
+  }
+
+  /** Full build: root, trust, listing, every rule file. */
+  async build(): Promise<RuleCatalog> {
+    const started = performance.now();
+    this.root = findCatalogRoot(this.workspaceDir);
+    this.trust = decideTrust(this.gate, this.root, this.workspaceDir);
+    const [project, user] = await Promise.all([discoverProject(this.root, this.workspaceDir), discoverUser(this.homeDir)]);
+    this.listing = project.strategy;
+    this.files = project.files;
+    this.fileSet = new Set(project.files);
+    this.discoveryWarnings = project.warnings;
+    this.ignoreMatcher = null;
+    this.records.clear();
+    this.depIndex.clear();
+    await this.loadAll([...user, ...project.candidates]);
+    return this.assemble(started);
+  }
+
+  /** True when the gate now answers differently than at the last build (call {@link build} then). */
+  trustChanged(): boolean {
+    if (!this.catalog) return false;
+    return trustDiffers(this.trust, decideTrust(this.gate, this.root, this.workspaceDir));
+  }
+
+  /**
+   * Applies a batch of changed absolute paths (added, changed or removed files and folders).
+   * Rule files and files imported by rules are re-read; other files only update the file list.
+   * A changed `.gitignore` or a trust change triggers a full build. Resolves with the new catalog
+   * and whether any rule changed.
+   */
+  async update(changed: Iterable<string>): Promise<{ catalog: RuleCatalog; changed: boolean }> {
+    if (!this.catalog) return { catalog: await this.build(), changed: true };
+    const started = performance.now();
+    const paths = [...new Set(changed)];
+    if (this.trustChanged() || paths.some((p) => path.basename(p) === '.gitignore')) return { catalog: await this.build(), changed: true };
+    const reload = new Map<string, RuleCandidate>();
+    const removed = new Set<string>();
+    let filesChanged = false;
+    let rescanUser = false;
+    for (const absolute of paths) {
+      for (const key of this.depIndex.get(absolute) ?? []) {
+        const record = this.records.get(key);
+        if (record) reload.set(key, record.candidate);
+      }
+      const rel = relativeToRoot(this.root, normalizeCanonical(absolute));
+      if (rel === null) {
+        if (isInside(this.homeDir, absolute) && this.isUserConfigPath(absolute)) rescanUser = true;
+        continue;
+      }
+      if (rel === '') continue;
+      const stat = await lstatOrNull(absolute);
+      if (stat?.isDirectory()) continue; // files inside a new folder arrive as their own events
+      if (!stat) {
+        filesChanged = this.removeFromList(rel) || filesChanged;
+        for (const key of this.records.keys()) {
+          if (key === rel || key.startsWith(`${rel}/`)) removed.add(key);
+        }
+        continue;
+      }
+      if (!this.fileSet.has(rel)) {
+        const classification = classifyProjectPath(rel);
+        if (classification && classification.format !== 'claude-local' && (await this.isIgnored(rel))) continue;
+        this.insertIntoList(rel);
+        filesChanged = true;
+      }
+      const classification = classifyProjectPath(rel);
+      if (classification) reload.set(rel, { relativePath: rel, absolutePath: path.join(this.root, rel), classification });
+    }
+    if (rescanUser) {
+      const user = await discoverUser(this.homeDir);
+      const keys = new Set(user.map((c) => c.relativePath));
+      for (const c of user) reload.set(c.relativePath, c);
+      for (const [key, record] of this.records) {
+        if (record.candidate.classification.source === 'user' && !keys.has(key)) removed.add(key);
+      }
+    }
+    for (const key of removed) this.dropRecord(key);
+    await this.loadAll([...reload.values()].filter((c) => !removed.has(c.relativePath)));
+    const rulesChanged = reload.size > 0 || removed.size > 0;
+    if (!rulesChanged && !filesChanged) return { catalog: this.catalog, changed: false };
+    return { catalog: this.assemble(started), changed: rulesChanged };
+  }
+
+  /** What to watch so {@link update} hears about every relevant change. */
+  async watchSpec(): Promise<RuleWatchSpec> {
+    const dirs = new Set<string>();
+    for (const rel of this.files) {
+      let i = rel.lastIndexOf('/');
+      while (i > 0) {
+        const dir = rel.slice(0, i);
+        if (dirs.has(dir)) break;
+        dirs.add(dir);
+        i = dir.lastIndexOf('/');
+      }
+    }
+    const matcher = await this.getIgnoreMatcher();
+    const root = this.root;
+    const ignored = (absolute: string): boolean => {
+      const rel = relativeToRoot(root, absolute);
+      if (rel === null) return false;
+      return matcher.ignores(rel);
+    };
+    const shallow = new Set<string>();
+    const recursive = new Set<string>();
+    for (const dir of AGENT_DIRS.slice(0, 3)) {
+      const absolute = path.join(this.homeDir, dir);
+      if (await lstatOrNull(absolute)) shallow.add(absolute);
+    }
+    const userRules = path.join(this.homeDir, '.claude', 'rules');
+    if (await lstatOrNull(userRules)) recursive.add(userRules);
+    for (const dep of this.depIndex.keys()) {
+      if (!isInside(root, dep)) shallow.add(dep);
+    }
+    if (dirs.size <= TREE_WATCH_MAX_DIRS) {
+      recursive.add(root);
+      return { recursive: [...recursive], shallow: [...shallow], ignored, mode: 'tree' };
+    }
+    shallow.add(root);
+    for (const record of this.records.values()) {
+      const { relativePath, classification, absolutePath } = record.candidate;
+      if (classification.source === 'user') continue;
+      shallow.add(path.dirname(absolutePath));
+      const marker = ruleDirOf(relativePath);
+      if (marker) {
+        recursive.add(path.join(root, marker));
+        shallow.add(path.dirname(path.join(root, marker)));
+      }
+    }
+    for (const dep of this.depIndex.keys()) if (isInside(root, dep)) shallow.add(path.dirname(dep));
+    return { recursive: [...recursive], shallow: [...shallow], ignored, mode: 'targeted' };
+  }
+
+  private isUserConfigPath(absolute: string): boolean {
+    const homeRel = toPosix(path.relative(this.homeDir, absolute));
+    return classifyUserPath(homeRel) !== null || homeRel === '.claude/rules' || homeRel.startsWith('.claude/rules/');
+  }
+
+  private async isIgnored(rel: string): Promise<boolean> {
+    if (this.listing === 'git') return isIgnoredByGit(this.root, rel);
+    return (await this.getIgnoreMatcher()).ignores(rel);
+  }
+
+  private async getIgnoreMatcher(): Promise<IgnoreMatcher> {
+    this.ignoreMatcher ??= await IgnoreMatcher.load(this.root, this.files);
+    return this.ignoreMatcher;
+  }
+
+  private async loadAll(candidates: RuleCandidate[]): Promise<void> {
+    const imports = this.importContext();
+    const queue = [...candidates];
+    const worker = async () => {
+      for (let c = queue.shift(); c; c = queue.shift()) {
+        const isUser = c.classification.source === 'user';
+        const restricted = !isUser && !isTrustedPath(this.trust, c.relativePath);
+        const canonicalParent = !isUser && this.listing === 'git' && c.notes === undefined;
+        const record = await loadRule(c, { root: this.root, restricted, confineTo: isUser ? null : [this.root], imports, canonicalParent });
+        this.dropRecord(c.relativePath);
+        if (!record) continue;
+        this.records.set(c.relativePath, record);
+        const deps = record.realPath && record.realPath !== c.absolutePath ? [...record.deps, record.realPath] : record.deps;
+        record.deps = deps;
+        for (const dep of deps) {
+          const set = this.depIndex.get(dep) ?? new Set<string>();
+          set.add(c.relativePath);
+          this.depIndex.set(dep, set);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(16, Math.max(1, queue.length)) }, worker));
+  }
+
+  private dropRecord(key: string): void {
+    const old = this.records.get(key);
+    if (!old) return;
+    this.records.delete(key);
+    for (const dep of old.deps) {
+      const set = this.depIndex.get(dep);
+      set?.delete(key);
+      if (set && set.size === 0) this.depIndex.delete(dep);
+    }
+  }
+
+  private importContext(): ImportContext {
+    const allowed: string[] = [];
+    if (this.trust.prefix !== null) allowed.push(this.trust.prefix === '' ? this.root : path.join(this.root, this.trust.prefix));
+    for (const dir of AGENT_DIRS) {
+      const lexical = path.join(this.homeDir, dir);
+      allowed.push(lexical);
+      const real = realpathOrSelf(lexical);
+      if (real !== lexical) allowed.push(real);
+    }
+    const root = this.root;
+    const home = this.homeDir;
+    return {
+      homeDir: home,
+      allowed,
+      display: (absolute) => {
+        if (isInside(root, absolute)) return relativeToRoot(root, absolute) ?? absolute;
+        if (isInside(home, absolute)) return homeDisplay(home, absolute);
+        return absolute;
+      },
+    };
+  }
+
+  private assemble(started: number): RuleCatalog {
+    const { files, catalogSha256 } = assembleCatalog([...this.records.values()]);
+    const warnings: RuleFinding[] = [...this.discoveryWarnings];
+    if (files.length > RULE_LIMITS.manyFilesWarning) {
+      warnings.push({
+        ...warning('many-rule-files', 'warning', `${files.length} rule files were found (more than ${RULE_LIMITS.manyFilesWarning}); all are loaded, but agents will only ever see what fits their budgets.`, null, 'Consolidate rules, or move generated ones out of the repository.'),
+        path: null,
+      });
+    }
+    if (this.trust.mode !== 'trusted') {
+      const message =
+        this.trust.mode === 'restricted'
+          ? 'The folder is not trusted: project rule files are listed by name only and none is loaded. User-level rules still apply.'
+          : `Only rule files inside the trusted folder ${this.trust.prefix} are loaded; the repository root ${this.root} is not trusted.`;
+      warnings.push({ ...warning('restricted-mode', 'info', message, null, `Review and trust ${this.root} to load its rules.`), path: null });
+    }
+    this.catalog = new RuleCatalog({
+      root: this.root,
+      workspaceDir: this.workspaceDir,
+      homeDir: this.homeDir,
+      trust: this.trust.mode,
+      files,
+      catalogSha256,
+      warnings: Object.freeze(warnings),
+      workspaceFiles: Object.freeze(this.files), // copy-on-write: the builder never mutates a list it handed out
+      listing: this.listing,
+      builtAt: new Date().toISOString(),
+      buildMs: Math.round((performance.now() - started) * 100) / 100,
+    });
+    return this.catalog;
+  }
+
+  private insertIntoList(rel: string): void {
+    const at = lowerBound(this.files, rel);
+    this.files = [...this.files.slice(0, at), rel, ...this.files.slice(at)];
+    this.fileSet.add(rel);
+  }
+
+  private removeFromList(rel: string): boolean {
+    const start = lowerBound(this.files, rel);
+    let end = start;
+    while (end < this.files.length && (this.files[end] === rel || this.files[end].startsWith(`${rel}/`))) end++;
+    // a folder's files sort right after "rel/", not necessarily right after "rel" (e.g. "rel-x"):
+    const dirStart = lowerBound(this.files, `${rel}/`);
+    let dirEnd = dirStart;
+    while (dirEnd < this.files.length && this.files[dirEnd].startsWith(`${rel}/`)) dirEnd++;
+    const gone = [...this.files.slice(start, end), ...this.files.slice(dirStart, dirEnd)];
+    if (gone.length === 0) return false;
+    const goneSet = new Set(gone);
+    this.files = this.files.filter((f) => !goneSet.has(f));
+    for (const f of goneSet) this.fileSet.delete(f);
+    return true;
+  }
+}
+
+/** The rule folder (`x/.claude/rules`) a root-relative rule path lies in, or null. */
+function ruleDirOf(rel: string): string | null {
+  const match = /^(.*?)(?:^|\/)(\.claude\/rules|\.blade\/rules|\.cursor\/rules|\.github\/instructions)\//.exec(rel);
+  if (!match) return null;
+  return match[1] ? `${match[1]}/${match[2]}` : match[2];
+}
+
+async function lstatOrNull(p: string): Promise<import('node:fs').Stats | null> {
+  try {
+    return await fs.lstat(p);
+  } catch {
+    return null;
+  }
+}

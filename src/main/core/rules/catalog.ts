@@ -1,0 +1,161 @@
+import path from 'node:path';
+import { RuleProvenanceMismatch, RuleSourceOutsideRoot } from './errors';
+import { RULE_LIMITS } from './limits';
+import { canonicalizeTarget, relativeToRoot } from './paths';
+import { buildSelection } from './render';
+import { applyBudget, SelectionIndex } from './select';
+import type { RuleFile, RuleFinding, RuleReference, RuleSelection, RuleTrustMode, SelectedRule } from './types';
+
+/** Everything a catalog is made of (all immutable). */
+export interface RuleCatalogData {
+  /** Canonical catalog root (git work tree or workspace folder). */
+  readonly root: string;
+  /** Canonical workspace folder: the default `fromDir`. */
+  readonly workspaceDir: string;
+  readonly homeDir: string;
+  readonly trust: RuleTrustMode;
+  readonly files: readonly RuleFile[];
+  readonly catalogSha256: string;
+  /** Catalog-level findings (listing failures, many files…). */
+  readonly warnings: readonly RuleFinding[];
+  /** Every workspace file, root-relative, code-point sorted (pattern counts, completion). */
+  readonly workspaceFiles: readonly string[];
+  readonly listing: 'git' | 'walk' | 'none';
+  /** ISO time of the build and its duration in milliseconds. */
+  readonly builtAt: string;
+  readonly buildMs: number;
+}
+
+/**
+ * An immutable project rule catalog (seed §4, issue 4 §2–§3). Built by `RuleCatalogBuilder`;
+ * a rebuild produces a new catalog, so a catalog (and its snapshot) never changes.
+ * Paths given to its methods may be absolute or relative to the workspace folder.
+ */
+export class RuleCatalog implements RuleCatalogData {
+  readonly root: string;
+  readonly workspaceDir: string;
+  readonly homeDir: string;
+  readonly trust: RuleTrustMode;
+  readonly files: readonly RuleFile[];
+  readonly catalogSha256: string;
+  readonly warnings: readonly RuleFinding[];
+  readonly workspaceFiles: readonly string[];
+  readonly listing: 'git' | 'walk' | 'none';
+  readonly builtAt: string;
+  readonly buildMs: number;
+  private readonly byId: ReadonlyMap<string, RuleFile>;
+  private readonly index: SelectionIndex;
+
+  constructor(data: RuleCatalogData) {
+    this.root = data.root;
+    this.workspaceDir = data.workspaceDir;
+    this.homeDir = data.homeDir;
+    this.trust = data.trust;
+    this.files = data.files;
+    this.catalogSha256 = data.catalogSha256;
+    this.warnings = data.warnings;
+    this.workspaceFiles = data.workspaceFiles;
+    this.listing = data.listing;
+    this.builtAt = data.builtAt;
+    this.buildMs = data.buildMs;
+    this.byId = new Map(data.files.map((f) => [f.id, f]));
+    this.index = new SelectionIndex(data.files);
+    Object.freeze(this);
+  }
+
+  /** The entry with this id, or undefined. */
+  get(id: string): RuleFile | undefined {
+    return this.byId.get(id);
+  }
+
+  /**
+   * A catalog over the same frozen definitions (seed §4.5 snapshot). Definitions are deeply
+   * frozen and a catalog is never mutated, so the snapshot stays as it is whatever happens on disk.
+   */
+  snapshot(): RuleCatalog {
+    return new RuleCatalog(this);
+  }
+
+  /**
+   * Root-relative POSIX path of a start folder (default: the workspace folder), canonicalised.
+   * @throws RuleSourceOutsideRoot when it lies outside the catalog root (seed §4.5).
+   */
+  resolveFrom(fromDir?: string): string {
+    const absolute = fromDir === undefined ? this.workspaceDir : path.resolve(this.workspaceDir, fromDir);
+    const rel = relativeToRoot(this.root, canonicalizeTarget(absolute));
+    if (rel === null) throw new RuleSourceOutsideRoot(absolute, this.root);
+    return rel;
+  }
+
+  /**
+   * Root-relative POSIX path of a target (absolute or workspace-relative), canonicalised with the
+   * realpath of its longest existing prefix; null when outside the root or equal to it.
+   */
+  resolveTarget(target: string): string | null {
+    const rel = relativeToRoot(this.root, canonicalizeTarget(path.resolve(this.workspaceDir, target)));
+    return rel === null || rel === '' ? null : rel;
+  }
+
+  /**
+   * Unconditional rules for a session starting in `fromDir` (seed §4.5 staticRules): active
+   * `always` files whose scope is an ancestor-or-self of `fromDir`, budgeted (default 48 KiB of
+   * body bytes) and rendered in `<project-instructions>`.
+   * @throws RuleSourceOutsideRoot when `fromDir` is outside the root.
+   */
+  staticRules(fromDir?: string, maxBytes: number = RULE_LIMITS.staticBudgetBytes): RuleSelection {
+    const fromRel = this.resolveFrom(fromDir);
+    const { kept, dropped } = applyBudget(this.index.staticCandidates(fromRel), maxBytes);
+    return buildSelection('project-instructions', kept, { maxBytes, dropped });
+  }
+
+  /**
+   * Rules that apply because the session touches `targetPaths` (seed §4.5 contextualRules,
+   * issue 4 §3). Targets are canonicalised and made root-relative; outside the root or equal to
+   * it they are dropped. Budget default 32 KiB; rendered in `<contextual-project-instructions
+   * trigger-paths="…">`.
+   * @throws RuleSourceOutsideRoot when `fromDir` is outside the root.
+   */
+  contextualRules(fromDir: string | undefined, targetPaths: readonly string[], loadedIds: Iterable<string> = [], maxBytes: number = RULE_LIMITS.contextualBudgetBytes): RuleSelection {
+    const fromRel = this.resolveFrom(fromDir);
+    const triggers = new Set<string>();
+    for (const target of targetPaths) {
+      const rel = this.resolveTarget(target);
+      if (rel !== null) triggers.add(rel);
+    }
+    return this.contextualRulesRelative(fromRel, [...triggers].sort(), new Set(loadedIds), maxBytes);
+  }
+
+  /**
+   * The contextual selection for already canonical, root-relative inputs (the fast path used by
+   * `contextualRules`, benchmarks and explanations). `triggers` must be unique and sorted.
+   */
+  contextualRulesRelative(fromRel: string, triggers: readonly string[], loaded: ReadonlySet<string>, maxBytes: number = RULE_LIMITS.contextualBudgetBytes): RuleSelection {
+    const candidates = this.index.contextualCandidates(fromRel, triggers, loaded);
+    const { kept, dropped } = applyBudget(candidates, maxBytes);
+    return buildSelection('contextual-project-instructions', kept, { triggerPaths: triggers, maxBytes, dropped });
+  }
+
+  /** Selected files for root-relative triggers without budget or rendering (benchmark lookups). */
+  matchTargets(fromRel: string, triggers: readonly string[], loaded: ReadonlySet<string> = new Set()): SelectedRule[] {
+    return this.index.contextualCandidates(fromRel, triggers, loaded);
+  }
+
+  /**
+   * Re-materialises rules from session references (seed §4.5 hydrate): every reference must
+   * match a current active definition on id, sha256, relativePath and source. De-duplicated by
+   * id, catalog order, rendered as contextual without trigger paths and without budget.
+   * @throws RuleProvenanceMismatch naming the first file that does not match (fail closed).
+   */
+  hydrate(references: readonly RuleReference[]): RuleSelection {
+    const picked = new Map<string, SelectedRule>();
+    for (const ref of references) {
+      const file = this.byId.get(ref.id);
+      if (!file || file.status !== 'active' || file.sha256 !== ref.sha256 || file.relativePath !== ref.relativePath || file.source !== ref.source) {
+        throw new RuleProvenanceMismatch(ref.relativePath);
+      }
+      picked.set(file.id, { file, reason: 'hydrated', matchedPattern: null, triggerPath: null });
+    }
+    const kept = [...picked.values()].sort((a, b) => a.file.order - b.file.order);
+    return buildSelection('contextual-project-instructions', kept, { maxBytes: null });
+  }
+}

@@ -1,0 +1,136 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { listWorkspaceFiles } from '../files/listWorkspaceFiles';
+import { classifyProjectPath, classifyUserPath } from './classify';
+import { RULE_LIMITS } from './limits';
+import type { RuleCandidate } from './loadRule';
+import { ancestorsOf, homeDisplay, relativeToRoot, toPosix } from './paths';
+import type { RuleFinding } from './types';
+import { warning } from './warnings';
+
+/** Result of {@link discoverProject}. */
+export interface ProjectDiscovery {
+  /** Every workspace file (root-relative POSIX, code-point sorted), for pattern counts and completion. */
+  files: string[];
+  strategy: 'git' | 'walk' | 'none';
+  candidates: RuleCandidate[];
+  warnings: RuleFinding[];
+}
+
+/**
+ * Finds project rule files under the catalog root (issue 4 §2): the workspace file list
+ * (`listWorkspaceFiles`: `.gitignore` respected, `.git`/`node_modules` skipped, depth ≤ 32)
+ * filtered by {@link classifyProjectPath}. `CLAUDE.local.md` is meant to be untracked and is
+ * usually gitignored, so it is also looked for directly in the root, the folders between the root
+ * and the workspace folder, and the scope folder of every other rule file. Never throws: a listing
+ * failure becomes a catalog warning and an empty list.
+ */
+export async function discoverProject(root: string, workspaceDir: string): Promise<ProjectDiscovery> {
+  let files: string[] = [];
+  let strategy: ProjectDiscovery['strategy'] = 'none';
+  const warnings: RuleFinding[] = [];
+  try {
+    const listed = await listWorkspaceFiles(root, { maxDepth: RULE_LIMITS.maxDepth, verifyExistence: false });
+    files = listed.files;
+    strategy = listed.strategy;
+  } catch (error) {
+    warnings.push({
+      ...warning('listing-failed', 'error', `The workspace files could not be listed: ${error instanceof Error ? error.message : String(error)}`, null, 'Check that the folder is readable.'),
+      path: null,
+    });
+  }
+  const candidates: RuleCandidate[] = [];
+  for (const rel of files) {
+    const classification = classifyProjectPath(rel);
+    if (classification) candidates.push({ relativePath: rel, absolutePath: path.join(root, rel), classification });
+  }
+  candidates.push(...(await probeLocalFiles(root, workspaceDir, candidates)));
+  return { files, strategy, candidates, warnings };
+}
+
+async function probeLocalFiles(root: string, workspaceDir: string, known: RuleCandidate[]): Promise<RuleCandidate[]> {
+  const knownPaths = new Set(known.map((c) => c.relativePath));
+  const dirs = new Set<string>(ancestorsOf(relativeToRoot(root, workspaceDir) ?? ''));
+  for (const c of known) dirs.add(c.classification.scope);
+  const found: RuleCandidate[] = [];
+  for (const dir of dirs) {
+    const rel = dir ? `${dir}/CLAUDE.local.md` : 'CLAUDE.local.md';
+    if (knownPaths.has(rel)) continue;
+    const absolutePath = path.join(root, rel);
+    try {
+      await fs.lstat(absolutePath);
+    } catch {
+      continue;
+    }
+    const classification = classifyProjectPath(rel)!;
+    found.push({
+      relativePath: rel,
+      absolutePath,
+      classification,
+      notes: [warning('untracked-local', 'info', 'Ignored by git, as a personal CLAUDE.local.md should be; Atrium loads it anyway, like Claude Code.', null, null)],
+    });
+  }
+  return found;
+}
+
+/**
+ * Finds user-level rule files in `homeDir` (issue 4 §2 "User level"): `~/.claude/CLAUDE.md`,
+ * `~/.claude/rules/**\/*.md`, `~/.codex/AGENTS.override.md` and `~/.codex/AGENTS.md`,
+ * `~/.gemini/GEMINI.md`. Relative paths are shown as `~/…`. Never throws.
+ */
+export async function discoverUser(homeDir: string): Promise<RuleCandidate[]> {
+  const out: RuleCandidate[] = [];
+  const add = (absolutePath: string) => {
+    const homeRel = toPosix(path.relative(homeDir, absolutePath));
+    const classification = classifyUserPath(homeRel);
+    if (classification) out.push({ relativePath: homeDisplay(homeDir, absolutePath), absolutePath, classification });
+  };
+  for (const rel of ['.claude/CLAUDE.md', '.codex/AGENTS.override.md', '.codex/AGENTS.md', '.gemini/GEMINI.md']) {
+    const absolutePath = path.join(homeDir, rel);
+    try {
+      await fs.lstat(absolutePath);
+      add(absolutePath);
+    } catch {
+      // absent: nothing to load
+    }
+  }
+  for (const file of await walkMarkdown(path.join(homeDir, '.claude', 'rules'))) add(file);
+  return out;
+}
+
+/** `.md` files below `dir` (symlinked folders followed once, depth ≤ 32), sorted. */
+async function walkMarkdown(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const walk = async (current: string, depth: number): Promise<void> => {
+    let real: string;
+    try {
+      real = await fs.realpath(current);
+    } catch {
+      return;
+    }
+    if (seen.has(real) || depth > RULE_LIMITS.maxDepth) return;
+    seen.add(real);
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(current, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      let isDir = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        try {
+          isDir = (await fs.stat(full)).isDirectory();
+        } catch {
+          isDir = false;
+        }
+      }
+      if (isDir) await walk(full, depth + 1);
+      else if (entry.name.endsWith('.md')) out.push(full);
+    }
+  };
+  await walk(dir, 0);
+  return out.sort();
+}

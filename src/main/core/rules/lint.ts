@@ -1,0 +1,140 @@
+import path from 'node:path';
+import type { RuleCatalog } from './catalog';
+import { RULE_LIMITS } from './limits';
+import { filesInScope, frontmatterKeyLine, matchesAny } from './patternStats';
+import { compilePatterns } from './patterns';
+import { formatBytes } from './readSource';
+import type { RuleFile, RuleFinding, RuleSeverity } from './types';
+import { warning } from './warnings';
+
+/** Result of {@link lintCatalog}. */
+export interface RuleLintReport {
+  /** Every finding: per-file warnings, catalog warnings and workspace checks, by path then line. */
+  findings: RuleFinding[];
+  counts: Record<RuleSeverity, number>;
+}
+
+/**
+ * Lints a catalog against its workspace (issue 4 §5). Besides each file's own warnings
+ * (frontmatter repairs, foreign keys such as Cursor's `globs` in `.claude/rules`, `paths: []`,
+ * empty overrides, unresolvable imports, hidden characters…) it checks: patterns that match no
+ * workspace file; slash-less patterns (`*.ts`) that only match direct children of a nested scope;
+ * the same content reached by two paths (symlink, import of a file that also loads on its own,
+ * identical bodies); a file that only holds a path (a symlink checked out as text); AGENTS.md
+ * beyond Codex's 32 KiB budget. Every finding names the file, the line when known and a fix.
+ */
+export function lintCatalog(catalog: RuleCatalog): RuleLintReport {
+  const findings: RuleFinding[] = [...catalog.warnings];
+  for (const file of catalog.files) {
+    for (const w of file.warnings) findings.push({ ...w, path: file.relativePath });
+  }
+  const add = (file: RuleFile, w: ReturnType<typeof warning>) => findings.push({ ...w, path: file.relativePath });
+  for (const file of catalog.files) {
+    if (file.status === 'active' && file.kind === 'conditional') lintPatterns(catalog, file, add);
+    lintSymlinkAsText(catalog, file, add);
+    if ((file.format === 'agents' || file.format === 'agents-override') && file.status !== 'overridden' && file.bytes > RULE_LIMITS.codexBudgetBytes) {
+      add(
+        file,
+        warning(
+          'codex-truncation',
+          'warning',
+          `The file is ${formatBytes(file.bytes)}; Codex reads only the first ${formatBytes(RULE_LIMITS.codexBudgetBytes)} of all AGENTS.md files together and silently drops the rest.`,
+          null,
+          'Move detail into nested AGENTS.md files or path-scoped rules.',
+        ),
+      );
+    }
+  }
+  lintDuplicates(catalog, add);
+  findings.sort((a, b) => (a.path ?? '').localeCompare(b.path ?? '') || (a.line ?? 0) - (b.line ?? 0));
+  const counts: Record<RuleSeverity, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return { findings, counts };
+}
+
+type Add = (file: RuleFile, w: ReturnType<typeof warning>) => void;
+
+function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): void {
+  const line = frontmatterKeyLine(file, file.conditionKey);
+  const where = file.scope ? `${file.scope}/` : 'the repository root';
+  for (const pattern of file.compiledPatterns) {
+    if (!matchesAny(pattern, file.scope, catalog.workspaceFiles)) {
+      add(
+        file,
+        warning('pattern-matches-nothing', 'warning', `Pattern "${pattern.pattern}" matches no file in the workspace (patterns are relative to ${where}).`, line, pattern.pattern.startsWith('**/') ? 'Check the pattern against the tree, or remove it.' : `Check the pattern against the tree; to match in any folder write **/${pattern.pattern}.`),
+      );
+      continue;
+    }
+    if (pattern.pattern.includes('/') || pattern.pattern.startsWith('!')) continue;
+    const deep = compilePatterns([`**/${pattern.pattern}`], null).compiled[0];
+    if (!deep) continue;
+    let direct = 0;
+    let deeper = 0;
+    for (const rel of filesInScope(catalog.workspaceFiles, file.scope)) {
+      if (!rel.includes('/')) {
+        if (pattern.test(rel)) direct++;
+      } else if (deep.test(rel)) deeper++;
+    }
+    if (deeper > 0 && file.scope !== '') {
+      add(
+        file,
+        warning(
+          'pattern-direct-children-only',
+          'warning',
+          `Pattern "${pattern.pattern}" has no "/", so it matches only files directly in ${file.scope}/ (${direct}), not the ${deeper} in its subfolders.`,
+          line,
+          `Write **/${pattern.pattern} to match at any depth.`,
+        ),
+      );
+    }
+  }
+}
+
+function lintSymlinkAsText(catalog: RuleCatalog, file: RuleFile, add: Add): void {
+  const body = file.body?.trim();
+  if (!body || body.includes('\n') || !/^[\w./-]+\.md$/.test(body) || file.source === 'user') return;
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(file.relativePath), body));
+  if (!catalog.workspaceFiles.includes(target)) return;
+  add(
+    file,
+    warning(
+      'symlink-as-text',
+      'warning',
+      `The file only contains the path "${body}": probably a symlink checked out as a text file (git core.symlinks=false), so agents read the path instead of the instructions.`,
+      file.bodyLine,
+      `Recreate the symlink (ln -sf ${body} ${path.posix.basename(file.relativePath)}) or import the file with @${body}.`,
+    ),
+  );
+}
+
+function lintDuplicates(catalog: RuleCatalog, add: Add): void {
+  const loaded = catalog.files.filter((f) => f.status === 'active' || f.status === 'manual');
+  const byReal = new Map<string, RuleFile>();
+  const byBody = new Map<string, RuleFile>();
+  for (const file of loaded) {
+    if (file.realPath) {
+      const first = byReal.get(file.realPath);
+      if (first) {
+        add(file, warning('duplicate-content', 'warning', `This file and ${first.relativePath} are the same file (a symlink), so agents that read both get its text twice.`, null, 'Keep one of the two paths, or make sure each agent reads only one.'));
+        continue;
+      }
+      byReal.set(file.realPath, file);
+    }
+    if (file.body) {
+      const first = byBody.get(file.body);
+      if (first) add(file, warning('duplicate-content', 'warning', `This file has the same text as ${first.relativePath}.`, null, 'Delete one copy, or import the shared text with @path.'));
+      else byBody.set(file.body, file);
+    }
+  }
+  const loadedPaths = new Map(loaded.map((f) => [f.relativePath, f]));
+  for (const file of loaded) {
+    for (const imp of file.imports) {
+      const direct = loadedPaths.get(imp.path);
+      if (!direct || direct === file || imp.depth !== 1) continue;
+      add(
+        file,
+        warning('duplicate-content', 'warning', `Imports ${imp.path}, which also loads on its own: sessions that load both see its text twice.`, imp.line, `Keep the import only for agents that do not read ${imp.path}, or drop it.`),
+      );
+    }
+  }
+}

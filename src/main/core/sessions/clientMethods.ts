@@ -1,0 +1,89 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { AtriumError } from '../../../shared/errors';
+import { canonicalRoots, confinePath } from './confine';
+import type { JournalEvent } from './events';
+import { readTextSlice, writeTextAtomic } from './fsMethods';
+import type { HookChain, HookContext } from './hooks';
+import type { TerminalManager } from './terminals';
+
+/** What the file and terminal methods need from their session. */
+export interface ClientMethodsHost {
+  /** The agent's session id (requests for other ids are refused). */
+  agentSessionId(): string | null;
+  /** Session cwd first, then additional directories (absolute). */
+  roots(): string[];
+  append(event: JournalEvent): void;
+  hooks: HookChain;
+  hookContext(): HookContext;
+  terminals: TerminalManager;
+}
+
+/**
+ * ACP `fs/*` and `terminal/*` for one session. Paths are confined to the session roots after
+ * resolving symlinks; a refusal is recorded (`fs_refused`, shown as a transcript notice) and
+ * returned to the agent as an error naming the path. Reads honour `line`/`limit`; writes are
+ * atomic. `beforeRead`/`beforeWrite`/`beforeTerminal` hooks may deny.
+ */
+export function fileAndTerminalMethods(host: ClientMethodsHost) {
+  const checkSession = (sessionId: string) => {
+    if (sessionId !== host.agentSessionId()) throw new AtriumError('NOT_FOUND', `Unknown session "${sessionId}" for this connection.`);
+  };
+  const confined = (op: string, p: string) => {
+    try {
+      return confinePath(p, canonicalRoots(host.roots()), op);
+    } catch (error) {
+      if (error instanceof AtriumError) host.append({ kind: 'fs_refused', data: { op, path: String(p), message: error.message } });
+      throw error;
+    }
+  };
+  const deny = (op: string, p: string, message: string) => {
+    host.append({ kind: 'fs_refused', data: { op, path: p, message } });
+    throw new AtriumError('PATH_OUTSIDE_SESSION', message);
+  };
+  return {
+    async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+      checkSession(params.sessionId);
+      const resolved = confined('read', params.path);
+      const v = await host.hooks.verdict((h) => h.beforeRead?.(host.hookContext(), resolved));
+      if (!v.allow) deny('read', params.path, v.message);
+      const content = readTextSlice(resolved, params.line, params.limit);
+      host.append({ kind: 'fs_read', data: { path: resolved, line: params.line ?? null, limit: params.limit ?? null, chars: content.length } });
+      return { content };
+    },
+    async writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
+      checkSession(params.sessionId);
+      if (typeof params.content !== 'string') throw new AtriumError('INVALID_PARAMS', 'fs/write_text_file needs text content.');
+      const resolved = confined('write', params.path);
+      const v = await host.hooks.verdict((h) => h.beforeWrite?.(host.hookContext(), resolved, params.content));
+      if (!v.allow) deny('write', params.path, v.message);
+      writeTextAtomic(resolved, params.content);
+      host.append({ kind: 'fs_write', data: { path: resolved, chars: params.content.length } });
+      return {};
+    },
+    async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+      checkSession(params.sessionId);
+      const cwd = params.cwd ? confined('run a terminal in', params.cwd) : host.roots()[0];
+      const v = await host.hooks.verdict((h) => h.beforeTerminal?.(host.hookContext(), params.command, params.args ?? [], cwd));
+      if (!v.allow) deny('run', params.command, v.message);
+      const terminalId = host.terminals.create({ ...params, cwd });
+      host.append({ kind: 'terminal_created', data: { terminalId, command: params.command, args: params.args ?? [], cwd } });
+      return { terminalId };
+    },
+    terminalOutput(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse {
+      checkSession(params.sessionId);
+      return host.terminals.output(params.terminalId);
+    },
+    async waitForTerminalExit(params: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse> {
+      checkSession(params.sessionId);
+      return host.terminals.waitForExit(params.terminalId);
+    },
+    killTerminal(params: acp.KillTerminalRequest): void {
+      checkSession(params.sessionId);
+      host.terminals.kill(params.terminalId);
+    },
+    releaseTerminal(params: acp.ReleaseTerminalRequest): void {
+      checkSession(params.sessionId);
+      host.terminals.release(params.terminalId);
+    },
+  };
+}

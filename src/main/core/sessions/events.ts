@@ -1,0 +1,38 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AgentCapabilitiesInfo, ResumeOutcome, SessionState, StopReason } from '../../../shared/contract';
+
+/**
+ * The kinds of entries in a session's event log (`session_events.kind`) and their data. Every
+ * `session/update` from the agent is an `update`; everything Atrium does on the session's behalf
+ * (prompts, answers, file and terminal access, lifecycle) has its own kind. Events are appended
+ * before they are applied to projections and pushed to clients.
+ */
+export type JournalEvent =
+  | { kind: 'update'; data: { update: acp.SessionUpdate; replay?: boolean } }
+  | { kind: 'prompt_queued'; data: { promptId: string; text: string; blocks: unknown[]; queuedAt: string } }
+  | { kind: 'prompt_sent'; data: { promptId: string } }
+  | { kind: 'prompt_dropped'; data: { promptId: string; reason: string } }
+  | { kind: 'turn_end'; data: { stopReason: StopReason; error: string | null } }
+  | { kind: 'cancel_requested'; data: { clearQueue: boolean } }
+  | { kind: 'permission_requested'; data: { requestId: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[] } }
+  | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: 'user' | 'hook' | 'cancel' | 'shutdown' } }
+  | { kind: 'state'; data: { state: SessionState; error?: string | null } }
+  | { kind: 'agent_started'; data: { pid: number | null; command: string; args: string[]; capabilities: AgentCapabilitiesInfo } }
+  | { kind: 'agent_session'; data: { agentSessionId: string; via: 'new' | 'load' | 'resume'; modes: acp.SessionModeState | null; configOptions: unknown[] } }
+  | { kind: 'resume'; data: { outcome: ResumeOutcome; message: string | null; replayed: number; imported: boolean } }
+  | { kind: 'agent_exited'; data: { code: number | null; signal: string | null; stderrTail: string; expected: boolean; spawnError: string | null } }
+  | { kind: 'start_failed'; data: { message: string; stderrTail: string } }
+  | { kind: 'mode_set'; data: { modeId: string } }
+  | { kind: 'config_set'; data: { configId: string; value: string | boolean; configOptions: unknown[] } }
+  | { kind: 'fs_read'; data: { path: string; line: number | null; limit: number | null; chars: number } }
+  | { kind: 'fs_write'; data: { path: string; chars: number } }
+  | { kind: 'fs_refused'; data: { op: string; path: string; message: string } }
+  | { kind: 'terminal_created'; data: { terminalId: string; command: string; args: string[]; cwd: string | null } }
+  | { kind: 'terminal_exited'; data: { terminalId: string; output: string; truncated: boolean; exitCode: number | null; signal: string | null } }
+  | { kind: 'interrupted'; data: { reason: string } }
+  | { kind: 'title_set'; data: { title: string } };
+
+export type JournalEventKind = JournalEvent['kind'];
+
+/** Stored terminal output tail per terminal (bytes of text). */
+export const STORED_TERMINAL_CHARS = 64 * 1024;

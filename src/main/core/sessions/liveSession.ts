@@ -1,0 +1,615 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import * as acp from '@agentclientprotocol/sdk';
+import type { PermissionItem, Session, StopReason } from '../../../shared/contract';
+import { AtriumError } from '../../../shared/errors';
+import type { EventBus } from '../events/bus';
+import type { Store } from '../store/database';
+import { CLIENT_CAPABILITIES, connectAgent, describeAgentError } from './acpConnection';
+import type { AgentRegistry } from './agentRegistry';
+import { attach } from './attach';
+import { fileAndTerminalMethods } from './clientMethods';
+import { capabilities } from './convert';
+import type { JournalEvent } from './events';
+import type { HookChain, HookContext } from './hooks';
+import { Journal } from './journal';
+import { PermissionBroker, type AnsweredBy } from './permissions';
+import { killProcessTree } from './processTree';
+import { stopReason } from './projector';
+import { toSession, type SessionRecord } from './records';
+import { AgentProcess, type ExitInfo } from './supervisor';
+import { SessionTables } from './tables';
+import { TerminalManager } from './terminals';
+
+/** Shared dependencies of every live session (owned by the SessionService). */
+export interface LiveSessionDeps {
+  store: Store;
+  bus: EventBus;
+  registry: AgentRegistry;
+  hooks: HookChain;
+  /** The user's environment agents inherit (default `process.env`). */
+  baseEnv: () => Record<string, string>;
+  clientInfo: { name: string; version: string };
+  batchMs?: number;
+  /** Idle time after which the agent process is stopped (0 = never); the next prompt resumes. */
+  idleMs: number;
+}
+
+interface QueuedTurn {
+  promptId: string;
+  text: string;
+  blocks: acp.ContentBlock[];
+  queuedAt: string;
+}
+
+/** How long `session/close` may take before the process is killed anyway (milliseconds). */
+const CLOSE_REQUEST_WAIT_MS = 2000;
+
+/**
+ * One session at run time: its journal, and while an agent runs, the supervised process, the ACP
+ * connection, the prompt queue, pending permissions and terminals.
+ *
+ * Invariants (seed 003): one agent spawn in flight per session (`ensureStarted` is single-flight);
+ * prompts run one at a time in queue order; cancel bypasses the queue; every change is journaled
+ * (persisted) before it is pushed; a crash never restarts the agent by itself.
+ */
+export class LiveSession {
+  readonly journal: Journal;
+  private proc: AgentProcess | null = null;
+  private conn: acp.ClientConnection | null = null;
+  private starting: Promise<void> | null = null;
+  private readonly queue: QueuedTurn[] = [];
+  private running: QueuedTurn | null = null;
+  private draining = false;
+  private stopping = false;
+  private replayCount: number | null = null;
+  private replayStore = false;
+  private setupBuffer: acp.SessionNotification[] | null = null;
+  private gone: Promise<void> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly turnWaiters = new Map<string, Array<(stop: StopReason | 'dropped') => void>>();
+  readonly permissions: PermissionBroker;
+  readonly terminals: TerminalManager;
+  private env: Record<string, string> = {};
+
+  constructor(
+    private readonly deps: LiveSessionDeps,
+    record: SessionRecord,
+  ) {
+    this.journal = new Journal(deps.store, deps.bus, record, { batchMs: deps.batchMs, summarize: () => this.summary() });
+    this.permissions = new PermissionBroker(
+      (requestId, request) => this.append({ kind: 'permission_requested', data: { requestId, toolCall: request.toolCall, options: request.options } }),
+      (requestId, outcome, optionId, by) => this.append({ kind: 'permission_answered', data: { requestId, outcome, optionId, by } }),
+    );
+    this.terminals = new TerminalManager(
+      () => [this.record.cwd, ...this.record.additionalDirectories],
+      () => this.env,
+      (terminalId, out) => {
+        try {
+          this.append({ kind: 'terminal_exited', data: { terminalId, output: out.output, truncated: out.truncated, exitCode: out.exitStatus?.exitCode ?? null, signal: out.exitStatus?.signal ?? null } });
+        } catch (error) {
+          console.error('[atrium] recording a terminal exit failed:', error);
+        }
+      },
+    );
+  }
+
+  get id(): string {
+    return this.journal.record.id;
+  }
+
+  get record(): SessionRecord {
+    return this.journal.record;
+  }
+
+  /** True while an agent process with an open connection is attached. */
+  get live(): boolean {
+    return this.proc !== null && this.proc.running && this.conn !== null;
+  }
+
+  /** The contract's Session for this record plus live facts. */
+  summary(): Session {
+    return toSession(this.record, {
+      live: this.live,
+      queue: this.queue.map((q) => ({ promptId: q.promptId, text: q.text, queuedAt: q.queuedAt })),
+      pendingPermissions: this.permissions.count,
+    });
+  }
+
+  /** stderr of the running process, else the stored tail of the last one. */
+  stderrTail(): string {
+    return this.proc ? this.proc.stderr.text() : this.record.stderrTail;
+  }
+
+  pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+
+  /** Appends to the journal; a failing write is logged, never thrown into ACP handlers. */
+  append(event: JournalEvent): void {
+    this.journal.append(event);
+  }
+
+  private setState(state: Session['state'], error?: string | null): void {
+    if (this.record.state === state && error === undefined) return;
+    this.append({ kind: 'state', data: error === undefined ? { state } : { state, error } });
+  }
+
+  private hookContext(): HookContext {
+    return { session: this.record };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Lifecycle
+
+  /**
+   * Makes sure an agent process runs and is attached to this session: spawn, `initialize`, then
+   * session/new or the resume chain (see `attach`). Single-flight: concurrent callers share one start.
+   * @throws AtriumError AGENT_NOT_INSTALLED | AGENT_NOT_FOUND | AGENT_START_FAILED | SESSION_CLOSED (while closing)
+   */
+  ensureStarted(): Promise<void> {
+    if (this.live) return Promise.resolve();
+    if (this.stopping) return Promise.reject(new AtriumError('SESSION_CLOSED', 'The session is being closed.'));
+    if (!this.starting) {
+      this.starting = this.start().finally(() => {
+        this.starting = null;
+      });
+    }
+    return this.starting;
+  }
+
+  private async start(): Promise<void> {
+    this.clearIdleTimer();
+    this.setState('starting', null);
+    const r = this.record;
+    let resolved;
+    try {
+      resolved = this.deps.registry.resolve(r.agentId);
+      if (!fs.existsSync(r.cwd)) throw new AtriumError('PATH_NOT_FOUND', `The session folder "${r.cwd}" no longer exists; the agent cannot start there.`);
+    } catch (error) {
+      this.failStart((error as Error).message, '');
+      throw error;
+    }
+    this.env = { ...this.deps.baseEnv(), ...resolved.env, ATRIUM_SESSION_ID: r.id, ...(r.workspaceId ? { ATRIUM_WORKSPACE_ID: r.workspaceId } : {}) };
+    const launch = await this.deps.hooks.beforeSpawn(this.hookContext(), { command: resolved.command, args: resolved.args, cwd: r.cwd, env: this.env });
+    this.env = launch.env;
+    if (this.stopping) throw new AtriumError('SESSION_CLOSED', 'The session was stopped while its agent was starting.');
+    const proc = AgentProcess.spawn(launch);
+    this.proc = proc;
+    let settleGone!: () => void;
+    this.gone = new Promise<void>((resolve) => (settleGone = resolve));
+    void proc.exited.then((info) => this.onProcessExit(proc, info).finally(settleGone));
+    const conn = connectAgent(proc, this.clientHandlers());
+    this.conn = conn;
+    void conn.closed.then(() => {
+      // the agent closed its stdout: the process is useless now
+      if (this.proc === proc && proc.running && !this.stopping) void proc.stop(2000, false);
+    });
+    const request = <T>(send: () => Promise<T>): Promise<T> =>
+      Promise.race([
+        send(),
+        proc.exited.then((info): never => {
+          throw new AtriumError('AGENT_START_FAILED', info.spawnError ? `Cannot start "${launch.command}": ${info.spawnError}` : `The agent exited during start-up (${info.signal ? `signal ${info.signal}` : `exit code ${info.code}`}).`);
+        }),
+      ]);
+    try {
+      const params: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: CLIENT_CAPABILITIES, clientInfo: this.deps.clientInfo };
+      const initialize = () => conn.agent.request(acp.methods.agent.initialize, params);
+      const init = await request(initialize);
+      const caps = capabilities(init);
+      this.append({ kind: 'agent_started', data: { pid: proc.pid ?? null, command: launch.command, args: launch.args, capabilities: caps } });
+      const wasNew = r.agentSessionId === null;
+      this.setupBuffer = [];
+      const hasConversation = SessionTables.of(this.deps.store.db).hasConversation(r.id);
+      const result = await attach({
+        conn,
+        caps,
+        agentSessionId: r.agentSessionId,
+        params: async (method) => {
+          const base: acp.NewSessionRequest = { cwd: r.cwd, mcpServers: [] };
+          if (r.additionalDirectories.length && caps.additionalDirectories) base.additionalDirectories = r.additionalDirectories;
+          return this.deps.hooks.beforeSessionSetup(this.hookContext(), method, base);
+        },
+        beginReplay: () => {
+          this.replayCount = 0;
+          this.replayStore = !hasConversation;
+        },
+        endReplay: () => {
+          const n = this.replayCount ?? 0;
+          this.replayCount = null;
+          return n;
+        },
+        request,
+      });
+      this.append({ kind: 'agent_session', data: { agentSessionId: result.agentSessionId, via: result.via, modes: result.modes, configOptions: result.configOptions } });
+      const buffered = this.setupBuffer ?? [];
+      this.setupBuffer = null;
+      for (const n of buffered) this.onUpdate(n);
+      if (result.outcome !== 'new') {
+        this.append({ kind: 'resume', data: { outcome: result.outcome, message: result.message, replayed: result.replayed, imported: result.outcome === 'loaded' && this.replayStore && result.replayed > 0 } });
+      }
+      await this.applyDesiredMode(resolved.preset?.initialModeId ?? null, wasNew);
+      this.setState('idle', null);
+      this.scheduleIdle();
+    } catch (error) {
+      this.setupBuffer = null;
+      if (this.stopping) {
+        await this.stopProcess(true);
+        throw new AtriumError('SESSION_CLOSED', 'The session was stopped while its agent was starting.');
+      }
+      const message = error instanceof AtriumError ? error.message : `The agent could not start the session: ${describeAgentError(error)}`;
+      if (r.agentSessionId !== null && !(error instanceof AtriumError && error.code === 'AGENT_START_FAILED')) {
+        this.append({ kind: 'resume', data: { outcome: 'failed', message, replayed: 0, imported: false } });
+      }
+      const info = await this.stopProcess(true);
+      this.failStart(message, info?.stderr ?? '');
+      throw new AtriumError('AGENT_START_FAILED', message);
+    }
+  }
+
+  private failStart(message: string, stderrTail: string): void {
+    this.append({ kind: 'start_failed', data: { message, stderrTail } });
+    this.setState('failed', message);
+    this.dropQueue('the agent could not start');
+  }
+
+  private async applyDesiredMode(presetMode: string | null, wasNew: boolean): Promise<void> {
+    const r = this.record;
+    const desired = r.desiredModeId ?? (wasNew ? presetMode : null) ?? (r.agentSessionId ? presetMode : null);
+    if (!desired || !r.modes || r.modes.currentModeId === desired || !r.modes.available.some((m) => m.id === desired)) return;
+    try {
+      await this.conn!.agent.request(acp.methods.agent.session.setMode, { sessionId: r.agentSessionId!, modeId: desired });
+      this.append({ kind: 'mode_set', data: { modeId: desired } });
+    } catch (error) {
+      this.append({ kind: 'update', data: { update: { sessionUpdate: 'notice', severity: 'warning', title: `Could not switch to mode "${desired}": ${describeAgentError(error)}` } } });
+    }
+  }
+
+  /** Handles the end of the agent process: a crash fails the session (no restart), an expected stop is only logged. */
+  private async onProcessExit(proc: AgentProcess, info: ExitInfo): Promise<void> {
+    if (this.proc !== proc) return;
+    this.proc = null;
+    const conn = this.conn;
+    this.conn = null;
+    conn?.close();
+    killProcessTree(proc.pid, 'SIGKILL');
+    await this.terminals.releaseAll();
+    this.permissions.cancelAll('shutdown');
+    const stderrTail = proc.stderr.text();
+    try {
+      if (!info.expected && this.running) this.append({ kind: 'turn_end', data: { stopReason: 'crashed', error: `The agent exited during the turn.` } });
+      this.append({ kind: 'agent_exited', data: { code: info.code, signal: info.signal, stderrTail, expected: info.expected, spawnError: info.spawnError } });
+      if (!info.expected && !this.stopping) {
+        this.dropQueue('the agent exited');
+        const how = info.spawnError ?? (info.signal ? `signal ${info.signal}` : `exit code ${info.code}`);
+        this.setState('failed', `The agent exited unexpectedly (${how}).`);
+      }
+    } catch (error) {
+      console.error('[atrium] recording an agent exit failed:', error);
+    }
+    this.clearIdleTimer();
+  }
+
+  /** Stops the agent process (tree) and waits for it; returns its stderr tail, or null if none ran. */
+  private async stopProcess(expected: boolean): Promise<{ stderr: string } | null> {
+    const proc = this.proc;
+    if (!proc) return null;
+    const stderr = proc.stderr.text();
+    await proc.stop(2000, expected);
+    await this.gone;
+    return { stderr };
+  }
+
+  /**
+   * Closes the session: drops the queue, cancels the turn and pending permissions, closes the agent
+   * session when the agent supports `session/close`, kills the process tree. State becomes `closed`.
+   */
+  async close(): Promise<void> {
+    await this.stop('closed');
+  }
+
+  /**
+   * Stops the agent because Atrium quits (or after idle time). A session cut off mid-turn or
+   * mid-start becomes `interrupted` (resumable); an idle one stays `idle` without a process.
+   */
+  async shutdown(reason: string): Promise<void> {
+    await this.stop({ reason });
+  }
+
+  private async stop(mode: 'closed' | { reason: string }): Promise<void> {
+    this.clearIdleTimer();
+    if (this.stopping) return;
+    this.stopping = true;
+    try {
+      const wasRunning = this.running !== null;
+      const cutOff = wasRunning || this.record.state === 'busy' || this.record.state === 'awaiting_permission' || this.record.state === 'starting';
+      this.dropQueue(mode === 'closed' ? 'the session was closed' : 'Atrium stopped the agent');
+      this.permissions.cancelAll('shutdown');
+      const conn = this.conn;
+      const sessionId = this.record.agentSessionId;
+      if (conn && sessionId) {
+        if (this.running) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+        if (mode === 'closed' && this.record.capabilities?.close) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            conn.agent.request(acp.methods.agent.session.close, { sessionId }).catch(() => undefined),
+            new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_REQUEST_WAIT_MS))),
+          ]);
+          clearTimeout(timer);
+        }
+      }
+      await this.stopProcess(true);
+      // a start in flight fails once its process is gone
+      await this.starting?.catch(() => undefined);
+      await this.terminals.releaseAll();
+      if (mode === 'closed') {
+        if (wasRunning) this.append({ kind: 'turn_end', data: { stopReason: 'cancelled', error: 'The session was closed during the turn.' } });
+        this.setState('closed');
+      } else if (cutOff) {
+        this.append({ kind: 'interrupted', data: { reason: `${mode.reason} during ${this.record.state === 'starting' ? 'start-up' : 'a turn'}; resume to continue.` } });
+        this.setState('interrupted');
+      } else if (this.record.state !== 'failed' && this.record.state !== 'closed' && this.record.state !== 'interrupted') {
+        this.setState('idle');
+      }
+      this.journal.announce();
+    } finally {
+      this.journal.close();
+      this.stopping = false;
+    }
+  }
+
+  private scheduleIdle(): void {
+    this.clearIdleTimer();
+    if (this.deps.idleMs <= 0 || this.running || this.queue.length || this.permissions.count) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.live && !this.running && !this.queue.length && this.record.state === 'idle') void this.shutdown('Idle shutdown');
+    }, this.deps.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Prompts
+
+  /**
+   * Queues a prompt and starts the queue if idle (starting or resuming the agent first if needed).
+   * @returns its id and position (0 = runs now)
+   */
+  prompt(text: string): { promptId: string; position: number } {
+    const q: QueuedTurn = { promptId: crypto.randomUUID(), text, blocks: [{ type: 'text', text }], queuedAt: new Date().toISOString() };
+    this.queue.push(q);
+    this.append({ kind: 'prompt_queued', data: { promptId: q.promptId, text, blocks: q.blocks, queuedAt: q.queuedAt } });
+    const position = this.running || this.draining ? this.queue.length : this.queue.length - 1;
+    void this.drain();
+    return { promptId: q.promptId, position };
+  }
+
+  /** Resolves when the prompt's turn has ended (its stop reason) or the prompt was dropped. */
+  waitForTurn(promptId: string): Promise<StopReason | 'dropped'> {
+    return new Promise((resolve) => {
+      const list = this.turnWaiters.get(promptId) ?? [];
+      list.push(resolve);
+      this.turnWaiters.set(promptId, list);
+    });
+  }
+
+  private settleTurn(promptId: string, stop: StopReason | 'dropped'): void {
+    const list = this.turnWaiters.get(promptId);
+    this.turnWaiters.delete(promptId);
+    for (const fn of list ?? []) fn(stop);
+  }
+
+  /** Removes a queued prompt before it runs; false when it is not queued (running or done). */
+  dequeue(promptId: string): boolean {
+    const i = this.queue.findIndex((q) => q.promptId === promptId);
+    if (i < 0) return false;
+    this.queue.splice(i, 1);
+    this.append({ kind: 'prompt_dropped', data: { promptId, reason: 'removed from the queue' } });
+    this.settleTurn(promptId, 'dropped');
+    return true;
+  }
+
+  private dropQueue(reason: string): void {
+    for (const q of this.queue.splice(0)) {
+      this.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason } });
+      this.settleTurn(q.promptId, 'dropped');
+    }
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.queue.length && !this.stopping) {
+        try {
+          await this.ensureStarted();
+        } catch {
+          this.dropQueue('the agent could not start');
+          break;
+        }
+        const next = this.queue.shift();
+        if (!next) break;
+        await this.runTurn(next);
+      }
+    } finally {
+      this.draining = false;
+      if (this.live) this.scheduleIdle();
+    }
+  }
+
+  private async runTurn(q: QueuedTurn): Promise<void> {
+    const conn = this.conn;
+    const sessionId = this.record.agentSessionId;
+    if (!conn || !sessionId) {
+      this.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason: 'the agent is not running' } });
+      this.settleTurn(q.promptId, 'dropped');
+      return;
+    }
+    this.clearIdleTimer();
+    this.running = q;
+    this.append({ kind: 'prompt_sent', data: { promptId: q.promptId } });
+    this.setState('busy');
+    let stop: StopReason;
+    let error: string | null = null;
+    let recorded = false;
+    try {
+      const blocks = await this.deps.hooks.beforePrompt(this.hookContext(), q.blocks);
+      const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
+      stop = stopReason(res?.stopReason);
+      if (stop === 'error') error = `The agent answered with an unknown stop reason "${String(res?.stopReason)}".`;
+    } catch (e) {
+      if (conn.signal.aborted || !this.live) {
+        // the process died or is being stopped: its exit handler (or stop) records the end of the turn
+        await this.gone;
+        recorded = true;
+        stop = 'crashed';
+      } else {
+        stop = 'error';
+        error = describeAgentError(e);
+      }
+    }
+    this.running = null;
+    if (!recorded && !this.stopping) {
+      // persisted (and so durable) before anyone is told the turn ended
+      this.append({ kind: 'turn_end', data: { stopReason: stop, error } });
+      if (this.record.state === 'busy' || this.record.state === 'awaiting_permission') this.setState('idle');
+    }
+    this.settleTurn(q.promptId, stop);
+    this.deps.hooks.afterTurn(this.hookContext(), stop);
+  }
+
+  /**
+   * Cancels the running turn at once (bypassing the queue): records the request, answers pending
+   * permissions `cancelled`, sends `session/cancel`. With `clearQueue`, queued prompts are dropped too.
+   */
+  cancel(clearQueue: boolean): void {
+    this.append({ kind: 'cancel_requested', data: { clearQueue } });
+    if (clearQueue) this.dropQueue('cancelled by the user');
+    this.permissions.cancelAll('cancel');
+    const sessionId = this.record.agentSessionId;
+    if (this.running && this.conn && sessionId) void this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+  }
+
+  /**
+   * Answers a pending permission request (`optionId` null = cancelled).
+   * @throws AtriumError PERMISSION_NOT_FOUND | INVALID_PARAMS
+   */
+  answerPermission(requestId: string, optionId: string | null, by: AnsweredBy = 'user'): PermissionItem {
+    this.permissions.answer(requestId, optionId, by);
+    const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
+    if (!item || item.kind !== 'permission') throw new AtriumError('PERMISSION_NOT_FOUND', `Permission request "${requestId}" is not recorded.`);
+    return item;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Modes and options
+
+  /**
+   * Switches mode: on a live agent through `session/set_mode`; without a process the choice is
+   * recorded and applied at the next start.
+   * @throws AtriumError AGENT_UNSUPPORTED (mode not offered) | AGENT_ERROR
+   */
+  async setMode(modeId: string): Promise<void> {
+    const modes = this.record.modes;
+    if (!modes || !modes.available.some((m) => m.id === modeId)) {
+      throw new AtriumError('AGENT_UNSUPPORTED', `The agent offers no mode "${modeId}"${modes ? `; modes: ${modes.available.map((m) => m.id).join(', ')}` : ''}.`);
+    }
+    if (!this.live) {
+      this.append({ kind: 'mode_set', data: { modeId } });
+      return;
+    }
+    try {
+      await this.conn!.agent.request(acp.methods.agent.session.setMode, { sessionId: this.record.agentSessionId!, modeId });
+    } catch (error) {
+      throw new AtriumError('AGENT_ERROR', `The agent refused mode "${modeId}": ${describeAgentError(error)}`);
+    }
+    this.append({ kind: 'mode_set', data: { modeId } });
+  }
+
+  /**
+   * Sets a configuration option through `session/set_config_option` (starting the agent if needed).
+   * @throws AtriumError AGENT_UNSUPPORTED | AGENT_ERROR
+   */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    await this.ensureStarted();
+    if (!this.record.configOptions.some((o) => o.id === configId)) throw new AtriumError('AGENT_UNSUPPORTED', `The agent offers no configuration option "${configId}".`);
+    let res: acp.SetSessionConfigOptionResponse;
+    try {
+      const params = (typeof value === 'boolean' ? { sessionId: this.record.agentSessionId!, configId, type: 'boolean', value } : { sessionId: this.record.agentSessionId!, configId, value }) as acp.SetSessionConfigOptionRequest;
+      res = await this.conn!.agent.request(acp.methods.agent.session.setConfigOption, params);
+    } catch (error) {
+      throw new AtriumError('AGENT_ERROR', `The agent refused ${configId} = ${String(value)}: ${describeAgentError(error)}`);
+    }
+    this.append({ kind: 'config_set', data: { configId, value, configOptions: res?.configOptions ?? [] } });
+  }
+
+  /** A terminal's output: live, or the stored tail. @throws AtriumError NOT_FOUND */
+  terminalOutput(terminalId: string): { output: string; truncated: boolean; exitStatus: { exitCode: number | null; signal: string | null } | null } {
+    if (this.terminals.has(terminalId)) {
+      const out = this.terminals.output(terminalId);
+      return { output: out.output, truncated: out.truncated, exitStatus: out.exitStatus ? { exitCode: out.exitStatus.exitCode ?? null, signal: out.exitStatus.signal ?? null } : null };
+    }
+    const stored = SessionTables.of(this.deps.store.db).terminal(this.id, terminalId);
+    if (!stored) throw new AtriumError('NOT_FOUND', `No terminal "${terminalId}" in this session.`);
+    return { output: stored.output, truncated: stored.truncated, exitStatus: { exitCode: stored.exitCode, signal: stored.signal } };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Agent → client
+
+  private clientHandlers() {
+    const files = fileAndTerminalMethods({
+      agentSessionId: () => this.record.agentSessionId,
+      roots: () => [this.record.cwd, ...this.record.additionalDirectories],
+      append: (e) => this.append(e),
+      hooks: this.deps.hooks,
+      hookContext: () => this.hookContext(),
+      terminals: this.terminals,
+    });
+    return {
+      ...files,
+      onUpdate: (n: acp.SessionNotification) => this.onUpdate(n),
+      requestPermission: (p: acp.RequestPermissionRequest, signal: AbortSignal) => this.onPermission(p, signal),
+    };
+  }
+
+  private onUpdate(n: acp.SessionNotification): void {
+    if (!n || typeof n !== 'object' || !n.update) return;
+    if (n.sessionId !== this.record.agentSessionId) {
+      // updates may precede the session/new answer that tells us the id
+      if (this.setupBuffer && this.setupBuffer.length < 1000) this.setupBuffer.push(n);
+      return;
+    }
+    if (this.replayCount !== null) {
+      this.replayCount += 1;
+      if (!this.replayStore) return;
+      this.append({ kind: 'update', data: { update: n.update, replay: true } });
+      return;
+    }
+    this.append({ kind: 'update', data: { update: n.update } });
+    if (n.update.sessionUpdate === 'tool_call' || n.update.sessionUpdate === 'tool_call_update') this.deps.hooks.onToolCall(this.hookContext(), n.update);
+  }
+
+  private async onPermission(p: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    if (p.sessionId !== this.record.agentSessionId) return { outcome: { outcome: 'cancelled' } };
+    let requestId = '';
+    const response = this.permissions.ask(p, signal, (id) => (requestId = id));
+    if (this.running) this.setState('awaiting_permission');
+    const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
+    if (item?.kind === 'permission') this.deps.bus.emit('permissionRequested', { sessionId: this.id, sessionTitle: this.record.title, permission: item });
+    try {
+      const auto = await this.deps.hooks.onPermissionRequest(this.hookContext(), p);
+      if (auto && this.permissions.ids().includes(requestId)) this.permissions.answer(requestId, auto, 'hook');
+    } catch (error) {
+      console.error('[atrium] onPermissionRequest hook failed:', error);
+    }
+    const answer = await response;
+    if (this.permissions.count === 0 && this.running && this.record.state === 'awaiting_permission') this.setState('busy');
+    return answer;
+  }
+}

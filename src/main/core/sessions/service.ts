@@ -1,0 +1,413 @@
+import crypto from 'node:crypto';
+import type { AgentSessionListing, PermissionItem, Session, SessionDetails, TranscriptItem, Workspace } from '../../../shared/contract';
+import { AtriumError } from '../../../shared/errors';
+import type { EventBus } from '../events/bus';
+import type { Store } from '../store/database';
+import { canonicalDirectory } from '../workspaces/identity';
+import type { WorkspaceService } from '../workspaces/service';
+import { AgentRegistry } from './agentRegistry';
+import { isInside } from './confine';
+import { HookChain, type SessionHooks } from './hooks';
+import { Journal } from './journal';
+import { listAgentSessions } from './listing';
+import { LiveSession } from './liveSession';
+import type { AgentPreset } from './presets';
+import { fromRow, toSession, type SessionRecord, type SessionRow } from './records';
+import { SessionTables } from './tables';
+
+/** Options of the session runtime (all optional; tests and the CLI tune them). */
+export interface SessionServiceOptions {
+  /** Agent presets (default: the built-in ones). */
+  presets?: readonly AgentPreset[];
+  /** PATH for finding agent binaries (default `process.env.PATH`). */
+  envPath?: string;
+  /** npm executable used by installs. */
+  npmCommand?: string;
+  /** Environment agents inherit (default `process.env`, read at each spawn). */
+  baseEnv?: Record<string, string>;
+  /** Batch window for streamed updates, ms (default 25). */
+  batchMs?: number;
+  /** Stop an idle agent process after this many ms (default 10 minutes; 0 = never). */
+  idleMs?: number;
+  /** Reported as `clientInfo.version` at `initialize`. */
+  clientVersion?: string;
+}
+
+/** States in which a session has (or had, before a crash) an agent process doing work. */
+const ACTIVE_STATES = ['starting', 'busy', 'awaiting_permission'];
+/** Default idle shutdown (VibeAround: 10 minutes). */
+export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
+
+/**
+ * The session runtime (issue 7): agents, sessions, their persistence and recovery. One instance per
+ * engine (`engine.sessions`). Sessions are loaded into a {@link LiveSession} when used; listing and
+ * showing read the stored projections directly. On construction, sessions that were active when
+ * Atrium last stopped (crash, kill -9) are marked `interrupted` with a notice; they are resumable.
+ * `close()` stops every agent process tree (Atrium quit).
+ */
+export class SessionService {
+  readonly agents: AgentRegistry;
+  /** Seams for issue 8 (rules, hooks around tools, snapshots, worktrees); see {@link SessionHooks}. */
+  readonly hooks = new HookChain();
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly tables: SessionTables;
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly workspaces: WorkspaceService,
+    dataDir: string,
+    private readonly options: SessionServiceOptions = {},
+  ) {
+    this.tables = SessionTables.of(store.db);
+    this.agents = new AgentRegistry(store, bus, dataDir, { presets: options.presets, envPath: options.envPath, npmCommand: options.npmCommand });
+    this.recover();
+  }
+
+  /** Adds hooks to every session (see {@link SessionHooks}); returns a remover. */
+  addHooks(hooks: SessionHooks): () => void {
+    return this.hooks.add(hooks);
+  }
+
+  /**
+   * Creates a session and starts its agent in the background (state `starting`; progress via
+   * events). A `prompt` is queued as the first turn.
+   * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED | NOT_FOUND (workspace) | PATH_* (folder)
+   */
+  create(input: { workspaceId?: string; cwd?: string; agentId: string; modeId?: string; title?: string; additionalDirectories?: string[]; prompt?: string }): Session {
+    this.assertOpen();
+    const { workspace, cwd } = this.place(input, true);
+    const resolved = this.agents.resolve(input.agentId);
+    const now = new Date().toISOString();
+    const record: SessionRecord = {
+      id: crypto.randomUUID(),
+      workspaceId: workspace?.id ?? null,
+      cwd,
+      additionalDirectories: (input.additionalDirectories ?? []).map((d) => canonicalDirectory(d)),
+      agentId: input.agentId,
+      agentVersion: resolved.version,
+      agentSessionId: null,
+      title: input.title?.trim() || null,
+      state: 'starting',
+      stopReason: null,
+      resume: null,
+      lastError: null,
+      exit: null,
+      desiredModeId: input.modeId ?? null,
+      modes: null,
+      configOptions: [],
+      usage: null,
+      commands: [],
+      capabilities: null,
+      stderrTail: '',
+      lastCommand: null,
+      turnCount: 0,
+      lastSeq: 0,
+      lastItem: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.store.transaction(() => this.tables.createSession(record));
+    const live = this.load(record.id);
+    live.journal.announce();
+    if (input.prompt) live.prompt(input.prompt);
+    else live.ensureStarted().catch(() => undefined);
+    return live.summary();
+  }
+
+  /**
+   * Queues a prompt (resuming the agent first when it is not running).
+   * @throws AtriumError SESSION_NOT_FOUND
+   */
+  prompt(sessionId: string, text: string): { promptId: string; position: number; session: Session } {
+    this.assertOpen();
+    const live = this.load(sessionId);
+    const { promptId, position } = live.prompt(text);
+    return { promptId, position, session: live.summary() };
+  }
+
+  /** Resolves when a prompt's turn ended (its stop reason) or it was dropped. */
+  waitForTurn(sessionId: string, promptId: string) {
+    return this.load(sessionId).waitForTurn(promptId);
+  }
+
+  /** Cancels the running turn (and with `clearQueue` the queue). @throws AtriumError SESSION_NOT_FOUND */
+  cancel(sessionId: string, clearQueue = false): Session {
+    const live = this.load(sessionId);
+    live.cancel(clearQueue);
+    return live.summary();
+  }
+
+  /** Removes a queued prompt. @throws AtriumError SESSION_NOT_FOUND */
+  dequeue(sessionId: string, promptId: string): { removed: boolean; session: Session } {
+    const live = this.load(sessionId);
+    return { removed: live.dequeue(promptId), session: live.summary() };
+  }
+
+  /** Closes a session (kills its agent tree); it stays resumable. @throws AtriumError SESSION_NOT_FOUND */
+  async closeSession(sessionId: string): Promise<Session> {
+    const live = this.load(sessionId);
+    await live.close();
+    return live.summary();
+  }
+
+  /**
+   * Starts the agent and re-attaches (resume → load → new); resolves when done. A live session is
+   * returned as is. Failures are recorded on the session (state `failed`, resume outcome `failed`).
+   * @throws AtriumError SESSION_NOT_FOUND
+   */
+  async resume(sessionId: string): Promise<Session> {
+    this.assertOpen();
+    const live = this.load(sessionId);
+    await live.ensureStarted().catch(() => undefined);
+    return live.summary();
+  }
+
+  /** Sessions, most recently active first; filtered by workspace or folder. */
+  list(filter: { workspaceId?: string; cwd?: string; limit?: number } = {}): Session[] {
+    const limit = filter.limit ?? 500;
+    let rows: SessionRow[];
+    if (filter.workspaceId) {
+      rows = this.store.db.prepare('SELECT * FROM sessions WHERE workspace_id = ? ORDER BY updated_at DESC LIMIT ?').all(filter.workspaceId, limit) as SessionRow[];
+    } else if (filter.cwd) {
+      const { workspace, cwd } = this.place({ cwd: filter.cwd }, false);
+      rows = workspace
+        ? (this.store.db.prepare('SELECT * FROM sessions WHERE workspace_id = ? ORDER BY updated_at DESC LIMIT ?').all(workspace.id, limit) as SessionRow[])
+        : (this.store.db.prepare("SELECT * FROM sessions WHERE cwd = ? OR substr(cwd, 1, length(?) + 1) = ? || '/' ORDER BY updated_at DESC LIMIT ?").all(cwd, cwd, cwd, limit) as SessionRow[]);
+    } else {
+      rows = this.store.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC LIMIT ?').all(limit) as SessionRow[];
+    }
+    return rows.map((row) => this.sessions.get(row.id)?.summary() ?? toSession(fromRow(row), { live: false, queue: [], pendingPermissions: 0 }));
+  }
+
+  /** One session for its view. @throws AtriumError SESSION_NOT_FOUND */
+  show(sessionId: string): SessionDetails {
+    const live = this.sessions.get(sessionId);
+    const record = live?.record ?? this.tables.session(sessionId);
+    if (!record) throw notFound(sessionId);
+    const summary = live?.summary() ?? toSession(record, { live: false, queue: [], pendingPermissions: 0 });
+    const permissions = this.tables
+      .openIds(sessionId, ['pending'])
+      .map((id) => this.tables.item(sessionId, id))
+      .filter((i): i is PermissionItem => i?.kind === 'permission' && i.state === 'pending');
+    return {
+      ...summary,
+      permissions,
+      diagnostics: {
+        stderrTail: live?.stderrTail() ?? record.stderrTail,
+        pid: live?.pid() ?? null,
+        command: record.lastCommand?.command ?? null,
+        args: record.lastCommand?.args ?? [],
+      },
+    };
+  }
+
+  /**
+   * A page of transcript items (ascending): the last `limit` (default 100), or before/after an id.
+   * @throws AtriumError SESSION_NOT_FOUND
+   */
+  transcript(sessionId: string, page: { before?: number; after?: number; limit?: number } = {}): { items: TranscriptItem[]; total: number; hasBefore: boolean; hasAfter: boolean } {
+    const live = this.sessions.get(sessionId);
+    live?.journal.flush();
+    const record = live?.record ?? this.tables.session(sessionId);
+    if (!record) throw notFound(sessionId);
+    const items = this.tables.page(sessionId, page.limit ?? 100, page.before, page.after);
+    const first = items[0]?.id;
+    const last = items[items.length - 1]?.id;
+    return {
+      items,
+      total: record.lastItem,
+      hasBefore: first !== undefined ? first > 1 : (page.after ?? 0) > 0 && record.lastItem > 0,
+      hasAfter: last !== undefined ? last < record.lastItem : page.before !== undefined && page.before <= record.lastItem,
+    };
+  }
+
+  /**
+   * Answers a pending permission request with an option id (or cancelled when `optionId` is null).
+   * @throws AtriumError SESSION_NOT_FOUND | PERMISSION_NOT_FOUND | INVALID_PARAMS
+   */
+  answerPermission(sessionId: string, requestId: string, optionId: string | null): PermissionItem {
+    const live = this.sessions.get(sessionId);
+    if (!live) {
+      if (!this.tables.session(sessionId)) throw notFound(sessionId);
+      throw new AtriumError('PERMISSION_NOT_FOUND', `No pending permission request "${requestId}": the session's agent is not running.`);
+    }
+    return live.answerPermission(requestId, optionId);
+  }
+
+  /** @throws AtriumError SESSION_NOT_FOUND | AGENT_UNSUPPORTED | AGENT_ERROR */
+  async setMode(sessionId: string, modeId: string): Promise<Session> {
+    const live = this.load(sessionId);
+    await live.setMode(modeId);
+    return live.summary();
+  }
+
+  /** @throws AtriumError SESSION_NOT_FOUND | AGENT_UNSUPPORTED | AGENT_ERROR | AGENT_START_FAILED */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<Session> {
+    const live = this.load(sessionId);
+    await live.setConfigOption(configId, value);
+    return live.summary();
+  }
+
+  /** @throws AtriumError SESSION_NOT_FOUND | NOT_FOUND */
+  terminalOutput(sessionId: string, terminalId: string) {
+    return this.load(sessionId).terminalOutput(terminalId);
+  }
+
+  /**
+   * Sessions the agent itself keeps for a folder (ACP `session/list`), marked with the Atrium
+   * session already bound to each. Starts a short-lived agent process for the query.
+   * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED | AGENT_START_FAILED
+   */
+  async agentSessions(input: { workspaceId?: string; cwd?: string; agentId: string }): Promise<{ supported: boolean; sessions: AgentSessionListing[] }> {
+    this.assertOpen();
+    const { cwd } = this.place(input, false);
+    const resolved = this.agents.resolve(input.agentId);
+    const result = await listAgentSessions(resolved, cwd, { ...this.baseEnv(), ...resolved.env }, this.clientInfo());
+    const bound = this.store.db.prepare('SELECT id FROM sessions WHERE agent_id = ? AND agent_session_id = ?');
+    return {
+      supported: result.supported,
+      sessions: result.sessions.map((s) => ({ ...s, adoptedAs: (bound.get(input.agentId, s.agentSessionId) as { id: string } | undefined)?.id ?? null })),
+    };
+  }
+
+  /**
+   * Binds an agent session started outside Atrium (from `agentSessions`) to a new Atrium session and
+   * resumes it; an already-bound one is returned (and resumed if its agent is not running).
+   * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED | PATH_* | NOT_FOUND
+   */
+  async adopt(input: { workspaceId?: string; cwd?: string; agentId: string; agentSessionId: string; title?: string }): Promise<Session> {
+    this.assertOpen();
+    const existing = this.store.db.prepare('SELECT id FROM sessions WHERE agent_id = ? AND agent_session_id = ?').get(input.agentId, input.agentSessionId) as { id: string } | undefined;
+    if (existing) return this.resume(existing.id);
+    const { workspace, cwd } = this.place(input, true);
+    const resolved = this.agents.resolve(input.agentId);
+    const now = new Date().toISOString();
+    const record: SessionRecord = {
+      ...emptyRecord(),
+      id: crypto.randomUUID(),
+      workspaceId: workspace?.id ?? null,
+      cwd,
+      agentId: input.agentId,
+      agentVersion: resolved.version,
+      agentSessionId: input.agentSessionId,
+      title: input.title?.trim() || null,
+      state: 'interrupted',
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.store.transaction(() => this.tables.createSession(record));
+    return this.resume(record.id);
+  }
+
+  /** Stops every agent process tree (Atrium quits). Sessions mid-turn become `interrupted`. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.sessions.values()].map((s) => s.shutdown('Atrium quit').catch((error) => console.error('[atrium] stopping a session failed:', error))));
+  }
+
+  /** The loaded session, loading it from the store if needed. @throws AtriumError SESSION_NOT_FOUND */
+  load(sessionId: string): LiveSession {
+    let live = this.sessions.get(sessionId);
+    if (live) return live;
+    const record = this.tables.session(sessionId);
+    if (!record) throw notFound(sessionId);
+    live = new LiveSession(
+      {
+        store: this.store,
+        bus: this.bus,
+        registry: this.agents,
+        hooks: this.hooks,
+        baseEnv: () => this.baseEnv(),
+        clientInfo: this.clientInfo(),
+        batchMs: this.options.batchMs,
+        idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
+      },
+      record,
+    );
+    this.sessions.set(sessionId, live);
+    return live;
+  }
+
+  private recover(): void {
+    const rows = this.store.db.prepare(`SELECT * FROM sessions WHERE state IN (${ACTIVE_STATES.map(() => '?').join(', ')})`).all(...ACTIVE_STATES) as SessionRow[];
+    for (const row of rows) {
+      const record = fromRow(row);
+      const journal = new Journal(this.store, this.bus, record, { batchMs: 0, summarize: (r) => toSession(r, { live: false, queue: [], pendingPermissions: 0 }) });
+      const during = record.state === 'starting' ? 'start-up' : 'a turn';
+      journal.append({ kind: 'interrupted', data: { reason: `Atrium stopped unexpectedly during ${during}; resume to continue.` } });
+      journal.append({ kind: 'state', data: { state: 'interrupted' } });
+    }
+  }
+
+  /**
+   * Where a session runs: a workspace's folder, or a folder (canonical) and the deepest workspace
+   * containing it, which is added to the workspace list when `addWorkspace` and none contains it.
+   */
+  private place(input: { workspaceId?: string; cwd?: string }, addWorkspace: boolean): { workspace: Workspace | null; cwd: string } {
+    if (input.workspaceId && !input.cwd) {
+      const ws = this.workspaces.get(input.workspaceId);
+      return { workspace: ws, cwd: canonicalDirectory(ws.path) };
+    }
+    if (!input.cwd) throw new AtriumError('INVALID_PARAMS', 'Give a workspace id or a folder.');
+    const cwd = canonicalDirectory(input.cwd);
+    if (input.workspaceId) {
+      const ws = this.workspaces.get(input.workspaceId);
+      if (!isInside(cwd, ws.path)) throw new AtriumError('PATH_OUTSIDE_WORKSPACE', `"${cwd}" is not inside the workspace folder "${ws.path}".`);
+      return { workspace: ws, cwd };
+    }
+    const containing = this.workspaces
+      .list()
+      .filter((w) => !w.missing && isInside(cwd.normalize('NFC'), w.path.normalize('NFC')))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (containing) return { workspace: containing, cwd };
+    if (!addWorkspace) return { workspace: null, cwd };
+    return { workspace: this.workspaces.add(cwd).workspace, cwd };
+  }
+
+  private baseEnv(): Record<string, string> {
+    if (this.options.baseEnv) return { ...this.options.baseEnv };
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    return env;
+  }
+
+  private clientInfo(): { name: string; version: string } {
+    return { name: 'atrium', version: this.options.clientVersion ?? '0.0.0' };
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new AtriumError('SESSION_CLOSED', 'Atrium is shutting down; no new agent work is started.');
+  }
+}
+
+function notFound(id: string): AtriumError {
+  return new AtriumError('SESSION_NOT_FOUND', `No session with id ${id}. See: atrium session list`);
+}
+
+function emptyRecord(): Omit<SessionRecord, 'id' | 'cwd' | 'agentId' | 'createdAt' | 'updatedAt' | 'state'> {
+  return {
+    workspaceId: null,
+    additionalDirectories: [],
+    agentVersion: null,
+    agentSessionId: null,
+    title: null,
+    stopReason: null,
+    resume: null,
+    lastError: null,
+    exit: null,
+    desiredModeId: null,
+    modes: null,
+    configOptions: [],
+    usage: null,
+    commands: [],
+    capabilities: null,
+    stderrTail: '',
+    lastCommand: null,
+    turnCount: 0,
+    lastSeq: 0,
+    lastItem: 0,
+  };
+}

@@ -1,0 +1,32 @@
+import type { Engine } from '../engine';
+import type { Handlers } from '../handlers';
+import { importConfirm, importSuggestions } from './import';
+import { readWorkspaceFile } from './review/readFile';
+import { reviewFolder } from './review/review';
+import { resolveTarget } from './target';
+
+/** The `trust.*` requests of the contract (`src/shared/contract/trust.ts`). */
+export type TrustHandlers = Pick<Handlers, Extract<keyof Handlers, `trust.${string}`>>;
+
+/** Maps each `trust.*` request to the engine's TrustService, review and import. */
+export function createTrustHandlers(engine: Engine): TrustHandlers {
+  const { trust, workspaces } = engine;
+  return {
+    'trust.status': (target) => ({ status: trust.statusOf(resolveTarget(workspaces, target)) }),
+    'trust.set': ({ state, parent, ...target }) => trust.set(resolveTarget(workspaces, target), state, { parent }),
+    'trust.clear': ({ parent, ...target }) => trust.clear(resolveTarget(workspaces, target), { parent }),
+    'trust.list': () => ({ decisions: trust.list() }),
+    'trust.history': ({ limit, ...target }) => {
+      const scoped = target.path !== undefined || target.workspaceId !== undefined;
+      return { entries: trust.history({ trustRoot: scoped ? resolveTarget(workspaces, target).trustRoot : undefined, limit }) };
+    },
+    'trust.review': async (target) => {
+      const folder = resolveTarget(workspaces, target);
+      const status = trust.statusOf(folder);
+      return { review: await reviewFolder(folder.path, { trustRoot: status.trustRoot, state: status.state }) };
+    },
+    'trust.readFile': ({ workspaceId, path }) => readWorkspaceFile(workspaces.get(workspaceId).path, path),
+    'trust.importSuggestions': ({ from }) => importSuggestions(trust, engine.homeDir, from),
+    'trust.importConfirm': ({ decisions }) => importConfirm(trust, decisions),
+  };
+}

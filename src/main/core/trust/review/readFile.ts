@@ -1,0 +1,66 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { AtriumError } from '../../../../shared/errors';
+import { isAncestorOrSelf } from '../paths';
+
+/** Most bytes returned by {@link readWorkspaceFile} (1 MiB). */
+export const READ_FILE_LIMIT = 1024 * 1024;
+
+/** Content of one workspace file, for expanding a review item. */
+export interface WorkspaceFileContent {
+  /** The relative path asked for (POSIX). */
+  path: string;
+  /** UTF-8 text (invalid sequences become U+FFFD); empty for binary files. */
+  content: string;
+  /** Size on disk in bytes. */
+  size: number;
+  /** True when only the first {@link READ_FILE_LIMIT} bytes are returned. */
+  truncated: boolean;
+  /** True when the first 8 KiB contain a NUL byte (content is then empty). */
+  binary: boolean;
+}
+
+/**
+ * Reads a file inside a workspace, confined to it: the path must be relative, may not climb out
+ * with `..`, and its real location (after following links) must be inside the workspace's real
+ * location. Reads at most 1 MiB.
+ *
+ * @param root absolute workspace folder
+ * @param rel workspace-relative path (`/` or `\` separators)
+ * @throws AtriumError PATH_OUTSIDE_WORKSPACE | NOT_FOUND | NOT_A_FILE | PATH_UNREADABLE
+ */
+export async function readWorkspaceFile(root: string, rel: string): Promise<WorkspaceFileContent> {
+  const posix = rel.replace(/\\/g, '/');
+  const normal = path.posix.normalize(posix);
+  if (path.posix.isAbsolute(posix) || path.isAbsolute(rel) || normal === '..' || normal.startsWith('../')) {
+    throw new AtriumError('PATH_OUTSIDE_WORKSPACE', `"${rel}" is not inside the workspace. Give a path relative to the workspace folder.`);
+  }
+  let realRoot: string;
+  let real: string;
+  try {
+    realRoot = await fs.realpath(root);
+    real = await fs.realpath(path.join(root, normal));
+  } catch {
+    throw new AtriumError('NOT_FOUND', `"${normal}" does not exist in the workspace (or is a link to nothing). Refresh the review.`);
+  }
+  if (!isAncestorOrSelf(realRoot, real)) {
+    throw new AtriumError('PATH_OUTSIDE_WORKSPACE', `"${normal}" leads outside the workspace (to ${real}); Atrium shows only files inside it.`);
+  }
+  let handle: import('node:fs/promises').FileHandle | null = null;
+  try {
+    const st = await fs.stat(real);
+    if (!st.isFile()) throw new AtriumError('NOT_A_FILE', `"${normal}" is not a regular file.`);
+    handle = await fs.open(real, 'r');
+    const length = Math.min(st.size, READ_FILE_LIMIT);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    const bytes = buffer.subarray(0, bytesRead);
+    const binary = bytes.subarray(0, 8192).includes(0);
+    return { path: normal, content: binary ? '' : bytes.toString('utf8'), size: st.size, truncated: st.size > READ_FILE_LIMIT, binary };
+  } catch (error) {
+    if (error instanceof AtriumError) throw error;
+    throw new AtriumError('PATH_UNREADABLE', `Atrium may not read "${normal}" (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check its permissions.`);
+  } finally {
+    await handle?.close();
+  }
+}

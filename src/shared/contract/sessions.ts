@@ -1,0 +1,493 @@
+import { z } from 'zod';
+import { defineEvents, defineRequests } from './define';
+
+/**
+ * Agent sessions over ACP (issue 7). Atrium launches ACP agents as child processes, speaks the Agent
+ * Client Protocol as the client, and keeps a durable record of every session: an append-only event
+ * log plus projections (transcript items, tool calls, plan, modes, usage) so a session opens without
+ * replaying its log. Every surface (UI, browser, CLI) sees the same shapes below.
+ *
+ * Ids: a session id is Atrium's own (UUID); `agentSessionId` is the id the agent reported (observed,
+ * never invented). Transcript items have an integer `id` that is stable within their session and
+ * increases in transcript order, so a virtualized list can page with `before`/`after`.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Agents
+
+/** Where a runnable agent comes from: installed by Atrium, found on PATH, or a user command. */
+export const AgentSource = z.enum(['data-dir', 'path', 'command']);
+export type AgentSource = z.infer<typeof AgentSource>;
+
+/**
+ * Install state of an agent. `installed`: runnable (see `source`); `available`: an npm preset that
+ * `agents.install` can install; `installing`: an install is running; `unavailable`: cannot run and
+ * cannot be installed here (e.g. a user command that is not found).
+ */
+export const AgentInstallState = z.enum(['installed', 'available', 'installing', 'unavailable']);
+export type AgentInstallState = z.infer<typeof AgentInstallState>;
+
+/** One agent Atrium can launch: a built-in preset (pinned version) or a user-defined command. */
+export const AgentSummary = z.object({
+  /** `claude`, `codex`, `gemini`, `opencode`, `qwen`, or a user-defined id. */
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  kind: z.enum(['preset', 'user']),
+  /** Pinned version for presets; null for user-defined agents. */
+  version: z.string().nullable(),
+  /** npm package of a preset (null for user-defined agents). */
+  package: z.string().nullable(),
+  install: z.object({
+    state: AgentInstallState,
+    source: AgentSource.nullable(),
+    /** Install folder (`<dataDir>/agents/<id>@<version>`) or the binary found on PATH. */
+    path: z.string().nullable(),
+    /** Why the last install failed, or why the agent is unavailable. */
+    error: z.string().nullable(),
+  }),
+  /** The command line Atrium runs (no shell); for a not-yet-installed preset, what it will run. */
+  command: z.string(),
+  args: z.array(z.string()),
+  /** Names of the extra environment variables set for this agent (values are never reported). */
+  envNames: z.array(z.string()),
+});
+export type AgentSummary = z.infer<typeof AgentSummary>;
+
+/** Progress of an agent install; phase `done`/`failed` ends it and carries the updated agent. */
+export const AgentInstallProgress = z.object({
+  agentId: z.string(),
+  version: z.string(),
+  phase: z.enum(['started', 'progress', 'done', 'failed']),
+  /** One line for a person (npm output line, or the summary). */
+  message: z.string(),
+  /** Packages fetched so far (counted from npm's http log lines). */
+  fetched: z.number().int(),
+  /** Milliseconds since the install started. */
+  elapsedMs: z.number(),
+  agent: AgentSummary.nullable(),
+});
+export type AgentInstallProgress = z.infer<typeof AgentInstallProgress>;
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+/**
+ * `starting`: spawning the agent / creating or resuming its session; `idle`: ready for a prompt;
+ * `busy`: a turn is running; `awaiting_permission`: a turn waits for the user's permission answer;
+ * `interrupted`: a turn or start-up was cut off (Atrium quit or crashed) — resumable;
+ * `failed`: the agent crashed or could not start (see `lastError`, `exit`) — resumable on request;
+ * `closed`: closed by the user — resumable on request.
+ */
+export const SessionState = z.enum(['starting', 'idle', 'busy', 'awaiting_permission', 'interrupted', 'failed', 'closed']);
+export type SessionState = z.infer<typeof SessionState>;
+
+/** How the last (re)attachment to the agent's session went. Never silent: also a transcript notice. */
+export const ResumeOutcome = z.enum(['resumed', 'loaded', 'replaced-by-new', 'failed']);
+export type ResumeOutcome = z.infer<typeof ResumeOutcome>;
+
+/** ACP stop reasons plus Atrium's own `error` (the prompt request failed) and `crashed` (agent died mid-turn). */
+export const StopReason = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'error', 'crashed']);
+export type StopReason = z.infer<typeof StopReason>;
+
+export const SessionMode = z.object({ id: z.string(), name: z.string(), description: z.string().nullable() });
+export type SessionMode = z.infer<typeof SessionMode>;
+
+/** An agent configuration option (ACP `configOptions`: mode, model, effort…). Groups are flattened into `group`. */
+export const SessionConfigOption = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  type: z.enum(['select', 'boolean']),
+  currentValue: z.union([z.string(), z.boolean()]),
+  options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().nullable(), group: z.string().nullable() })),
+});
+export type SessionConfigOption = z.infer<typeof SessionConfigOption>;
+
+/** Context-window usage (ACP `usage_update`): tokens used of `size`, optional cost. */
+export const SessionUsage = z.object({
+  used: z.number(),
+  size: z.number(),
+  cost: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+});
+export type SessionUsage = z.infer<typeof SessionUsage>;
+
+/** A slash command the agent offers (ACP `available_commands_update`). */
+export const AgentCommand = z.object({ name: z.string(), description: z.string(), hint: z.string().nullable() });
+export type AgentCommand = z.infer<typeof AgentCommand>;
+
+/** What the agent said it supports at `initialize`; the UI shows features from this, not per agent. */
+export const AgentCapabilitiesInfo = z.object({
+  loadSession: z.boolean(),
+  resume: z.boolean(),
+  list: z.boolean(),
+  close: z.boolean(),
+  additionalDirectories: z.boolean(),
+  image: z.boolean(),
+  audio: z.boolean(),
+  embeddedContext: z.boolean(),
+  agentName: z.string().nullable(),
+  agentTitle: z.string().nullable(),
+  agentVersion: z.string().nullable(),
+  /** Authentication methods the agent offers (ids and names), for a "log in" hint. */
+  authMethods: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type AgentCapabilitiesInfo = z.infer<typeof AgentCapabilitiesInfo>;
+
+/** A prompt waiting behind the running turn. */
+export const QueuedPrompt = z.object({ promptId: z.string(), text: z.string(), queuedAt: z.string() });
+export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
+
+/** Atrium's durable record of one session, as lists and headers show it. */
+export const Session = z.object({
+  id: z.string(),
+  /** The workspace the session belongs to (null if it was removed from the list; the session stays). */
+  workspaceId: z.string().nullable(),
+  /** Absolute canonical working directory; immutable once created. */
+  cwd: z.string(),
+  additionalDirectories: z.array(z.string()),
+  agentId: z.string(),
+  /** Host binding: the preset version the session was started with (null for user-defined agents). */
+  agentVersion: z.string().nullable(),
+  /** The agent's own session id, as observed from `session/new` / `session/list`; null until known. */
+  agentSessionId: z.string().nullable(),
+  title: z.string().nullable(),
+  state: SessionState,
+  /** True while an agent process is attached (an idle session may have none after idle shutdown or a restart). */
+  live: z.boolean(),
+  stopReason: StopReason.nullable(),
+  resume: z.object({ outcome: ResumeOutcome, at: z.string(), message: z.string().nullable() }).nullable(),
+  lastError: z.string().nullable(),
+  /** Exit status of the last agent process that ended unexpectedly. */
+  exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable(), at: z.string() }).nullable(),
+  createdAt: z.string(),
+  /** Last activity (ISO 8601). */
+  updatedAt: z.string(),
+  queue: z.array(QueuedPrompt),
+  pendingPermissions: z.number().int(),
+  modes: z.object({ currentModeId: z.string(), available: z.array(SessionMode) }).nullable(),
+  configOptions: z.array(SessionConfigOption),
+  usage: SessionUsage.nullable(),
+  commands: z.array(AgentCommand),
+  capabilities: AgentCapabilitiesInfo.nullable(),
+  /** Number of events in the session's log. */
+  eventCount: z.number().int(),
+  /** Number of transcript items (ids run from 1 to this). */
+  itemCount: z.number().int(),
+});
+export type Session = z.infer<typeof Session>;
+
+export const ToolKind = z.enum(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+export type ToolKind = z.infer<typeof ToolKind>;
+
+/** ACP tool call statuses plus `cancelled` (the turn was cancelled while the call was unfinished). */
+export const ToolCallStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
+
+export const ToolLocation = z.object({ path: z.string(), line: z.number().int().nullable() });
+export type ToolLocation = z.infer<typeof ToolLocation>;
+
+/** A content block reduced for display: text is kept, images/audio keep their mime type only, links keep uri and name. */
+export const ContentSummary = z.object({
+  type: z.string(),
+  text: z.string().nullable(),
+  mimeType: z.string().nullable(),
+  uri: z.string().nullable(),
+  name: z.string().nullable(),
+});
+export type ContentSummary = z.infer<typeof ContentSummary>;
+
+/** Tool call content: agent output, a file diff (texts capped at 256 KiB, `truncated` then), or a terminal reference. */
+export const ToolContent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('content'), content: ContentSummary }),
+  z.object({ type: z.literal('diff'), path: z.string(), oldText: z.string().nullable(), newText: z.string(), truncated: z.boolean() }),
+  z.object({ type: z.literal('terminal'), terminalId: z.string() }),
+]);
+export type ToolContent = z.infer<typeof ToolContent>;
+
+export const PermissionOption = z.object({
+  optionId: z.string(),
+  name: z.string(),
+  kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
+});
+export type PermissionOption = z.infer<typeof PermissionOption>;
+
+const itemBase = {
+  /** Stable within the session; increases in transcript order (1, 2, 3…). */
+  id: z.number().int(),
+  /** Turn number the item belongs to (1-based); null for items outside turns (start-up notices). */
+  turn: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+/** A user prompt; `queued` until its turn starts, `dropped` if the queue was cleared or the agent died first. */
+export const UserMessageItem = z.object({
+  ...itemBase,
+  kind: z.literal('user_message'),
+  text: z.string(),
+  blocks: z.array(ContentSummary),
+  promptId: z.string().nullable(),
+  status: z.enum(['queued', 'sent', 'dropped', 'replayed']),
+});
+
+/**
+ * Streamed agent text (Markdown) or thought. Long messages are split into items of at most 32 KiB;
+ * `continued` marks an item that continues the previous one.
+ */
+export const AgentMessageItem = z.object({
+  ...itemBase,
+  kind: z.enum(['agent_message', 'agent_thought']),
+  text: z.string(),
+  blocks: z.array(ContentSummary),
+  messageId: z.string().nullable(),
+  continued: z.boolean(),
+});
+
+export const ToolCallItem = z.object({
+  ...itemBase,
+  kind: z.literal('tool_call'),
+  toolCallId: z.string(),
+  title: z.string(),
+  toolKind: ToolKind,
+  status: ToolCallStatus,
+  locations: z.array(ToolLocation),
+  content: z.array(ToolContent),
+  /** The tool's raw input/output as JSON text (capped at 64 KiB), or null. */
+  rawInput: z.string().nullable(),
+  rawOutput: z.string().nullable(),
+});
+
+/** The agent's plan; the latest plan of a turn replaces the earlier one in the same item. */
+export const PlanItem = z.object({
+  ...itemBase,
+  kind: z.literal('plan'),
+  entries: z.array(z.object({ content: z.string(), priority: z.enum(['high', 'medium', 'low']), status: z.enum(['pending', 'in_progress', 'completed']) })),
+});
+
+/**
+ * A permission request as a card: the tool call's title, kind, locations and diffs plus the agent's
+ * options. `state` is `pending` until answered; `answeredBy` says who answered (`user`, `hook`,
+ * `cancel` = the turn was cancelled, `shutdown` = the agent or Atrium stopped first).
+ */
+export const PermissionItem = z.object({
+  ...itemBase,
+  kind: z.literal('permission'),
+  requestId: z.string(),
+  toolCallId: z.string().nullable(),
+  title: z.string(),
+  toolKind: ToolKind,
+  locations: z.array(ToolLocation),
+  content: z.array(ToolContent),
+  rawInput: z.string().nullable(),
+  options: z.array(PermissionOption),
+  state: z.enum(['pending', 'selected', 'cancelled']),
+  optionId: z.string().nullable(),
+  answeredBy: z.enum(['user', 'hook', 'cancel', 'shutdown']).nullable(),
+});
+export type PermissionItem = z.infer<typeof PermissionItem>;
+
+/**
+ * Something the user must see: resume outcomes (`code: resume`, with `outcome`), agent exits and
+ * start failures (`agent_exit`, `start_failed`, with the stderr tail in `detail`), refused file
+ * access (`fs_refused`), agent notices (`agent_notice`), interruptions (`interrupted`).
+ */
+export const NoticeItem = z.object({
+  ...itemBase,
+  kind: z.literal('notice'),
+  severity: z.enum(['info', 'warning', 'error']),
+  code: z.string(),
+  title: z.string(),
+  detail: z.string().nullable(),
+  outcome: ResumeOutcome.nullable(),
+});
+
+/** End of a turn with its stop reason. */
+export const StopItem = z.object({ ...itemBase, kind: z.literal('stop'), stopReason: StopReason, error: z.string().nullable() });
+
+/** One transcript entry. Upsert by `id`: `sessionEvent` re-sends an item whenever it changes. */
+export const TranscriptItem = z.discriminatedUnion('kind', [UserMessageItem, AgentMessageItem, ToolCallItem, PlanItem, PermissionItem, NoticeItem, StopItem]);
+export type TranscriptItem = z.infer<typeof TranscriptItem>;
+
+/** A session with what its view needs besides the transcript. */
+export const SessionDetails = Session.extend({
+  /** Pending permission requests, oldest first. */
+  permissions: z.array(PermissionItem),
+  diagnostics: z.object({
+    /** The agent's recent stderr (bounded ring buffer, last 64 KiB; from the last process if none runs now). */
+    stderrTail: z.string(),
+    pid: z.number().int().nullable(),
+    command: z.string().nullable(),
+    args: z.array(z.string()),
+  }),
+});
+export type SessionDetails = z.infer<typeof SessionDetails>;
+
+/** A session the agent itself lists for a folder (ACP `session/list`), for adoption. */
+export const AgentSessionListing = z.object({
+  agentSessionId: z.string(),
+  cwd: z.string(),
+  title: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  /** The Atrium session already bound to it, if any. */
+  adoptedAs: z.string().nullable(),
+});
+export type AgentSessionListing = z.infer<typeof AgentSessionListing>;
+
+const sessionRef = { sessionId: z.string().min(1) };
+/** Where a new session runs: a workspace (its folder) or a folder (added to the workspace list if not inside one). */
+const where = { workspaceId: z.string().min(1).optional(), cwd: z.string().min(1).optional() };
+const oneWhere = (v: { workspaceId?: string; cwd?: string }) => v.workspaceId !== undefined || v.cwd !== undefined;
+const whereMessage = { message: 'Give "workspaceId" or "cwd" (an absolute folder).' };
+const envRecord = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string());
+
+export const sessionRequests = defineRequests({
+  'agents.list': {
+    description: 'Every agent preset and user-defined agent with its install state and pinned version.',
+    params: z.object({}),
+    result: z.object({ agents: z.array(AgentSummary) }),
+  },
+  'agents.install': {
+    description: 'Installs an npm agent preset into the data directory (progress as agentInstallProgress events); resolves when done.',
+    params: z.object({ id: z.string().min(1) }),
+    result: z.object({ agent: AgentSummary }),
+  },
+  'agents.define': {
+    description: 'Creates or replaces a user-defined agent: a command (no shell) with arguments and extra environment.',
+    params: z.object({
+      id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lowercase letters, digits, ".", "_" and "-"'),
+      name: z.string().min(1).max(200).optional(),
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: envRecord.default({}),
+    }),
+    result: z.object({ agent: AgentSummary }),
+  },
+  'agents.remove': {
+    description: 'Removes a user-defined agent (sessions keep their record).',
+    params: z.object({ id: z.string().min(1) }),
+    result: z.object({ removed: z.boolean() }),
+  },
+  'agents.setEnv': {
+    description: "Sets the extra environment variables of an agent (preset or user-defined), e.g. an endpoint; replaces the previous set.",
+    params: z.object({ id: z.string().min(1), env: envRecord }),
+    result: z.object({ agent: AgentSummary }),
+  },
+  'sessions.new': {
+    description: 'Starts a session with an agent in a workspace or folder; returns at once (state `starting`), progress via events. A `prompt` is queued as the first turn.',
+    params: z
+      .object({
+        ...where,
+        agentId: z.string().min(1),
+        modeId: z.string().min(1).optional(),
+        title: z.string().max(500).optional(),
+        additionalDirectories: z.array(z.string().min(1)).optional(),
+        prompt: z.string().min(1).optional(),
+      })
+      .refine(oneWhere, whereMessage),
+    result: z.object({ session: Session }),
+  },
+  'sessions.prompt': {
+    description: 'Queues a prompt; it runs when the previous turn ends (position 0 = runs now). Resumes a session whose agent is not running.',
+    params: z.object({ ...sessionRef, text: z.string().min(1) }),
+    result: z.object({ promptId: z.string(), position: z.number().int(), session: Session }),
+  },
+  'sessions.cancel': {
+    description: 'Stops the running turn at once (bypasses the queue): sends session/cancel and answers pending permissions `cancelled`. `clearQueue` also drops queued prompts.',
+    params: z.object({ ...sessionRef, clearQueue: z.boolean().optional() }),
+    result: z.object({ session: Session }),
+  },
+  'sessions.dequeue': {
+    description: 'Removes one queued prompt before it runs.',
+    params: z.object({ ...sessionRef, promptId: z.string().min(1) }),
+    result: z.object({ removed: z.boolean(), session: Session }),
+  },
+  'sessions.close': {
+    description: 'Closes a session: cancels its turn, closes the agent session and kills the agent process tree. It can be resumed later.',
+    params: z.object(sessionRef),
+    result: z.object({ session: Session }),
+  },
+  'sessions.resume': {
+    description: 'Starts the agent again and re-attaches (session/resume, else session/load, else session/new); resolves when done, outcome in `session.resume`.',
+    params: z.object(sessionRef),
+    result: z.object({ session: Session }),
+  },
+  'sessions.list': {
+    description: 'Sessions, most recently active first; optionally only those of one workspace or folder.',
+    params: z.object({ ...where, limit: z.number().int().min(1).max(10_000).optional() }),
+    result: z.object({ sessions: z.array(Session) }),
+  },
+  'sessions.show': {
+    description: 'One session with its pending permissions and diagnostics (stderr tail).',
+    params: z.object(sessionRef),
+    result: z.object({ session: SessionDetails }),
+  },
+  'sessions.transcript': {
+    description: 'A page of transcript items in order: the last `limit` by default, or those before/after an item id.',
+    params: z.object({
+      ...sessionRef,
+      before: z.number().int().optional(),
+      after: z.number().int().optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
+    result: z.object({ items: z.array(TranscriptItem), total: z.number().int(), hasBefore: z.boolean(), hasAfter: z.boolean() }),
+  },
+  'sessions.answerPermission': {
+    description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`.",
+    params: z
+      .object({ ...sessionRef, requestId: z.string().min(1), optionId: z.string().min(1).optional(), cancelled: z.boolean().optional() })
+      .refine((v) => (v.optionId !== undefined) !== (v.cancelled === true), { message: 'Give "optionId" or "cancelled": true.' }),
+    result: z.object({ permission: PermissionItem }),
+  },
+  'sessions.setMode': {
+    description: 'Switches the agent session mode (ACP session/set_mode); only modes the agent offered.',
+    params: z.object({ ...sessionRef, modeId: z.string().min(1) }),
+    result: z.object({ session: Session }),
+  },
+  'sessions.setConfigOption': {
+    description: 'Sets an agent configuration option (ACP session/set_config_option).',
+    params: z.object({ ...sessionRef, configId: z.string().min(1), value: z.union([z.string(), z.boolean()]) }),
+    result: z.object({ session: Session }),
+  },
+  'sessions.terminalOutput': {
+    description: 'Output of a terminal the agent ran in a session (live, or the stored tail after it ended).',
+    params: z.object({ ...sessionRef, terminalId: z.string().min(1) }),
+    result: z.object({
+      output: z.string(),
+      truncated: z.boolean(),
+      exitStatus: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+    }),
+  },
+  'sessions.agentSessions': {
+    description: "Sessions the agent itself keeps for a folder (ACP session/list), to adopt ones started outside Atrium. `supported` is false when the agent cannot list.",
+    params: z.object({ ...where, agentId: z.string().min(1) }).refine(oneWhere, whereMessage),
+    result: z.object({ supported: z.boolean(), sessions: z.array(AgentSessionListing) }),
+  },
+  'sessions.adopt': {
+    description: 'Creates an Atrium session bound to an existing agent session (from sessions.agentSessions) and resumes it.',
+    params: z
+      .object({ ...where, agentId: z.string().min(1), agentSessionId: z.string().min(1), title: z.string().max(500).optional() })
+      .refine(oneWhere, whereMessage),
+    result: z.object({ session: Session }),
+  },
+});
+
+export const sessionEvents = defineEvents({
+  sessionUpdated: {
+    description: 'A session changed state or header data (state, queue, modes, usage, resume outcome…).',
+    payload: z.object({ session: Session }),
+  },
+  sessionEvent: {
+    description: 'Transcript delta: items created or changed (upsert by id), pushed only after they are durable.',
+    payload: z.object({ sessionId: z.string(), lastSeq: z.number().int(), items: z.array(TranscriptItem) }),
+  },
+  permissionRequested: {
+    description: 'An agent asks for permission; answer with sessions.answerPermission. Raise a notification when no window is open.',
+    payload: z.object({ sessionId: z.string(), sessionTitle: z.string().nullable(), permission: PermissionItem }),
+  },
+  agentInstallProgress: {
+    description: 'Progress of an agents.install.',
+    payload: AgentInstallProgress,
+  },
+});

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createEngine, type Engine } from '../../src/main/core/engine';
+import type { EventName, PayloadOf } from '../../src/shared/contract';
+import { repoRoot } from './corpus';
+
+/** Absolute path of the scripted ACP agent fixture. */
+export const SCRIPTED_AGENT = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
+/** tsx's loader as a file URL, so `--import` works whatever the agent's cwd is. */
+export const TSX_LOADER = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+
+/** A scenario file for the fixture agent (see its header for the format). */
+export type Scenario = Record<string, unknown>;
+
+/**
+ * Writes `scenario` into `dir` and returns the command line that runs the scripted agent with it
+ * (and a state file in `dir`, so sessions survive agent restarts).
+ */
+export function scriptedAgentCommand(dir: string, scenario: Scenario, name = 'scenario'): { command: string; args: string[] } {
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  return { command: process.execPath, args: ['--import', TSX_LOADER, SCRIPTED_AGENT, '--scenario', file, '--state', path.join(dir, `${name}.state.json`)] };
+}
+
+/** Everything an engine pushed, in order, for assertions. */
+export interface Recorder {
+  events: Array<{ event: EventName; payload: unknown }>;
+  of<E extends EventName>(event: E): Array<PayloadOf<E>>;
+}
+
+/** Subscribes to `engine.bus` and records every event. */
+export function record(engine: Engine): Recorder {
+  const events: Recorder['events'] = [];
+  engine.bus.subscribe((event, payload) => events.push({ event, payload }));
+  return { events, of: (event) => events.filter((e) => e.event === event).map((e) => e.payload) as never };
+}
+
+/** An engine for session tests: given data dir, scripted agent defined as `scripted`, quick batching. */
+export function sessionEngine(dataDir: string, agentDir: string, scenario: Scenario, options: { batchMs?: number; idleMs?: number } = {}): Engine {
+  const engine = createEngine({ dataDir, watchResources: false, sessions: { batchMs: options.batchMs ?? 5, idleMs: options.idleMs ?? 0 } });
+  const { command, args } = scriptedAgentCommand(agentDir, scenario);
+  engine.sessions.agents.define({ id: 'scripted', name: 'Scripted', command, args, env: {} });
+  return engine;
+}
+
+/**
+ * Polls `check` until it returns a truthy value (generous timeout; never asserts on timing).
+ * @throws Error with `what` when the condition is not met within `timeoutMs`
+ */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v as NonNullable<T>;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
