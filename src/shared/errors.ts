@@ -32,6 +32,10 @@ export const ERROR_CODES = [
   'SESSION_CLOSED',
   'PERMISSION_NOT_FOUND',
   'PATH_OUTSIDE_SESSION',
+  // hooks (issue 6)
+  'HOOK_DIGEST_MISMATCH',
+  'HOOK_INVALID',
+  'HOOK_NOT_APPROVED',
 ] as const;
 
 /** One of {@link ERROR_CODES}. Capabilities append their codes to the list above. */

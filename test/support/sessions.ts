@@ -36,9 +36,9 @@ export function record(engine: Engine): Recorder {
   return { events, of: (event) => events.filter((e) => e.event === event).map((e) => e.payload) as never };
 }
 
-/** An engine for session tests: given data dir, scripted agent defined as `scripted`, quick batching. */
+/** An engine for session tests: given data dir, scripted agent defined as `scripted`, quick batching, presets never found on PATH. */
 export function sessionEngine(dataDir: string, agentDir: string, scenario: Scenario, options: { batchMs?: number; idleMs?: number } = {}): Engine {
-  const engine = createEngine({ dataDir, watchResources: false, sessions: { batchMs: options.batchMs ?? 5, idleMs: options.idleMs ?? 0 } });
+  const engine = createEngine({ dataDir, watchResources: false, sessions: { batchMs: options.batchMs ?? 5, idleMs: options.idleMs ?? 0, envPath: '' } });
   const { command, args } = scriptedAgentCommand(agentDir, scenario);
   engine.sessions.agents.define({ id: 'scripted', name: 'Scripted', command, args, env: {} });
   return engine;

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { APP_VERSION } from '../core/version';
 import { registerAgentsCommands } from './commands/agents';
+import { registerHooksCommands } from './commands/hooks';
+import { registerMcpCommands } from './commands/mcp';
 import { registerRulesCommands } from './commands/rules';
 import { registerServeCommand } from './commands/serve';
 import { registerSessionCommands } from './commands/session';
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
   registerRulesCommands(program);
   registerAgentsCommands(program);
   registerSessionCommands(program);
+  registerHooksCommands(program);
+  registerMcpCommands(program);
   applyExitOverride(program);
   return program;
 }

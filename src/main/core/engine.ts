@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { EventBus } from './events/bus';
+import { HookService } from './hooks/service';
 import { WorkspaceResourcesCache } from './resources/cache';
 import { RulesService } from './rules/service';
 import { SessionService, type SessionServiceOptions } from './sessions/service';
@@ -24,6 +25,8 @@ export interface EngineOptions {
   watchResources?: boolean;
   /** Session runtime options (agent presets, environment, batching, idle shutdown), mostly for tests. */
   sessions?: SessionServiceOptions;
+  /** Watch hook files and scripts of listed workspaces and push `hooksChanged` (default: `watchResources`, else true). */
+  watchHooks?: boolean;
 }
 
 /**
@@ -50,6 +53,12 @@ export interface Engine {
   readonly rules: RulesService;
   /** Agents and ACP sessions: launch, live state, permissions, durable history, resume (issue 7). */
   readonly sessions: SessionService;
+  /**
+   * Hook trust by content digest (issue 6): listings, approvals, audit, runs, MCP server approval.
+   * For the session runtime: `approvedHooksFor(target)`, `run(event, input, {workspaceId, sessionId})`,
+   * `approvedMcpServers(target)`, `isMcpServerApproved(target, name)`.
+   */
+  readonly hooks: HookService;
   /** Stops background work and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -82,6 +91,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (event === 'trustChanged') void resources.revalidateAll();
   });
   const sessions = new SessionService(store, bus, workspaces, options.dataDir, { clientVersion: APP_VERSION, ...options.sessions });
+  const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, watch: options.watchHooks ?? options.watchResources ?? true });
   let closed = false;
   return {
     dataDir: options.dataDir,
@@ -94,10 +104,12 @@ export function createEngine(options: EngineOptions): Engine {
     resources,
     rules: new RulesService(resources),
     sessions,
+    hooks,
     async close() {
       if (closed) return;
       closed = true;
       await sessions.close();
+      await hooks.close();
       await resources.close();
       store.close();
     },

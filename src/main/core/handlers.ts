@@ -1,6 +1,7 @@
 import type { ParamsOf, RequestName, Requests, ResultOf } from '../../shared/contract';
 import type { z } from 'zod';
 import type { Engine } from './engine';
+import { createHooksHandlers } from './hooks/handlers';
 import { createRulesHandlers } from './rules/handlers';
 import { createSessionHandlers } from './sessions/handlers';
 import { createTrustHandlers } from './trust/handlers';
@@ -27,6 +28,7 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     ...createTrustHandlers(engine),
     ...createRulesHandlers(engine),
     ...createSessionHandlers(engine),
+    ...createHooksHandlers(engine),
   };
 }
 

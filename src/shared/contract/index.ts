@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { appRequests } from './app';
+import { hooksEvents, hooksRequests } from './hooks';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionEvents, sessionRequests } from './sessions';
 import { trustEvents, trustRequests } from './trust';
@@ -12,6 +13,7 @@ import { workspaceEvents, workspaceRequests } from './workspaces';
 
 export * from './app';
 export * from './define';
+export * from './hooks';
 export * from './rules';
 export * from './sessions';
 export * from './trust';
@@ -23,6 +25,7 @@ export const requests = {
   ...trustRequests,
   ...rulesRequests,
   ...sessionRequests,
+  ...hooksRequests,
 };
 
 export const events = {
@@ -30,6 +33,7 @@ export const events = {
   ...trustEvents,
   ...rulesEvents,
   ...sessionEvents,
+  ...hooksEvents,
 };
 
 export type Requests = typeof requests;

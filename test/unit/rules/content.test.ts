@@ -82,7 +82,7 @@ describe('content normalisation and per-file isolation (issue 4 §2 Content)', (
     expect(fileAt(catalog, 'AGENTS.md').content).toBe('Body');
   });
 
-  it('loads 2,000 rule files with a warning instead of failing (the anchor threw above 128)', async () => {
+  it('loads 2,000 rule files (over 256 KiB in total) with a warning instead of failing (the anchor threw above 128 and dropped files past 256 KiB)', async () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 2000; i++) tree[`.claude/rules/r${String(i).padStart(4, '0')}.md`] = `---\npaths: "mod${i}/**"\n---\nRule ${i} ${'x'.repeat(200)}`;
     const catalog = await buildCatalog(makeRepo(tree));

@@ -87,8 +87,13 @@ export class WorkspaceResourcesCache {
    */
   snapshot(source: WorkspaceResources | WorkspaceResourcesSnapshot): WorkspaceResourcesSnapshot {
     if (source instanceof WorkspaceResources) return source.snapshot();
-    const values = { rules: source.rules.snapshot() } satisfies ResourceValues;
-    return Object.freeze({ ...source, ...values, takenAt: new Date().toISOString() });
+    const { kind, root, generation, version, ...values } = source;
+    const copied: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(values)) {
+      const v = value as { snapshot?: () => unknown } | null;
+      copied[key] = key !== 'takenAt' && typeof v?.snapshot === 'function' ? v.snapshot() : value;
+    }
+    return Object.freeze({ ...(copied as unknown as ResourceValues), kind, root, generation, version, takenAt: new Date().toISOString() });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { formatBytes } from './readSource';
 import { scopeContains } from './paths';
-import { ScopeMatcher } from './scopeMatcher';
+import { ScopeMatcher, type MatchPick } from './scopeMatcher';
 import type { RuleFile, SelectedRule, UnselectedRule } from './types';
 
 /**
@@ -49,8 +49,7 @@ export class SelectionIndex {
    * trigger (sorted) that selects a file, and its first matching pattern, are reported.
    */
   contextualCandidates(fromRel: string, triggers: readonly string[], loaded: ReadonlySet<string>): SelectedRule[] {
-    const selected = new Map<RuleFile, SelectedRule>();
-    const hits = new Map<RuleFile, number>();
+    const picked = new Map<RuleFile, MatchPick>();
     for (const trigger of triggers) {
       let end = -1;
       for (;;) {
@@ -58,17 +57,10 @@ export class SelectionIndex {
         const scope = this.scopes.get(scopeName);
         if (scope) {
           const inScope = scopeName === '' ? trigger : trigger.slice(scopeName.length + 1);
-          if (scope.matcher && inScope !== '') {
-            hits.clear();
-            scope.matcher.match(inScope, hits);
-            for (const [file, index] of hits) {
-              if (loaded.has(file.id) || selected.has(file)) continue;
-              selected.set(file, { file, reason: 'pattern-match', matchedPattern: file.patterns[index], triggerPath: trigger });
-            }
-          }
+          if (scope.matcher && inScope !== '') scope.matcher.match(inScope, trigger, loaded, picked);
           for (const file of scope.unconditional) {
-            if (loaded.has(file.id) || selected.has(file) || scopeContains(file.scope, fromRel)) continue;
-            selected.set(file, { file, reason: 'nested-scope', matchedPattern: null, triggerPath: trigger });
+            if (picked.has(file) || loaded.has(file.id) || scopeContains(file.scope, fromRel)) continue;
+            picked.set(file, { file, reason: 'nested-scope', patternIndex: -1, trigger });
           }
         }
         if (end === trigger.length) break;
@@ -76,8 +68,11 @@ export class SelectionIndex {
         end = next < 0 ? trigger.length : next;
       }
     }
-    const out = [...selected.values()];
-    return out.length > 1 ? out.sort((a, b) => a.file.order - b.file.order) : out;
+    const out: SelectedRule[] = [];
+    for (const p of picked.values()) {
+      out.push({ file: p.file, reason: p.reason, matchedPattern: p.patternIndex >= 0 ? p.file.patterns[p.patternIndex] : null, triggerPath: p.trigger });
+    }
+    return out.length > 1 ? out.sort(byOrder) : out;
   }
 }
 
@@ -104,4 +99,8 @@ export function applyBudget(ordered: readonly SelectedRule[], maxBytes: number):
     }
   }
   return { kept: kept.reverse(), dropped: dropped.reverse() };
+}
+
+function byOrder(a: SelectedRule, b: SelectedRule): number {
+  return a.file.order - b.file.order;
 }

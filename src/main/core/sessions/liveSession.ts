@@ -57,6 +57,8 @@ export class LiveSession {
   readonly journal: Journal;
   private proc: AgentProcess | null = null;
   private conn: acp.ClientConnection | null = null;
+  /** True once start-up completed (initialize + session attached) until the process is gone. */
+  private attached = false;
   private starting: Promise<void> | null = null;
   private readonly queue: QueuedTurn[] = [];
   private running: QueuedTurn | null = null;
@@ -102,9 +104,9 @@ export class LiveSession {
     return this.journal.record;
   }
 
-  /** True while an agent process with an open connection is attached. */
+  /** True while an agent process is running and attached to this session (start-up completed). */
   get live(): boolean {
-    return this.proc !== null && this.proc.running && this.conn !== null;
+    return this.attached && this.proc !== null && this.proc.running && this.conn !== null;
   }
 
   /** The contract's Session for this record plus live facts. */
@@ -198,7 +200,6 @@ export class LiveSession {
       const init = await request(initialize);
       const caps = capabilities(init);
       this.append({ kind: 'agent_started', data: { pid: proc.pid ?? null, command: launch.command, args: launch.args, capabilities: caps } });
-      const wasNew = r.agentSessionId === null;
       this.setupBuffer = [];
       const hasConversation = SessionTables.of(this.deps.store.db).hasConversation(r.id);
       const result = await attach({
@@ -228,7 +229,8 @@ export class LiveSession {
       if (result.outcome !== 'new') {
         this.append({ kind: 'resume', data: { outcome: result.outcome, message: result.message, replayed: result.replayed, imported: result.outcome === 'loaded' && this.replayStore && result.replayed > 0 } });
       }
-      await this.applyDesiredMode(resolved.preset?.initialModeId ?? null, wasNew);
+      await this.applyDesiredMode(resolved.preset?.initialModeId ?? null);
+      this.attached = true;
       this.setState('idle', null);
       this.scheduleIdle();
     } catch (error) {
@@ -237,7 +239,14 @@ export class LiveSession {
         await this.stopProcess(true);
         throw new AtriumError('SESSION_CLOSED', 'The session was stopped while its agent was starting.');
       }
-      const message = error instanceof AtriumError ? error.message : `The agent could not start the session: ${describeAgentError(error)}`;
+      const exit = proc.running ? null : await proc.exited;
+      const message = exit?.spawnError
+        ? `Cannot start "${launch.command}": ${exit.spawnError}`
+        : exit
+          ? `The agent exited during start-up (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`}).`
+          : error instanceof AtriumError
+            ? error.message
+            : `The agent could not start the session: ${describeAgentError(error)}`;
       if (r.agentSessionId !== null && !(error instanceof AtriumError && error.code === 'AGENT_START_FAILED')) {
         this.append({ kind: 'resume', data: { outcome: 'failed', message, replayed: 0, imported: false } });
       }
@@ -253,9 +262,10 @@ export class LiveSession {
     this.dropQueue('the agent could not start');
   }
 
-  private async applyDesiredMode(presetMode: string | null, wasNew: boolean): Promise<void> {
+  /** Selects the user's mode (or the preset's safe default, e.g. Claude's `default`) when the agent offers it. */
+  private async applyDesiredMode(presetMode: string | null): Promise<void> {
     const r = this.record;
-    const desired = r.desiredModeId ?? (wasNew ? presetMode : null) ?? (r.agentSessionId ? presetMode : null);
+    const desired = r.desiredModeId ?? presetMode;
     if (!desired || !r.modes || r.modes.currentModeId === desired || !r.modes.available.some((m) => m.id === desired)) return;
     try {
       await this.conn!.agent.request(acp.methods.agent.session.setMode, { sessionId: r.agentSessionId!, modeId: desired });
@@ -269,6 +279,7 @@ export class LiveSession {
   private async onProcessExit(proc: AgentProcess, info: ExitInfo): Promise<void> {
     if (this.proc !== proc) return;
     this.proc = null;
+    this.attached = false;
     const conn = this.conn;
     this.conn = null;
     conn?.close();
@@ -384,7 +395,7 @@ export class LiveSession {
     const q: QueuedTurn = { promptId: crypto.randomUUID(), text, blocks: [{ type: 'text', text }], queuedAt: new Date().toISOString() };
     this.queue.push(q);
     this.append({ kind: 'prompt_queued', data: { promptId: q.promptId, text, blocks: q.blocks, queuedAt: q.queuedAt } });
-    const position = this.running || this.draining ? this.queue.length : this.queue.length - 1;
+    const position = this.queue.length - 1 + (this.running ? 1 : 0);
     void this.drain();
     return { promptId: q.promptId, position };
   }

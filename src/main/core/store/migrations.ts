@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { hooksMigration } from '../hooks/schema';
 import { sessionsMigration } from '../sessions/schema';
 import { trustMigration } from '../trust/schema';
 import { workspacesMigration } from '../workspaces/schema';
@@ -15,4 +16,4 @@ export interface Migration {
 }
 
 /** Every migration in order. Version N is at index N-1. */
-export const MIGRATIONS: readonly Migration[] = [workspacesMigration, trustMigration, sessionsMigration];
+export const MIGRATIONS: readonly Migration[] = [workspacesMigration, trustMigration, sessionsMigration, hooksMigration];

@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { AlertTriangle, ChevronRight, Terminal } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
 import type { TrustItemKind, TrustReview, TrustReviewItem, TrustStatus, Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { useLive } from '../../api/useLive';
+import { ReviewHookState, useReviewHookStates } from '../hooks/ReviewHookState';
 import { count } from './RestrictedBanner';
 
 const KIND_LABEL: Record<TrustItemKind, string> = {
@@ -30,6 +31,7 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
   const client = useApp((s) => s.client);
   const status = useLive('trust.status', open ? { workspaceId: workspace.id } : null, ['trustChanged']).data?.status ?? null;
   const [busy, setBusy] = useState(false);
+  const hookStates = useReviewHookStates(open ? workspace.id : null);
 
   const groups = useMemo(() => groupItems(review?.items ?? []), [review]);
   const decide = async (state: 'trusted' | 'untrusted', parent = false) => {
@@ -77,7 +79,7 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
                 </h3>
                 <ul>
                   {items.map((item) => (
-                    <ReviewItem key={item.id} item={item} workspaceId={workspace.id} />
+                    <ReviewItem key={item.id} item={item} workspaceId={workspace.id} hookState={<ReviewHookState item={item} listing={hookStates} />} />
                   ))}
                 </ul>
               </section>
@@ -112,7 +114,7 @@ function groupItems(items: TrustReviewItem[]): Array<[TrustItemKind, TrustReview
   return [...map.entries()].sort(([, a], [, b]) => Number(b.some((i) => i.executable)) - Number(a.some((i) => i.executable)));
 }
 
-function ReviewItem({ item, workspaceId }: { item: TrustReviewItem; workspaceId: string }) {
+function ReviewItem({ item, workspaceId, hookState }: { item: TrustReviewItem; workspaceId: string; hookState?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const file = useLive('trust.readFile', open ? { workspaceId, path: item.path } : null);
   // `command` is already the whole literal command line (arguments included), exactly as configured.
@@ -127,6 +129,7 @@ function ReviewItem({ item, workspaceId }: { item: TrustReviewItem; workspaceId:
           </span>
         )}
         <span className="review-item-name">{item.name}</span>
+        {hookState}
         <span className="review-item-summary">{item.summary}</span>
         <span className="review-item-path">
           {item.path}

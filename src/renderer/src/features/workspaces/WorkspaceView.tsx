@@ -1,4 +1,7 @@
 import { useEffect, useState } from 'react';
+import { HooksTab } from '../hooks/HooksTab';
+import { HooksTabBadge } from '../hooks/HooksTabBadge';
+import { RulesTab } from '../rules/RulesTab';
 import { RestrictedBanner } from '../trust/RestrictedBanner';
 import { TrustBadge } from '../trust/TrustBadge';
 import { TrustReviewDialog } from '../trust/TrustReviewDialog';
@@ -39,15 +42,27 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <Tabs.Trigger className="tab" value="overview">
             Overview
           </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="rules">
+            Rules
+          </Tabs.Trigger>
           <Tabs.Trigger className="tab" value="trust">
             Trust
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="hooks">
+            Hooks {!workspace.missing && <HooksTabBadge workspaceId={workspace.id} name={workspace.name} />}
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tab-content" value="overview">
           <Overview workspace={workspace} />
         </Tabs.Content>
+        <Tabs.Content className="tab-content" value="rules">
+          {workspace.missing ? <p className="muted">The folder is missing.</p> : <RulesTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
+        </Tabs.Content>
         <Tabs.Content className="tab-content" value="trust">
           <TrustTab workspace={workspace} review={review} onReview={() => setReviewOpen(true)} />
+        </Tabs.Content>
+        <Tabs.Content className="tab-content" value="hooks">
+          <HooksTab workspace={workspace} onReview={() => setReviewOpen(true)} />
         </Tabs.Content>
       </Tabs.Root>
       <TrustReviewDialog workspace={workspace} review={review} open={reviewOpen} onOpenChange={setReviewOpen} />

@@ -1,0 +1,216 @@
+/**
+ * Benchmark: the ACP session runtime (issue 7).
+ *
+ * 1. Updates persisted and broadcast per second: (a) end to end, a scripted ACP agent process
+ *    streaming 100,000 `agent_message_chunk` updates over stdio into the engine (SDK parsing on both
+ *    sides included); (b) the engine's write path alone (journal: event rows + projection rows in
+ *    batched transactions, then the push), fed in-process.
+ * 2. Time to open a session with 10^3, 10^5 and 10^6 stored events: reopen the database, then
+ *    `sessions.show` + the last transcript page (what the UI does). Must stay flat.
+ * 3. Main-process memory with 20 live sessions (20 agent processes, each after a streamed turn).
+ *
+ * Aims (issue 7): >= 20,000 updates/s persisted; open < 50 ms at 10^6 events. Prints a table on
+ * stderr and one JSON line on stdout; asserts nothing. Run alone: `node --import tsx bench/sessions.bench.ts`.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createEngine, type Engine } from '../src/main/core/engine';
+import { Journal } from '../src/main/core/sessions/journal';
+import type { SessionRecord } from '../src/main/core/sessions/records';
+import { toSession } from '../src/main/core/sessions/records';
+import { SessionTables } from '../src/main/core/sessions/tables';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+const agentScript = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
+
+/** Result printed as one JSON line. Times in milliseconds, memory in MiB. */
+export interface SessionsBenchResult {
+  bench: 'sessions';
+  cpus: number;
+  streamEndToEnd: { updates: number; seconds: number; updatesPerSecond: number; broadcasts: number };
+  writePathOnly: { updates: number; seconds: number; updatesPerSecond: number; broadcasts: number };
+  openSession: Array<{ events: number; items: number; firstOpenMs: number; medianOpenMs: number }>;
+  liveSessions: { sessions: number; rssBeforeMiB: number; rssAfterMiB: number; heapUsedAfterMiB: number; perSessionMiB: number; agentProcessesRssMiB: number };
+}
+
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+const mib = (bytes: number) => round(bytes / 1024 / 1024);
+
+function defineScripted(engine: Engine, dir: string, scenario: object): void {
+  const file = path.join(dir, `scenario-${crypto.randomUUID()}.json`);
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  engine.sessions.agents.define({ id: 'scripted', command: process.execPath, args: ['--import', tsxLoader, agentScript, '--scenario', file], env: {} });
+}
+
+function newRecord(ws: string): SessionRecord {
+  const now = new Date().toISOString();
+  return {
+    id: crypto.randomUUID(), workspaceId: null, cwd: ws, additionalDirectories: [], agentId: 'bench', agentVersion: null, agentSessionId: 'bench',
+    title: 'bench', state: 'idle', stopReason: null, resume: null, lastError: null, exit: null, desiredModeId: null, modes: null, configOptions: [],
+    usage: null, commands: [], capabilities: null, stderrTail: '', lastCommand: null, turnCount: 0, lastSeq: 0, lastItem: 0, createdAt: now, updatedAt: now,
+  };
+}
+
+/** Appends `count` streamed updates (in turns of 1,000) through the real journal; returns seconds taken. */
+function feed(engine: Engine, record: SessionRecord, count: number): { seconds: number; broadcasts: number } {
+  let broadcasts = 0;
+  const off = engine.bus.subscribe((event) => {
+    if (event === 'sessionEvent') broadcasts++;
+  });
+  SessionTables.of(engine.store.db).createSession(record);
+  const journal = new Journal(engine.store, engine.bus, record, { batchMs: 1_000_000, summarize: (r) => toSession(r, { live: false, queue: [], pendingPermissions: 0 }) });
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    if (i % 1000 === 0) {
+      const promptId = crypto.randomUUID();
+      journal.append({ kind: 'prompt_queued', data: { promptId, text: `turn ${i / 1000}`, blocks: [], queuedAt: new Date().toISOString() } });
+      journal.append({ kind: 'prompt_sent', data: { promptId } });
+    }
+    journal.append({ kind: 'update', data: { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `token ${i} ` } } } });
+    if (i % 1000 === 999) journal.append({ kind: 'turn_end', data: { stopReason: 'end_turn', error: null } });
+  }
+  journal.close();
+  off();
+  return { seconds: (performance.now() - started) / 1000, broadcasts };
+}
+
+async function streamEndToEnd(base: string): Promise<SessionsBenchResult['streamEndToEnd']> {
+  const updates = 100_000;
+  const ws = path.join(base, 'ws-stream');
+  fs.mkdirSync(ws);
+  const engine = createEngine({ dataDir: path.join(base, 'data-stream'), watchResources: false, sessions: { envPath: '', idleMs: 0 } });
+  try {
+    defineScripted(engine, base, { turns: [{ match: 'go', steps: [{ stream: { bytes: updates * 32, chunkBytes: 32 } }] }] });
+    let broadcasts = 0;
+    engine.bus.subscribe((event) => {
+      if (event === 'sessionEvent') broadcasts++;
+    });
+    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    await engine.sessions.resume(s.id);
+    const started = performance.now();
+    const { promptId } = engine.sessions.prompt(s.id, 'go');
+    await engine.sessions.waitForTurn(s.id, promptId);
+    const seconds = (performance.now() - started) / 1000;
+    const stored = (engine.store.db.prepare("SELECT count(*) AS n FROM session_events WHERE session_id = ? AND kind = 'update'").get(s.id) as { n: number }).n;
+    return { updates: stored, seconds: round(seconds, 2), updatesPerSecond: Math.round(stored / seconds), broadcasts };
+  } finally {
+    await engine.close();
+  }
+}
+
+async function openTimes(base: string): Promise<{ write: SessionsBenchResult['writePathOnly']; open: SessionsBenchResult['openSession'] }> {
+  const dataDir = path.join(base, 'data-open');
+  const ws = path.join(base, 'ws-open');
+  fs.mkdirSync(ws);
+  const sizes = [1_000, 100_000, 1_000_000];
+  const ids: Array<{ id: string; events: number }> = [];
+  let write: SessionsBenchResult['writePathOnly'] = { updates: 0, seconds: 0, updatesPerSecond: 0, broadcasts: 0 };
+  let engine = createEngine({ dataDir, watchResources: false, sessions: { envPath: '' } });
+  try {
+    for (const n of sizes) {
+      const record = newRecord(ws);
+      process.stderr.write(`sessions bench: writing ${n.toLocaleString('en')} events…\n`);
+      const { seconds, broadcasts } = feed(engine, record, n);
+      if (n === 100_000) write = { updates: n, seconds: round(seconds, 2), updatesPerSecond: Math.round(n / seconds), broadcasts };
+      ids.push({ id: record.id, events: record.lastSeq });
+    }
+  } finally {
+    await engine.close();
+  }
+  const open: SessionsBenchResult['openSession'] = [];
+  for (const { id, events } of ids) {
+    const samples: number[] = [];
+    let items = 0;
+    for (let run = 0; run < 6; run++) {
+      engine = createEngine({ dataDir, watchResources: false, sessions: { envPath: '' } });
+      const t0 = performance.now();
+      engine.sessions.show(id);
+      const page = engine.sessions.transcript(id, { limit: 100 });
+      samples.push(performance.now() - t0);
+      items = page.total;
+      await engine.close();
+    }
+    const sorted = samples.slice(1).sort((a, b) => a - b);
+    open.push({ events, items, firstOpenMs: round(samples[0], 2), medianOpenMs: round(sorted[Math.floor(sorted.length / 2)], 2) });
+  }
+  return { write, open };
+}
+
+function agentsRss(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // not Linux, or gone
+    }
+  }
+  return mib(total);
+}
+
+async function liveSessions(base: string): Promise<SessionsBenchResult['liveSessions']> {
+  const count = 20;
+  const engine = createEngine({ dataDir: path.join(base, 'data-live'), watchResources: false, sessions: { envPath: '', idleMs: 0 } });
+  try {
+    defineScripted(engine, base, { turns: [{ match: 'go', steps: [{ stream: { bytes: 256 * 1024, chunkBytes: 256 } }, { text: 'done' }] }] });
+    global.gc?.();
+    const before = process.memoryUsage();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const ws = path.join(base, `ws-live-${i}`);
+      fs.mkdirSync(ws);
+      ids.push(engine.sessions.create({ cwd: ws, agentId: 'scripted' }).id);
+    }
+    await Promise.all(ids.map((id) => engine.sessions.resume(id)));
+    await Promise.all(ids.map((id) => engine.sessions.waitForTurn(id, engine.sessions.prompt(id, 'go').promptId)));
+    global.gc?.();
+    const after = process.memoryUsage();
+    const pids = ids.map((id) => engine.sessions.show(id).diagnostics.pid).filter((p): p is number => p !== null);
+    return {
+      sessions: pids.length,
+      rssBeforeMiB: mib(before.rss),
+      rssAfterMiB: mib(after.rss),
+      heapUsedAfterMiB: mib(after.heapUsed),
+      perSessionMiB: round((after.rss - before.rss) / 1024 / 1024 / count, 2),
+      agentProcessesRssMiB: agentsRss(pids),
+    };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Runs the three measurements and prints them. */
+export default async function benchSessions(): Promise<SessionsBenchResult> {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-sessions-')));
+  try {
+    process.stderr.write('sessions bench: streaming 100,000 updates from a scripted agent…\n');
+    const streamed = await streamEndToEnd(base);
+    const { write, open } = await openTimes(base);
+    process.stderr.write('sessions bench: 20 live sessions…\n');
+    const live = await liveSessions(base);
+    const result: SessionsBenchResult = { bench: 'sessions', cpus: os.cpus().length, streamEndToEnd: streamed, writePathOnly: write, openSession: open, liveSessions: live };
+    process.stderr.write(
+      [
+        'sessions bench:',
+        `  stream end to end: ${streamed.updatesPerSecond.toLocaleString('en')} updates/s persisted+broadcast (${streamed.updates.toLocaleString('en')} in ${streamed.seconds} s, ${streamed.broadcasts} pushes; aim >= 20,000)`,
+        `  write path only:   ${write.updatesPerSecond.toLocaleString('en')} updates/s (${write.updates.toLocaleString('en')} in ${write.seconds} s)`,
+        ...open.map((o) => `  open session:      ${o.events.toLocaleString('en').padStart(9)} events, ${o.items.toLocaleString('en')} items: first ${o.firstOpenMs} ms, median ${o.medianOpenMs} ms (aim < 50 ms)`),
+        `  20 live sessions:  main RSS ${live.rssBeforeMiB} → ${live.rssAfterMiB} MiB (${live.perSessionMiB} MiB/session, heap ${live.heapUsedAfterMiB} MiB); agent processes ${live.agentProcessesRssMiB} MiB together`,
+      ].join('\n') + '\n',
+    );
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return result;
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await benchSessions();
+}

@@ -1,0 +1,122 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { HookEvent } from '../../../shared/contract';
+import type { Engine } from '../../core/engine';
+import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
+import { describeChanges, describeHistory, describeListing, describeOutcome, describeRuns } from './hooksOutput';
+
+/**
+ * `atrium hooks list|approve|revoke|run|diff|runs|history|allow-host` (issue 6 "Surfaces"). DIR is a
+ * folder or a workspace id. With `--json` (one line on stdout):
+ * - `list DIR` → `{path, trustRoot, workspaceId, restricted, disableAllHooks, hooks: [{id, source: {scope, file, plugin, format, absolutePath}, event, matcher, if, type, command, url, args, timeout, timeoutMs, digest, scripts: [{path, sha256, outsideWorkspace, size}], state, approval, danger: [{code, message}], warnings, ...}], mcpServers: [{id, name, digest, state, ...}], warnings, counts, httpAllowedHosts}`
+ * - `approve DIR ID... [--digest D]` / `approve DIR --all-user` / `revoke DIR ID...` → `{changes: [{id, itemId, action, digest, previousDigest, label, at, by, ...}]}`
+ * - `run DIR --event E --input JSON` → `{event, decision, reason, continue, stopReason, additionalContext, systemMessages, updatedInput, results: [{id, exitCode, durationMs, decision, stdout, stderr, skipped, ...}]}`
+ */
+export function registerHooksCommands(program: Command): void {
+  const hooks = program.command('hooks').description('hooks by content digest: see every hook literally, approve its exact digest');
+
+  withGlobalOptions(hooks.command('list <dir>').description('list every hook and repository MCP server with its digest and state')).action((dir: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+      const listing = await dispatcher.call('hooks.list', target(engine, dir));
+      print(listing, () => describeListing(listing, engine.hooks.home));
+    }),
+  );
+
+  withGlobalOptions(hooks.command('approve <dir> [ids...]').description('approve hooks (or MCP servers) at their current digest'))
+    .option('--digest <digest>', 'the digest you reviewed (refused with HOOK_DIGEST_MISMATCH when the hook changed since); one id only')
+    .option('--all-user', 'approve every one of your own (user-level) hooks')
+    .action((dir: string, ids: string[], opts: GlobalOptions & { digest?: string; allUser?: boolean }) =>
+      runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+        if (opts.allUser) {
+          if (ids.length || opts.digest) throw new CliError('Give either --all-user or hook ids, not both.', 2);
+          const { changes } = await dispatcher.call('hooks.approveAllUser', { ...target(engine, dir), via: 'cli' });
+          print({ changes }, () => describeChanges(changes, 'approved'));
+          return;
+        }
+        if (ids.length === 0) throw new CliError('Name the hooks to approve (ids from "atrium hooks list DIR"), or pass --all-user.', 2);
+        if (opts.digest && ids.length !== 1) throw new CliError('--digest applies to exactly one id.', 2);
+        const { changes } = await dispatcher.call('hooks.approve', { ...target(engine, dir), items: ids.map((id) => ({ id, digest: opts.digest })), via: 'cli' });
+        print({ changes }, () => describeChanges(changes, 'approved'));
+      }),
+    );
+
+  withGlobalOptions(hooks.command('revoke <dir> <ids...>').description('remove the approval of hooks (or MCP servers)')).action((dir: string, ids: string[], opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+      const { changes } = await dispatcher.call('hooks.revoke', { ...target(engine, dir), ids, via: 'cli' });
+      print({ changes }, () => describeChanges(changes, 'revoked'));
+    }),
+  );
+
+  withGlobalOptions(hooks.command('run <dir>').description('run the approved hooks of an event for an input (what a session would do)'))
+    .requiredOption('--event <event>', `one of ${HookEvent.options.join(', ')}`)
+    .option('--input <json>', 'the hook input as a JSON object (e.g. {"tool_name":"Bash","tool_input":{"command":"ls"}})', '{}')
+    .option('--session <id>', 'session id passed as ATRIUM_SESSION_ID')
+    .action((dir: string, opts: GlobalOptions & { event: string; input: string; session?: string }) =>
+      runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+        const event = HookEvent.safeParse(opts.event);
+        if (!event.success) throw new CliError(`--event must be one of ${HookEvent.options.join(', ')}, not "${opts.event}".`, 2);
+        let input: unknown;
+        try {
+          input = JSON.parse(opts.input);
+        } catch (error) {
+          throw new CliError(`--input is not JSON: ${(error as Error).message}`, 2);
+        }
+        if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CliError('--input must be a JSON object.', 2);
+        const outcome = await dispatcher.call('hooks.run', { ...target(engine, dir), event: event.data, input: input as Record<string, unknown>, sessionId: opts.session });
+        print(outcome, () => describeOutcome(outcome));
+      }),
+    );
+
+  withGlobalOptions(hooks.command('diff <dir> <id>').description('the last approved version of a hook next to the current one')).action((dir: string, id: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+      const diff = await dispatcher.call('hooks.diff', { ...target(engine, dir), id });
+      print(diff, () =>
+        [
+          diff.approved ? `Approved ${diff.approval?.approvedAt} by ${diff.approval?.approvedBy}: ${diff.approved.digest}\n${diff.approved.definition}` : 'Never approved.',
+          `Current: ${diff.current.digest}\n${diff.current.definition}`,
+        ].join('\n\n'),
+      );
+    }),
+  );
+
+  withGlobalOptions(hooks.command('runs <dir>').description('run history, newest first'))
+    .option('--id <id>', 'only this hook')
+    .option('--limit <n>', 'most entries', '50')
+    .action((dir: string, opts: GlobalOptions & { id?: string; limit: string }) =>
+      runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+        const { runs } = await dispatcher.call('hooks.runs', { ...target(engine, dir), id: opts.id, limit: limitOf(opts.limit) });
+        print({ runs }, () => describeRuns(runs));
+      }),
+    );
+
+  withGlobalOptions(hooks.command('history <dir>').description('approval history (audit), newest first'))
+    .option('--limit <n>', 'most entries', '100')
+    .action((dir: string, opts: GlobalOptions & { limit: string }) =>
+      runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+        const { entries } = await dispatcher.call('hooks.history', { ...target(engine, dir), limit: limitOf(opts.limit) });
+        print({ entries }, () => describeHistory(entries, engine.hooks.home));
+      }),
+    );
+
+  withGlobalOptions(hooks.command('allow-host <host>').description('let http hooks reach this host despite the policy (https only, no loopback/private addresses)'))
+    .option('--remove', 'remove the host from the list instead')
+    .action((host: string, opts: GlobalOptions & { remove?: boolean }) =>
+      runWithEngine(opts, async ({ dispatcher, print }) => {
+        const { hosts } = await dispatcher.call('hooks.allowHttpHost', { host, allowed: !opts.remove });
+        print({ hosts }, () => (hosts.length ? `Allowed hosts: ${hosts.join(', ')}` : 'No hosts allowed beyond the policy.'));
+      }),
+    );
+}
+
+/** A workspace id is used as is; anything else is a folder path (resolved against the cwd). */
+export function target(engine: Engine, dirOrId: string): { path: string } | { workspaceId: string } {
+  const byId = engine.workspaces.find(dirOrId);
+  if (byId && byId.id === dirOrId) return { workspaceId: byId.id };
+  return { path: path.resolve(dirOrId) };
+}
+
+function limitOf(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new CliError(`--limit must be a whole number from 1 to 1000, not "${raw}".`, 2);
+  return n;
+}

@@ -1,0 +1,88 @@
+import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, McpServer } from '../../../shared/contract';
+import { tildify } from '../../core/trust/paths';
+
+const EVENT_ORDER = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'Stop', 'SessionEnd'];
+
+/** Human text of `atrium hooks list`: hooks grouped by event, each with its id, state and literal command. */
+export function describeListing(l: HookListing, home: string, only: 'all' | 'mcp' = 'all'): string {
+  const lines: string[] = [];
+  const c = l.counts;
+  lines.push(`${tildify(l.path, home)} (trust root ${tildify(l.trustRoot, home)}): ${l.hooks.length} hook${l.hooks.length === 1 ? '' : 's'}, ${l.mcpServers.length} MCP server${l.mcpServers.length === 1 ? '' : 's'} — ${c.approved} approved, ${c.modified} modified, ${c.unapproved} unapproved, ${c.invalid} invalid, ${c.disabled} disabled`);
+  if (l.restricted) lines.push('Restricted mode: only your own (user-level) hooks are listed. Trust the folder to see its hooks: atrium trust set DIR trusted');
+  if (l.disableAllHooks) lines.push(`disableAllHooks: ${l.disableAllHooks.value} (from ${l.disableAllHooks.file})`);
+  for (const w of l.warnings) lines.push(`! ${w.path}${w.line ? `:${w.line}` : ''}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
+  if (only === 'all') {
+    const events = [...new Set(l.hooks.map((h) => h.event))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    for (const event of events) {
+      lines.push('', event);
+      for (const h of l.hooks.filter((x) => x.event === event)) lines.push(...describeHook(h));
+    }
+    if (l.hooks.length === 0) lines.push('', 'No hooks. Hooks come from ~/.claude/settings.json, .claude/settings(.local).json, .codex/hooks.json, .gemini/settings.json, .blade/settings(.local).json and plugin hooks/hooks.json files.');
+  }
+  if (l.mcpServers.length) {
+    lines.push('', 'MCP servers');
+    for (const s of l.mcpServers) lines.push(...describeServer(s));
+  } else if (only === 'mcp') lines.push('', l.restricted ? 'No MCP servers listed (restricted mode).' : 'No MCP servers in this folder.');
+  return lines.join('\n');
+}
+
+function rank(event: string): number {
+  const i = EVENT_ORDER.indexOf(event);
+  return i === -1 ? 99 : i;
+}
+
+function describeHook(h: Hook): string[] {
+  const what = h.command ?? h.url ?? h.prompt ?? h.type;
+  const out = [`  ${h.id}  ${h.state.padEnd(10)}  ${h.matcher ? `[${h.matcher}] ` : ''}${h.if ? `if ${h.if} ` : ''}${h.type === 'command' ? '' : `${h.type}: `}${what}`];
+  const where = `${h.source.scope === 'user' ? '~/' : ''}${h.source.file}${h.line ? `:${h.line}` : ''}`;
+  out.push(`      ${where} (${h.source.scope}${h.source.plugin ? `, plugin ${h.source.plugin}` : ''}) · timeout ${h.timeoutMs / 1000} s · ${h.digest.slice(0, 23)}…`);
+  for (const s of h.scripts) out.push(`      script ${s.path}${s.outsideWorkspace ? ' (outside the workspace)' : ''} sha256 ${s.sha256.slice(0, 12)}…`);
+  for (const d of h.danger) out.push(`      ⚠ ${d.message}`);
+  for (const w of h.warnings) out.push(`      ! ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
+  return out;
+}
+
+function describeServer(s: McpServer): string[] {
+  const what = s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '');
+  const out = [`  ${s.id}  ${s.state.padEnd(10)}  ${s.name} (${s.transport}): ${what}`, `      ${s.source.file}${s.line ? `:${s.line}` : ''} · ${s.digest.slice(0, 23)}…`];
+  const env = Object.entries(s.env);
+  if (env.length) out.push(`      env ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const headers = Object.entries(s.headers);
+  if (headers.length) out.push(`      headers ${headers.map(([k, v]) => `${k}: ${v}`).join('; ')}`);
+  for (const d of s.danger) out.push(`      ⚠ ${d.message}`);
+  for (const w of s.warnings) out.push(`      ! ${w.message}`);
+  return out;
+}
+
+/** Human text of approve/revoke results. */
+export function describeChanges(changes: readonly HookAuditEntry[], verb: string): string {
+  if (changes.length === 0) return `Nothing ${verb}: already up to date.`;
+  return changes.map((c) => `${c.action === 'approve' ? (c.previousDigest ? 'Re-approved' : 'Approved') : 'Revoked'} ${c.itemId}: ${c.label} (${c.digest.slice(0, 23)}…)`).join('\n');
+}
+
+/** Human text of `atrium hooks run`. */
+export function describeOutcome(o: HookRunOutcome): string {
+  const lines = [`${o.event}: decision ${o.decision}${o.reason ? ` (${o.reason})` : ''}${o.continue ? '' : `; stop${o.stopReason ? `: ${o.stopReason}` : ''}`}`];
+  if (o.results.length === 0) lines.push('No hook matched.');
+  for (const r of o.results) {
+    const status = r.skipped ? `skipped (${r.skipped})` : r.timedOut ? 'timed out' : `exit ${r.exitCode ?? '-'}`;
+    lines.push(`  ${r.id}  ${status}  ${r.durationMs} ms  ${r.decision}${r.message ? `  ${r.message}` : ''}`);
+    if (r.stdout.trim()) lines.push(`    stdout: ${r.stdout.trim().split('\n').slice(0, 5).join('\n            ')}`);
+    if (r.stderr.trim()) lines.push(`    stderr: ${r.stderr.trim().split('\n').slice(0, 5).join('\n            ')}`);
+  }
+  if (o.additionalContext) lines.push(`Context for the agent:\n${o.additionalContext}`);
+  for (const m of o.systemMessages) lines.push(`Message: ${m}`);
+  return lines.join('\n');
+}
+
+/** Human text of the run history. */
+export function describeRuns(runs: readonly HookRunRecord[]): string {
+  if (runs.length === 0) return 'No hook has run here yet.';
+  return runs.map((r) => `${r.at}  ${r.event.padEnd(18)} ${r.id}  ${r.skipped ? `skipped (${r.skipped})` : r.timedOut ? 'timed out' : `exit ${r.exitCode ?? '-'}`}  ${r.decision}  ${r.durationMs} ms`).join('\n');
+}
+
+/** Human text of the approval history. */
+export function describeHistory(entries: readonly HookAuditEntry[], home: string): string {
+  if (entries.length === 0) return 'No hook approvals recorded.';
+  return entries.map((e) => `${e.at}  ${e.action.padEnd(7)}  ${e.itemId}  ${e.label}  (${tildify(e.trustRoot, home)}, ${e.by})`).join('\n');
+}

@@ -1,0 +1,284 @@
+import type { Hook, HookCounts, HookFormat, HookListing, HookScript, HookState, McpServer, TrustWarning } from '../../../shared/contract';
+import { commandLine, isRecord, oneLine } from '../trust/review/text';
+import { canonicalJson, digestOf, shortId } from './canonical';
+import { commandDangers, scriptDangers, urlDangers } from './danger';
+import { atriumEventOf } from './events';
+import { hooksObjectOf, loadSource, type LoadedSource } from './load';
+import { readMcpServers, type McpDefinition } from './mcp';
+import { parseHooksObject, type HandlerFields, type ParsedHandler } from './parse';
+import type { ApprovalRow } from './repository';
+import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
+import { projectSources, userSources, type PluginDiscovery, type SourceFile } from './sources';
+import { effectiveTimeoutMs } from './timeouts';
+
+/** A hook with what running it needs (engine-internal). */
+export interface HookEntry {
+  hook: Hook;
+  fields: HandlerFields;
+  format: HookFormat;
+  matcherRaw: unknown;
+  src: SourceFile;
+  /** The trust root approvals of this hook are stored under (the home directory for user hooks). */
+  approvalRoot: string;
+  /** Absolute paths the command may execute (see `scriptCandidates`), for re-hashing before a run. */
+  candidates: string[];
+  scripts: Array<HookScript & { abs: string }>;
+  /** Short description for the audit history. */
+  label: string;
+  /** Why it is disabled, or null. */
+  disabledBy: string | null;
+}
+
+/** An MCP server with its unmasked definition (engine-internal). */
+export interface McpEntry {
+  server: McpServer;
+  def: McpDefinition;
+  approvalRoot: string;
+  label: string;
+}
+
+/** What {@link buildListing} needs. */
+export interface ListingInput {
+  /** Canonical folder (the execution directory, `$CLAUDE_PROJECT_DIR`). */
+  path: string;
+  trustRoot: string;
+  workspaceId: string | null;
+  /** Home directory user sources are read from. */
+  homeDir: string;
+  /** Canonical home: the trust root of user-level approvals. */
+  home: string;
+  /** True when the trust gate refuses project resources. */
+  restricted: boolean;
+  /** List project hooks even when restricted (marked `heldBack`). */
+  includeHeldBack: boolean;
+  approvals(roots: string[]): Map<string, ApprovalRow>;
+  plugins(dir: string): Promise<PluginDiscovery>;
+  httpAllowedHosts: string[];
+}
+
+/** A listing plus the internals the service runs and watches from. */
+export interface BuiltListing {
+  listing: HookListing;
+  hooks: HookEntry[];
+  servers: McpEntry[];
+  /** Every file whose change may change the listing (sources, scripts). */
+  watchFiles: string[];
+}
+
+/**
+ * Builds the hook listing of a folder (issue 6): reads every source (user files always; project,
+ * local and plugin files only when the trust gate allows, or `includeHeldBack`), parses each format
+ * faithfully, hashes the scripts each command runs, computes digests and states against the
+ * approvals, resolves `disableAllHooks` (Claude: local > project > user), Blade's `hooks.enabled`
+ * and Gemini's `hooksConfig`, and lists repository MCP servers. Never throws for bad input.
+ */
+export async function buildListing(input: ListingInput): Promise<BuiltListing> {
+  const showProject = !input.restricted || input.includeHeldBack;
+  const sources: SourceFile[] = userSources(input.homeDir);
+  let discovery: PluginDiscovery = { plugins: [], hookSources: [] };
+  if (showProject) {
+    discovery = await input.plugins(input.path);
+    const userAbs = new Set(sources.map((s) => s.abs));
+    for (const s of [...projectSources(input.path), ...discovery.hookSources]) if (!userAbs.has(s.abs)) sources.push(s);
+  }
+  const loaded = await Promise.all(sources.map(loadSource));
+  const warnings: TrustWarning[] = loaded.flatMap((l) => l.warnings);
+  const settings = resolveSettings(loaded);
+
+  const parsed: ParsedHandler[] = [];
+  for (const l of loaded) {
+    const hooks = hooksObjectOf(l);
+    if (hooks === undefined) continue;
+    const r = parseHooksObject(hooks, { src: l.src, shownPath: l.shownPath, lineOf: l.lineOf });
+    parsed.push(...r.handlers);
+    warnings.push(...r.warnings);
+  }
+  const roots = [...new Set([input.home, input.trustRoot])];
+  const approvals = input.approvals(roots);
+  const hooks = await Promise.all(parsed.map((p) => entryOf(p, input, settings, approvals)));
+
+  const servers: McpEntry[] = [];
+  if (showProject) {
+    const mcp = await readMcpServers(input.path, input.homeDir, discovery.plugins);
+    warnings.push(...mcp.warnings);
+    for (const def of mcp.servers) servers.push(mcpEntryOf(def, input, approvals));
+  }
+  const counts = Object.fromEntries(['approved', 'modified', 'unapproved', 'invalid', 'disabled'].map((s) => [s, 0])) as HookCounts;
+  for (const h of hooks) counts[h.hook.state]++;
+  for (const s of servers) counts[s.server.state]++;
+  const watchFiles = [...new Set([...sources.map((s) => s.abs), ...hooks.flatMap((h) => h.candidates)])];
+  return {
+    listing: {
+      path: input.path,
+      trustRoot: input.trustRoot,
+      workspaceId: input.workspaceId,
+      restricted: input.restricted,
+      disableAllHooks: settings.disableAllHooks,
+      hooks: hooks.map((h) => h.hook),
+      mcpServers: servers.map((s) => s.server),
+      warnings,
+      counts,
+      httpAllowedHosts: input.httpAllowedHosts,
+    },
+    hooks,
+    servers,
+    watchFiles,
+  };
+}
+
+interface ResolvedSettings {
+  disableAllHooks: { value: boolean; file: string } | null;
+  bladeEnabled: boolean;
+  bladeEnabledFile: string | null;
+  bladeDefaultTimeout: number | undefined;
+  geminiDisabled: { file: string } | null;
+  geminiDisabledNames: Set<string>;
+}
+
+const SCOPE_RANK: Record<string, number> = { user: 0, project: 1, plugin: 1, local: 2 };
+
+/** `disableAllHooks` (Claude Code precedence local > project > user), Blade `hooks.enabled`/`defaultTimeout`, Gemini `hooksConfig`. */
+function resolveSettings(loaded: readonly LoadedSource[]): ResolvedSettings {
+  const byRank = [...loaded].filter((l) => l.root && l.src.kind === 'settings').sort((a, b) => SCOPE_RANK[a.src.scope] - SCOPE_RANK[b.src.scope]);
+  const out: ResolvedSettings = { disableAllHooks: null, bladeEnabled: false, bladeEnabledFile: null, bladeDefaultTimeout: undefined, geminiDisabled: null, geminiDisabledNames: new Set() };
+  for (const l of byRank) {
+    const root = l.root!;
+    if (l.src.format === 'claude' && typeof root.disableAllHooks === 'boolean') out.disableAllHooks = { value: root.disableAllHooks, file: l.shownPath };
+    if (l.src.format === 'blade' && isRecord(root.hooks)) {
+      if (typeof root.hooks.enabled === 'boolean') {
+        out.bladeEnabled = root.hooks.enabled;
+        out.bladeEnabledFile = l.shownPath;
+      }
+      if (typeof root.hooks.defaultTimeout === 'number' && root.hooks.defaultTimeout > 0) out.bladeDefaultTimeout = root.hooks.defaultTimeout;
+    }
+    if (l.src.format === 'gemini') {
+      const cfg = isRecord(root.hooksConfig) ? root.hooksConfig : isRecord(root.hooks) ? root.hooks : {};
+      if (cfg.enabled === false) out.geminiDisabled = { file: l.shownPath };
+      else if (cfg.enabled === true) out.geminiDisabled = null;
+      if (Array.isArray(cfg.disabled)) for (const n of cfg.disabled) if (typeof n === 'string') out.geminiDisabledNames.add(n);
+    }
+  }
+  return out;
+}
+
+function disabledReason(p: ParsedHandler, s: ResolvedSettings): string | null {
+  const f = p.src.format;
+  if ((f === 'claude' || f === 'plugin') && s.disableAllHooks?.value) return `"disableAllHooks": true in ${s.disableAllHooks.file}`;
+  if (f === 'blade' && !s.bladeEnabled) return s.bladeEnabledFile ? `"hooks.enabled": false in ${s.bladeEnabledFile}` : 'Blade runs hooks only when "hooks.enabled" is true (it is not set)';
+  if (f === 'gemini' && s.geminiDisabled) return `hooks are disabled in ${s.geminiDisabled.file}`;
+  if (f === 'gemini' && p.fields.name && s.geminiDisabledNames.has(p.fields.name)) return `"${p.fields.name}" is listed in hooksConfig.disabled`;
+  return null;
+}
+
+async function entryOf(p: ParsedHandler, input: ListingInput, settings: ResolvedSettings, approvals: Map<string, ApprovalRow>): Promise<HookEntry> {
+  const f = p.fields;
+  const ctx: ScriptContext = { projectDir: input.path, homeDir: input.homeDir, pluginRoot: p.src.pluginRoot };
+  const candidates = scriptCandidates(f, ctx);
+  const scripts = await hashScripts(candidates, ctx);
+  const source = { scope: p.src.scope, file: p.src.file, plugin: p.src.plugin ?? undefined };
+  const definition = {
+    event: p.event,
+    matcher: p.matcher,
+    type: f.type,
+    command: f.command,
+    url: f.url,
+    prompt: f.prompt,
+    args: f.args,
+    timeout: f.timeout,
+    if: f.if,
+    shell: f.shell,
+    async: f.async,
+    env: f.env,
+    // fields beyond the issue's list that change what the handler does
+    headers: f.headers,
+    allowedEnvVars: f.allowedEnvVars,
+    server: f.server,
+    tool: f.tool,
+    input: f.input,
+    model: f.model,
+    name: f.name,
+    source,
+    scripts: scripts.map((s) => ({ path: s.path, sha256: s.sha256 })),
+  };
+  const digest = digestOf(definition);
+  const key = JSON.stringify([p.src.scope, p.src.file, p.src.plugin, p.event, canonicalJson(p.matcher ?? null), p.groupIndex, p.handlerIndex]);
+  const approvalRoot = p.src.scope === 'user' ? input.home : input.trustRoot;
+  const approval = approvals.get(`${approvalRoot}\0${key}`) ?? null;
+  const disabledBy = disabledReason(p, settings);
+  const state: HookState = p.invalid.length ? 'invalid' : disabledBy ? 'disabled' : approval?.digest === digest ? 'approved' : approval ? 'modified' : 'unapproved';
+  const literal = f.command !== undefined ? commandLine(f.command, f.args ?? []) : null;
+  const runsOn = atriumEventOf(p.src.format, p.event);
+  const warnings = [...p.invalid, ...p.warnings];
+  if (disabledBy) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `disabled: ${disabledBy}`, fix: null });
+  if (!runsOn && !p.invalid.length) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `Atrium does not fire ${p.event} yet; this hook is listed and approvable but does not run`, fix: null });
+  const supported = f.type === 'command' || f.type === 'http';
+  const matcherText = typeof p.matcher === 'string' ? (p.matcher === '' ? null : p.matcher) : isRecord(p.matcher) ? renderObjectMatcher(p.matcher) : p.matcher === undefined ? null : JSON.stringify(p.matcher);
+  const danger = [...(literal ? commandDangers(literal, { projectDir: input.path, homeDir: input.homeDir }) : []), ...scriptDangers(scripts, p.src.scope), ...(f.url ? urlDangers(f.url) : [])];
+  const hook: Hook = {
+    id: shortId('h_', key),
+    key,
+    source: { scope: p.src.scope, file: p.src.file, plugin: p.src.plugin, format: p.src.format, absolutePath: p.src.abs },
+    line: p.line,
+    event: p.event,
+    runsOn,
+    matcher: matcherText,
+    if: f.if ?? null,
+    type: f.type,
+    command: literal,
+    url: f.url ?? null,
+    prompt: f.prompt ?? null,
+    args: f.args ?? null,
+    timeout: f.timeout ?? null,
+    timeoutMs: effectiveTimeoutMs(p.src.format, f, p.event, settings.bladeDefaultTimeout),
+    name: f.name ?? null,
+    digest,
+    definition: JSON.parse(canonicalJson(definition)) as Record<string, unknown>,
+    scripts: scripts.map(({ abs: _abs, ...s }) => s),
+    state,
+    approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
+    danger,
+    warnings,
+    supported,
+    heldBack: input.restricted && p.src.scope !== 'user',
+  };
+  const what = literal ?? f.url ?? f.prompt ?? (f.server ? `${f.server}/${f.tool ?? ''}` : f.type);
+  const label = oneLine(`${p.event}${matcherText ? ` [${matcherText}]` : ''}: ${what}`);
+  return { hook, fields: f, format: p.src.format, matcherRaw: p.matcher, src: p.src, approvalRoot, candidates, scripts, label, disabledBy };
+}
+
+function renderObjectMatcher(m: Record<string, unknown>): string | null {
+  const parts = Object.entries(m).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return parts.length ? parts.join(' ') : null;
+}
+
+function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<string, ApprovalRow>): McpEntry {
+  const approval = approvals.get(`${input.trustRoot}\0${def.key}`) ?? null;
+  const state = def.invalid.length ? 'invalid' : approval?.digest === def.digest ? 'approved' : approval ? 'modified' : 'unapproved';
+  const shown = def.command !== null ? commandLine(def.command, def.maskedArgs) : (def.url ?? '(nothing to start)');
+  return {
+    def,
+    approvalRoot: input.trustRoot,
+    label: oneLine(`MCP ${def.name}: ${shown}`),
+    server: {
+      id: def.id,
+      key: def.key,
+      name: def.name,
+      source: def.source,
+      line: def.line,
+      transport: def.transport,
+      command: def.command,
+      args: def.maskedArgs,
+      cwd: def.cwd,
+      url: def.url,
+      env: def.maskedEnv,
+      headers: def.maskedHeaders,
+      digest: def.digest,
+      definition: def.maskedDefinition,
+      state,
+      approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
+      danger: def.danger,
+      warnings: [...def.invalid, ...def.warnings],
+      heldBack: input.restricted,
+    },
+  };
+}

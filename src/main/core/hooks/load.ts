@@ -1,0 +1,75 @@
+import type { TrustWarning } from '../../../shared/contract';
+import { parseJsonText } from '../trust/review/jsonText';
+import { isRecord } from '../trust/review/text';
+import { MAX_SOURCE_BYTES, type SourceFile } from './sources';
+import { promises as fs } from 'node:fs';
+
+/** A source file read and parsed (or why not). */
+export interface LoadedSource {
+  src: SourceFile;
+  /** How the file is named in warnings and the UI: workspace-relative, or `~/…` for user files. */
+  shownPath: string;
+  exists: boolean;
+  /** The top-level JSON object, or null when missing, unreadable or not an object. */
+  root: Record<string, unknown> | null;
+  lineOf(node: unknown): number | null;
+  warnings: TrustWarning[];
+}
+
+/** `~/file` for user-scope sources, the relative path otherwise. */
+export function shownPathOf(src: SourceFile): string {
+  return src.scope === 'user' ? `~/${src.file}` : src.file;
+}
+
+/**
+ * Reads and parses one source file: JSON, or JSON with comments for Gemini's `settings.json`. A
+ * missing file is simply absent; an unreadable, oversized or unparseable one yields a warning
+ * naming the file, line and column and how to fix it (its hooks can then not run). Never throws.
+ */
+export async function loadSource(src: SourceFile): Promise<LoadedSource> {
+  const shownPath = shownPathOf(src);
+  const base: LoadedSource = { src, shownPath, exists: false, root: null, lineOf: () => null, warnings: [] };
+  let text: string;
+  try {
+    const st = await fs.stat(src.abs);
+    if (!st.isFile()) return base;
+    base.exists = true;
+    if (st.size > MAX_SOURCE_BYTES) {
+      base.warnings.push({ path: shownPath, line: null, message: `is larger than ${MAX_SOURCE_BYTES / 1048576} MiB and was not read; its hooks cannot run`, fix: 'Shrink the file.' });
+      return base;
+    }
+    text = await fs.readFile(src.abs, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return base;
+    base.exists = true;
+    base.warnings.push({ path: shownPath, line: null, message: `could not be read (${code ?? 'error'}); its hooks cannot run`, fix: 'Check the file permissions.' });
+    return base;
+  }
+  const parsed = parseJsonText(text, { jsonc: src.format === 'gemini' });
+  if (!parsed.ok) {
+    base.warnings.push({ path: shownPath, line: parsed.line, message: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}; none of its hooks can run`, fix: parsed.fix });
+    return base;
+  }
+  if (!isRecord(parsed.value)) {
+    base.warnings.push({ path: shownPath, line: 1, message: 'is not a JSON object; it is ignored', fix: 'Wrap the content in { }.' });
+    return base;
+  }
+  return { ...base, root: parsed.value, lineOf: parsed.lineOf };
+}
+
+/** The hooks object of a loaded source: `hooks` of a settings file or manifest, or a hooks file's `hooks` (a bare event map is accepted). */
+export function hooksObjectOf(loaded: LoadedSource): unknown {
+  const root = loaded.root;
+  if (!root) return undefined;
+  if (loaded.src.kind === 'hooksFile') {
+    if (root.hooks !== undefined) return root.hooks;
+    const bare = Object.fromEntries(Object.entries(root).filter(([k]) => k !== 'description' && k !== '$schema'));
+    return Object.keys(bare).length ? bare : undefined;
+  }
+  if (loaded.src.kind === 'pluginManifest') {
+    const h = root.hooks;
+    return isRecord(h) && isRecord(h.hooks) ? h.hooks : h;
+  }
+  return root.hooks;
+}

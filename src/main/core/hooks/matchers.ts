@@ -1,0 +1,200 @@
+import path from 'node:path';
+import { minimatch } from 'minimatch';
+import { simpleCommands } from './shellWords';
+
+/**
+ * Claude Code's matcher semantics (formats.md §2.5), used for Claude, Codex, Gemini and plugin
+ * hooks: `*`, empty or omitted = all; only `[A-Za-z0-9_\- ,|]` = exact names separated by `|` or
+ * `,` (whitespace-tolerant); anything else = an unanchored JavaScript RegExp.
+ */
+export type ClaudeMatcher = { kind: 'all' } | { kind: 'exact'; names: string[] } | { kind: 'regex'; regex: RegExp } | { kind: 'invalid'; error: string };
+
+/** Classifies a Claude-style matcher string (see {@link ClaudeMatcher}). */
+export function parseClaudeMatcher(matcher: string | undefined): ClaudeMatcher {
+  if (matcher === undefined || matcher === '' || matcher === '*') return { kind: 'all' };
+  if (/^[A-Za-z0-9_\- ,|]+$/.test(matcher)) {
+    const names = matcher.split(/[|,]/).map((s) => s.trim()).filter(Boolean);
+    return names.length ? { kind: 'exact', names } : { kind: 'all' };
+  }
+  try {
+    return { kind: 'regex', regex: new RegExp(matcher) };
+  } catch (error) {
+    return { kind: 'invalid', error: (error as Error).message };
+  }
+}
+
+/**
+ * True when a Claude-style matcher matches `value`. `value` undefined = the event has no matcher
+ * field (UserPromptSubmit, Stop): the matcher is ignored and everything matches.
+ */
+export function claudeMatcherMatches(matcher: ClaudeMatcher, value: string | undefined): boolean {
+  if (value === undefined || matcher.kind === 'all') return true;
+  if (matcher.kind === 'exact') return matcher.names.includes(value);
+  if (matcher.kind === 'regex') return matcher.regex.test(value);
+  return false;
+}
+
+/** The permission-rule form of a handler's `if` (`Bash(git commit*)`, `Edit(src/**)`, `WebFetch(domain:x.com)`, `Read`). */
+export interface PermissionRule {
+  tool: string;
+  /** The part in parentheses, or null for a bare tool name. */
+  pattern: string | null;
+}
+
+/** Parses a permission rule; null when `text` is not one. */
+export function parsePermissionRule(text: string): PermissionRule | null {
+  const m = /^\s*([A-Za-z_*][\w*-]*)\s*(?:\(([\s\S]*)\))?\s*$/.exec(text);
+  if (!m) return null;
+  return { tool: m[1], pattern: m[2] === undefined ? null : m[2] };
+}
+
+/** What an `if` rule is checked against: the tool call and the folders paths are relative to. */
+export interface ToolCallContext {
+  toolName: string | undefined;
+  toolInput: Record<string, unknown>;
+  projectDir: string;
+  homeDir: string;
+}
+
+const PATH_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'NotebookRead', 'Glob', 'Grep', 'LS', 'ApplyPatch']);
+
+/**
+ * Claude Code's handler `if` (formats.md §2.5): one permission rule, for tool events only. The tool
+ * part must name the tool (`*` wildcards allowed, e.g. `mcp__github__*`). For Bash the pattern is
+ * checked against every simple command, including those inside `$()` and backticks (`git commit:*`
+ * = prefix at a word boundary; otherwise `*` matches any text), and an unparseable command fails
+ * open (matches). For file tools the pattern is a glob (gitignore style, relative to the project
+ * folder; `//abs`, `~/x`) against the affected path. `WebFetch(domain:x)` matches the URL's host.
+ */
+export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): boolean {
+  if (!call.toolName || !wildcard(rule.tool).test(call.toolName)) return false;
+  if (rule.pattern === null || rule.pattern === '' || rule.pattern === '*') return true;
+  const input = call.toolInput;
+  if (call.toolName === 'Bash') {
+    const command = typeof input.command === 'string' ? input.command : '';
+    const commands = simpleCommands(command);
+    if (commands === null) return true; // fails open on unparseable commands
+    const test = bashPattern(rule.pattern);
+    return commands.some((words) => test(words.join(' '))) || test(command.trim());
+  }
+  if (PATH_TOOLS.has(call.toolName)) {
+    const paths = affectedPaths(input);
+    return paths.some((p) => pathRuleMatches(rule.pattern!, p, call.projectDir, call.homeDir));
+  }
+  if (call.toolName === 'WebFetch' && rule.pattern.startsWith('domain:')) {
+    const host = hostOf(typeof input.url === 'string' ? input.url : '');
+    const domain = rule.pattern.slice('domain:'.length).toLowerCase();
+    return host !== null && (host === domain || host.endsWith(`.${domain}`));
+  }
+  const values = ['command', 'file_path', 'path', 'url', 'pattern', 'query'].map((k) => input[k]).filter((v): v is string => typeof v === 'string');
+  const test = wildcard(rule.pattern);
+  return values.some((v) => test.test(v));
+}
+
+/** `Bash(...)` pattern: `prefix:*` = the command is `prefix` or starts with `prefix ` ; else `*` = any text, anchored. */
+function bashPattern(pattern: string): (command: string) => boolean {
+  if (pattern.endsWith(':*')) {
+    const prefix = pattern.slice(0, -2).trim();
+    return (c) => c === prefix || c.startsWith(`${prefix} `);
+  }
+  const re = wildcard(pattern.trim());
+  return (c) => re.test(c);
+}
+
+/** Anchored RegExp where `*` matches any text (including spaces and slashes) and everything else is literal. */
+function wildcard(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split('*').map(escapeRegex).join('[\\s\\S]*')}$`);
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Paths a tool call affects: `file_path`, `path`, `filePath`, `notebook_path`, `source`, `target`, and ApplyPatch file lines. */
+export function affectedPaths(input: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of ['file_path', 'path', 'filePath', 'notebook_path', 'source', 'target']) {
+    if (typeof input[key] === 'string' && input[key]) out.push(input[key] as string);
+  }
+  for (const key of ['patch', 'input']) {
+    const text = input[key];
+    if (typeof text !== 'string') continue;
+    for (const m of text.matchAll(/^\*\*\* (?:Add|Delete|Update) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) out.push((m[1] ?? m[2]).trim());
+  }
+  return out;
+}
+
+function pathRuleMatches(pattern: string, filePath: string, projectDir: string, homeDir: string): boolean {
+  const abs = path.resolve(projectDir, filePath);
+  let absPattern: string;
+  if (pattern.startsWith('//')) absPattern = pattern.slice(1);
+  else if (pattern.startsWith('~/')) absPattern = path.posix.join(homeDir, pattern.slice(2));
+  else if (!pattern.includes('/')) absPattern = path.posix.join(projectDir, '**', pattern);
+  else absPattern = path.posix.join(projectDir, pattern.replace(/^\.?\//, ''));
+  return minimatch(abs, absPattern, { dot: true });
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Blade's object matcher (seed-behaviour §9.3): `tools` (string or array, any element: `*`, exact,
+ * `A|B` alternatives, other regex metacharacters → unanchored RegExp with an invalid one compared
+ * exactly, or `Tool(argGlob)`), `paths` (globs, any element, any affected path; no path → fails),
+ * `commands` (regex-ish, checked only when the call has a Bash command). No matcher → matches.
+ */
+export function bladeMatcherMatches(matcher: unknown, call: ToolCallContext): boolean {
+  if (matcher === undefined || matcher === null || typeof matcher !== 'object' || Array.isArray(matcher)) return true;
+  const m = matcher as Record<string, unknown>;
+  const list = (v: unknown) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const command = call.toolName === 'Bash' && typeof call.toolInput.command === 'string' ? call.toolInput.command : undefined;
+  const paths = affectedPaths(call.toolInput);
+  if (m.tools !== undefined) {
+    const ok = list(m.tools).some((t) => {
+      const rule = /^[^()]+\(.*\)$/s.test(t) ? parsePermissionRule(t) : null;
+      if (rule && rule.pattern !== null) {
+        if (!bladeToolMatches(rule.tool, call.toolName)) return false;
+        const values = command !== undefined ? [command] : paths;
+        if (values.length === 0) return false;
+        return values.some((v) => bladeArgMatches(rule.pattern!, v, call.projectDir));
+      }
+      return bladeToolMatches(t, call.toolName);
+    });
+    if (!ok) return false;
+  }
+  if (m.paths !== undefined) {
+    if (paths.length === 0) return false;
+    const globs = list(m.paths);
+    const ok = paths.some((p) => globs.some((g) => minimatch(path.relative(call.projectDir, path.resolve(call.projectDir, p)), g, { dot: true })));
+    if (!ok) return false;
+  }
+  if (m.commands !== undefined && command !== undefined) {
+    if (!list(m.commands).some((c) => bladeToolMatches(c, command))) return false;
+  }
+  return true;
+}
+
+function bladeToolMatches(pattern: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (pattern === '*') return true;
+  if (/^[\w-]+(\|[\w-]+)*$/.test(pattern)) return pattern.split('|').includes(value);
+  try {
+    return new RegExp(pattern).test(value);
+  } catch {
+    return pattern === value;
+  }
+}
+
+function bladeArgMatches(pattern: string, value: string, projectDir: string): boolean {
+  if (/[*?[\]{}]/.test(pattern.replace(/\*$/, ''))) {
+    const rel = path.isAbsolute(value) ? path.relative(projectDir, value) : value;
+    return minimatch(rel, pattern, { dot: true }) || minimatch(value, pattern, { dot: true });
+  }
+  if (pattern.endsWith('*')) return value.startsWith(pattern.slice(0, -1));
+  return value === pattern;
+}

@@ -1,0 +1,212 @@
+import type { HookEvent, HookResult, HookRunOutcome, HookSkipReason } from '../../../shared/contract';
+import { canonicalJson, digestOf } from './canonical';
+import { matchedValue, TOOL_EVENTS } from './events';
+import { postHook } from './http';
+import type { HookEntry } from './listing';
+import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMatcher, parsePermissionRule, type ToolCallContext } from './matchers';
+import { combine, interpret, type Interpreted } from './results';
+import { runCommand } from './runCommand';
+import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
+
+/** Where and for whom hooks run. */
+export interface RunContext {
+  /** The execution directory (`$CLAUDE_PROJECT_DIR`, the workspace folder). */
+  path: string;
+  homeDir: string;
+  sessionId?: string;
+  /** Cancels running handlers (their process trees are killed). */
+  signal?: AbortSignal;
+  /** Hosts http hooks may reach despite the address policy. */
+  allowedHosts: readonly string[];
+}
+
+/** One handler's result with the internals needed to record it. */
+export interface RanHandler {
+  entry: HookEntry;
+  result: HookResult;
+}
+
+/**
+ * True when a hook's matcher (and `if`) select this call (formats.md §2.5 for Claude, Codex, Gemini
+ * and plugin hooks; seed-behaviour §9.3 Blade object matchers for Blade hooks). A hook with `if`
+ * never runs on a non-tool event.
+ */
+export function hookMatches(entry: HookEntry, event: HookEvent, input: Record<string, unknown>, ctx: { path: string; homeDir: string }): boolean {
+  const call: ToolCallContext = {
+    toolName: typeof input.tool_name === 'string' ? input.tool_name : undefined,
+    toolInput: typeof input.tool_input === 'object' && input.tool_input !== null && !Array.isArray(input.tool_input) ? (input.tool_input as Record<string, unknown>) : {},
+    projectDir: ctx.path,
+    homeDir: ctx.homeDir,
+  };
+  if (entry.format === 'blade') return !TOOL_EVENTS.has(event) || bladeMatcherMatches(entry.matcherRaw, call);
+  const matcher = parseClaudeMatcher(typeof entry.matcherRaw === 'string' ? entry.matcherRaw : undefined);
+  if (!claudeMatcherMatches(matcher, matchedValue(event, input))) return false;
+  if (entry.fields.if === undefined) return true;
+  if (!TOOL_EVENTS.has(event)) return false;
+  const rule = parsePermissionRule(entry.fields.if);
+  return rule !== null && ifRuleMatches(rule, call);
+}
+
+/**
+ * Runs one event's matching hooks (issue 6 "Engine"): only `approved` handlers run; others are
+ * reported as skipped (`unapproved`, `modified`, `invalid`, `disabled`), prompt/agent/mcp_tool
+ * handlers return a visible non-blocking "not supported yet". Command handlers have their scripts
+ * re-hashed immediately before running: a digest that no longer equals the approved one means the
+ * handler does not run and is reported `modified`. Claude/Codex/Gemini/plugin handlers run in
+ * parallel; Blade handlers run in order (seed-behaviour §9.4), each PreToolUse one seeing the
+ * previous one's `updatedInput`, stopping at the first deny/ask/block. Identical Claude handlers
+ * from several settings files run once. Never throws.
+ */
+export async function runMatching(entries: readonly HookEntry[], event: HookEvent, input: Record<string, unknown>, ctx: RunContext): Promise<{ outcome: HookRunOutcome; ran: RanHandler[]; becameModified: string[] }> {
+  const matching = entries.filter((e) => e.hook.runsOn === event && hookMatches(e, event, input, ctx));
+  const becameModified: string[] = [];
+  const ran: RanHandler[] = [];
+  const interpreted = new Map<HookEntry, Interpreted>();
+  const seen = new Map<string, HookEntry>();
+  const runnable: HookEntry[] = [];
+  for (const e of matching) {
+    const skip = skipReason(e);
+    if (skip) {
+      ran.push({ entry: e, result: skipped(e, skip) });
+      continue;
+    }
+    const dupKey = e.format === 'claude' ? canonicalJson([e.fields.type, e.hook.command, e.fields.url, e.fields.prompt, e.fields.if, e.matcherRaw ?? null]) : null;
+    if (dupKey && seen.has(dupKey)) {
+      ran.push({ entry: e, result: { ...skipped(e, 'duplicate'), message: `identical to ${seen.get(dupKey)!.hook.id} from ${seen.get(dupKey)!.src.file}; it ran once` } });
+      continue;
+    }
+    if (dupKey) seen.set(dupKey, e);
+    runnable.push(e);
+  }
+  const execute = async (e: HookEntry, handlerInput: Record<string, unknown>): Promise<void> => {
+    const r = await runOne(e, event, handlerInput, ctx);
+    if (r.skipped === 'modified') becameModified.push(e.hook.id);
+    ran.push({ entry: e, result: r });
+    if (!r.skipped) interpreted.set(e, interpret(event, e.format, { exitCode: r.exitCode, timedOut: r.timedOut, stdout: e.fields.type === 'http' && (r.exitCode ?? 0) >= 300 ? '' : r.stdout, stderr: r.stderr }));
+  };
+  const parallel = runnable.filter((e) => e.format !== 'blade');
+  const sequential = runnable.filter((e) => e.format === 'blade');
+  await Promise.all([
+    Promise.all(parallel.map((e) => execute(e, input))),
+    (async () => {
+      let current = input;
+      for (const e of sequential) {
+        await execute(e, current);
+        const i = interpreted.get(e);
+        if (!i) continue;
+        if (i.updatedInput && event === 'PreToolUse') current = { ...current, tool_input: { ...(current.tool_input as Record<string, unknown> | undefined), ...i.updatedInput } };
+        if (i.decision === 'deny' || i.decision === 'ask' || i.decision === 'block' || i.decision === 'stop') break;
+      }
+    })(),
+  ]);
+  for (const r of ran) {
+    const i = interpreted.get(r.entry);
+    if (!i) continue;
+    r.result.decision = i.decision;
+    r.result.reason = i.reason;
+    r.result.message = r.result.message ?? i.message;
+  }
+  const order = new Map(matching.map((e, n) => [e, n]));
+  ran.sort((a, b) => order.get(a.entry)! - order.get(b.entry)!);
+  const combined = combine(ran.map((r) => interpreted.get(r.entry)).filter((i): i is Interpreted => Boolean(i)));
+  return { outcome: { event, ...combined, results: ran.map((r) => r.result) }, ran, becameModified };
+}
+
+function skipReason(e: HookEntry): HookSkipReason | null {
+  if (e.hook.heldBack) return 'restricted';
+  if (e.hook.state === 'approved') return e.hook.supported ? null : 'unsupported';
+  return e.hook.state === 'modified' || e.hook.state === 'unapproved' || e.hook.state === 'invalid' || e.hook.state === 'disabled' ? e.hook.state : 'unapproved';
+}
+
+function skipped(e: HookEntry, reason: HookSkipReason): HookResult {
+  const message: Record<HookSkipReason, string> = {
+    unapproved: 'not approved: review and approve it in Atrium to let it run',
+    modified: 'changed since it was approved: review the difference and approve it again',
+    invalid: 'invalid: see its warnings',
+    disabled: `disabled: ${e.disabledBy ?? 'switched off'}`,
+    unsupported: `not supported yet: Atrium does not run ${e.fields.type} hooks yet (nothing was sent)`,
+    restricted: 'the folder is in restricted mode: project hooks do not run',
+    duplicate: 'identical handler ran once',
+  };
+  return { id: e.hook.id, digest: e.hook.digest, exitCode: null, durationMs: 0, timedOut: false, decision: 'none', reason: null, stdout: '', stderr: '', truncated: false, skipped: reason, message: message[reason] };
+}
+
+async function runOne(e: HookEntry, event: HookEvent, input: Record<string, unknown>, ctx: RunContext): Promise<HookResult> {
+  const body = JSON.stringify({ session_id: ctx.sessionId ?? '', cwd: ctx.path, ...input, hook_event_name: e.format === 'gemini' ? e.hook.event : event });
+  if (e.fields.type === 'http') {
+    const r = await postHook({ url: e.fields.url!, body, headers: (e.fields.headers ?? {}) as Record<string, string>, allowedEnvVars: e.fields.allowedEnvVars ?? [], timeoutMs: e.hook.timeoutMs, allowedHosts: ctx.allowedHosts, signal: ctx.signal });
+    const ok = r.status !== null && r.status >= 200 && r.status < 300;
+    return {
+      id: e.hook.id,
+      digest: e.hook.digest,
+      exitCode: r.status,
+      durationMs: r.durationMs,
+      timedOut: r.timedOut,
+      decision: 'none',
+      reason: null,
+      stdout: r.body,
+      stderr: '',
+      truncated: r.truncated,
+      skipped: null,
+      // a non-2xx answer is a non-blocking error; a 2xx body is read like command stdout
+      message: r.refused ? `refused by the http policy: ${r.refused}` : r.error ? `non-blocking error: ${r.error}` : ok ? null : `non-blocking error: HTTP ${r.status}`,
+    };
+  }
+  // command: re-hash the scripts right before running
+  const sctx: ScriptContext = { projectDir: ctx.path, homeDir: ctx.homeDir, pluginRoot: e.src.pluginRoot };
+  const fresh = await hashScripts(scriptCandidates(e.fields, sctx), sctx);
+  const digest = digestOf({ ...e.hook.definition, scripts: fresh.map((s) => ({ path: s.path, sha256: s.sha256 })) });
+  if (digest !== e.hook.approval?.digest) {
+    return { ...skipped(e, 'modified'), digest, message: 'a script changed since it was approved (re-hashed before running): it did not run' };
+  }
+  const env = hookEnv(e, event, ctx);
+  const expand = (s: string) => s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? m);
+  const r = await runCommand({
+    command: e.fields.args ? expand(e.fields.command!) : e.fields.command!,
+    args: e.fields.args?.map(expand),
+    shell: e.fields.shell,
+    cwd: ctx.path,
+    env,
+    input: body,
+    timeoutMs: e.hook.timeoutMs,
+    signal: ctx.signal,
+  });
+  return {
+    id: e.hook.id,
+    digest: e.hook.digest,
+    exitCode: r.exitCode,
+    durationMs: r.durationMs,
+    timedOut: r.timedOut,
+    decision: 'none',
+    reason: null,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    truncated: r.truncated,
+    skipped: null,
+    message: r.spawnError ? `could not start: ${r.spawnError}` : r.timedOut ? `timed out after ${e.hook.timeoutMs / 1000} s; the process tree was killed` : r.aborted ? 'cancelled' : null,
+  };
+}
+
+/**
+ * The environment of a command hook (issue 6): PATH, HOME (the engine's home), USER, SHELL, LANG,
+ * plus `CLAUDE_PROJECT_DIR`, `ATRIUM_SESSION_ID`, `ATRIUM_HOOK_EVENT`, the format's own names
+ * (`GEMINI_PROJECT_DIR`; Blade's `BLADE_*`), `CLAUDE_PLUGIN_ROOT` for plugin hooks, and the
+ * handler's own approved `env`. Nothing else of Atrium's environment is passed.
+ */
+export function hookEnv(e: HookEntry, event: HookEvent, ctx: RunContext): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of ['PATH', 'USER', 'SHELL', 'LANG']) if (process.env[k]) env[k] = process.env[k]!;
+  if (process.platform === 'win32') for (const k of ['SystemRoot', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP', 'USERPROFILE']) if (process.env[k]) env[k] = process.env[k]!;
+  env.HOME = ctx.homeDir;
+  env.CLAUDE_PROJECT_DIR = ctx.path;
+  env.ATRIUM_SESSION_ID = ctx.sessionId ?? '';
+  env.ATRIUM_HOOK_EVENT = event;
+  if (e.format === 'gemini') env.GEMINI_PROJECT_DIR = ctx.path;
+  if (e.format === 'blade') Object.assign(env, { BLADE_PROJECT_DIR: ctx.path, BLADE_SESSION_ID: ctx.sessionId ?? '', BLADE_HOOK_EVENT: event });
+  if (e.src.pluginRoot) {
+    env.CLAUDE_PLUGIN_ROOT = e.src.pluginRoot;
+    if (e.src.plugin) env.CLAUDE_PLUGIN_NAME = e.src.plugin;
+  }
+  for (const [k, v] of Object.entries(e.fields.env ?? {})) if (typeof v === 'string') env[k] = v;
+  return env;
+}

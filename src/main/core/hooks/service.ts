@@ -1,0 +1,388 @@
+import path from 'node:path';
+import type { Hook, HookAuditEntry, HookEvent, HookListing, HookRunOutcome, HookRunRecord, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
+import { AtriumError } from '../../../shared/errors';
+import type { EventBus } from '../events/bus';
+import type { Store } from '../store/database';
+import type { TrustGate } from '../trust/gate';
+import { canonicalHome } from '../trust/paths';
+import { resolveTarget, type TrustTarget } from '../trust/target';
+import type { WorkspaceService } from '../workspaces/service';
+import { canonicalJson } from './canonical';
+import { buildListing, type BuiltListing, type HookEntry, type McpEntry } from './listing';
+import { HookRepository, type ApprovalInput } from './repository';
+import { runMatching } from './run';
+import { discoverPlugins, type PluginDiscovery } from './sources';
+import { approvedVersion, currentVersion, readScriptFile, scriptText } from './versions';
+import { HookWatcher } from './watch';
+
+/** Options for {@link HookService}. */
+export interface HookServiceOptions {
+  store: Store;
+  bus: EventBus;
+  /** The engine's home directory: user-level sources are read from it, never from `os.homedir()`. */
+  homeDir: string;
+  trustGate: TrustGate;
+  workspaces: WorkspaceService;
+  /** Watch hook files and scripts of listed workspaces and push `hooksChanged` on change (default true). */
+  watch?: boolean;
+}
+
+/** A folder the service answers for. */
+export interface HookTargetFolder {
+  path: string;
+  trustRoot: string;
+  workspaceId: string | null;
+}
+
+/** Who performed an approval: the desktop/browser app or the command line. */
+export type Via = 'app' | 'cli';
+
+/** What the session runtime needs to run hooks for one session (issue 8). */
+export interface HookRunContext extends TrustTarget {
+  /** Atrium's session id: `ATRIUM_SESSION_ID` and the input's `session_id` default. */
+  sessionId?: string;
+  /** Cancels running handlers (their process trees are killed). */
+  signal?: AbortSignal;
+}
+
+/** An approved MCP server with its full (unmasked) definition, for starting it in a session. */
+export interface ApprovedMcpServer {
+  id: string;
+  name: string;
+  transport: string;
+  command: string | null;
+  args: string[];
+  /** Absolute working directory (the `cwd` field resolved against the workspace; default the workspace). */
+  cwd: string;
+  url: string | null;
+  env: Record<string, string>;
+  headers: Record<string, string>;
+  digest: string;
+  source: McpServer['source'];
+}
+
+const PLUGIN_CACHE_MS = 5000;
+
+/**
+ * Hook trust by content digest (issue 6): lists every hook and repository MCP server with its
+ * digest and state, approves and revokes digests per trust root (user-level hooks under the home
+ * directory), keeps the audit history, runs the approved hooks of an event, records every run, and
+ * watches hook files and scripts so a hook turning `modified` on disk is pushed at once.
+ * Project hooks and servers exist only while the trust gate allows the folder's project resources.
+ */
+export class HookService {
+  private readonly repo: HookRepository;
+  /** Canonical home: trust root of user-level approvals. */
+  readonly home: string;
+  private readonly watchers = new Map<string, { watcher: HookWatcher; states: Map<string, string>; path: string; busy: Promise<void> }>();
+  private readonly pluginCache = new Map<string, { at: number; value: Promise<PluginDiscovery> }>();
+  private closed = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: HookServiceOptions) {
+    this.repo = new HookRepository(options.store);
+    this.home = canonicalHome(options.homeDir);
+    this.unsubscribe = options.bus.subscribe((event) => {
+      if (event === 'trustChanged') for (const id of this.watchers.keys()) this.rescan(id, false);
+    });
+  }
+
+  /** Resolves a request target (workspace id or absolute folder) to its folder, trust root and workspace id. */
+  folder(target: TrustTarget): HookTargetFolder {
+    const resolved = resolveTarget(this.options.workspaces, target);
+    const ws = target.workspaceId !== undefined ? this.options.workspaces.get(target.workspaceId) : this.options.workspaces.list().find((w) => w.path === resolved.path);
+    return { path: resolved.path, trustRoot: resolved.trustRoot, workspaceId: ws?.id ?? null };
+  }
+
+  /**
+   * The hook listing of a folder (see `buildListing`). Starts watching a listed workspace's hook
+   * files when watching is on.
+   * @throws AtriumError NOT_FOUND | PATH_NOT_ABSOLUTE | PATH_NOT_FOUND (from the target)
+   */
+  async list(target: TrustTarget, options: { includeHeldBack?: boolean } = {}): Promise<HookListing> {
+    const f = this.folder(target);
+    const built = await this.build(f, options.includeHeldBack ?? false);
+    if (f.workspaceId && !options.includeHeldBack) this.ensureWatching(f, built);
+    return built.listing;
+  }
+
+  /**
+   * Approves hooks or MCP servers at the digest the caller saw (all or nothing).
+   * @throws AtriumError NOT_FOUND (unknown id, or a project item while the folder is restricted) |
+   *   HOOK_INVALID | HOOK_DIGEST_MISMATCH (the item changed since it was reviewed)
+   */
+  async approve(target: TrustTarget, items: ReadonlyArray<{ id: string; digest?: string }>, via: Via = 'app'): Promise<HookAuditEntry[]> {
+    const f = this.folder(target);
+    const built = await this.build(f, false);
+    const inputs: ApprovalInput[] = [];
+    for (const item of items) {
+      const found = this.find(built, item.id, f);
+      const state = found.kind === 'hook' ? found.entry.hook.state : found.entry.server.state;
+      const digest = found.kind === 'hook' ? found.entry.hook.digest : found.entry.server.digest;
+      if (state === 'invalid') throw new AtriumError('HOOK_INVALID', `${item.id} is invalid and can never run, so it cannot be approved: ${this.firstWarning(found)}`);
+      if (item.digest !== undefined && item.digest !== digest) {
+        throw new AtriumError('HOOK_DIGEST_MISMATCH', `${item.id} changed after you reviewed it (reviewed ${item.digest.slice(0, 19)}…, now ${digest.slice(0, 19)}…). Reload and review it again before approving.`);
+      }
+      inputs.push(await this.approvalInput(found, via));
+    }
+    return this.commit(f, () => this.repo.approve(inputs));
+  }
+
+  /** Approves every valid user-level hook at its current digest, in one action. */
+  async approveAllUser(target: TrustTarget, via: Via = 'app'): Promise<HookAuditEntry[]> {
+    const f = this.folder(target);
+    const built = await this.build(f, false);
+    const inputs = await Promise.all(
+      built.hooks.filter((h) => h.src.scope === 'user' && h.hook.state !== 'invalid' && h.hook.approval?.digest !== h.hook.digest).map((entry) => this.approvalInput({ kind: 'hook', entry }, via)),
+    );
+    return this.commit(f, () => this.repo.approve(inputs));
+  }
+
+  /**
+   * Removes approvals.
+   * @throws AtriumError NOT_FOUND (unknown id) | HOOK_NOT_APPROVED (nothing to revoke)
+   */
+  async revoke(target: TrustTarget, ids: readonly string[], via: Via = 'app'): Promise<HookAuditEntry[]> {
+    const f = this.folder(target);
+    const built = await this.build(f, false);
+    const items = ids.map((id) => {
+      const found = this.find(built, id, f);
+      const approval = found.kind === 'hook' ? found.entry.hook.approval : found.entry.server.approval;
+      if (!approval) throw new AtriumError('HOOK_NOT_APPROVED', `${id} has no approval to revoke.`);
+      const e = found.entry;
+      return { trustRoot: e.approvalRoot, key: found.kind === 'hook' ? found.entry.hook.key : found.entry.server.key, itemId: id, kind: found.kind === 'hook' ? ('hook' as const) : ('mcp' as const), label: e.label };
+    });
+    return this.commit(f, () => this.repo.revoke(items, `user (${via})`));
+  }
+
+  /**
+   * The last approved version of a hook or server and its current version (definition, scripts).
+   * @throws AtriumError NOT_FOUND
+   */
+  async diff(target: TrustTarget, id: string): Promise<{ id: string; approved: HookVersion | null; current: HookVersion; approval: HookApproval | null }> {
+    const f = this.folder(target);
+    const found = this.find(await this.build(f, true), id, f);
+    const rows = this.repo.approvals([found.entry.approvalRoot]);
+    const key = found.kind === 'hook' ? found.entry.hook.key : found.entry.server.key;
+    const row = rows.get(`${found.entry.approvalRoot}\0${key}`) ?? null;
+    const current =
+      found.kind === 'hook'
+        ? await currentVersion(found.entry.hook.digest, found.entry.hook.definition, found.entry.scripts)
+        : await currentVersion(found.entry.server.digest, found.entry.server.definition, []);
+    const approved = row ? approvedVersion(row, (sha) => this.repo.scriptContent(sha)) : null;
+    return { id, approved, current, approval: row ? { digest: row.digest, approvedAt: row.approvedAt, approvedBy: row.approvedBy } : null };
+  }
+
+  /**
+   * Content of a script a hook references (only paths in its script list).
+   * @throws AtriumError NOT_FOUND | PATH_UNREADABLE
+   */
+  async readScript(target: TrustTarget, id: string, scriptPath: string) {
+    const f = this.folder(target);
+    const found = this.find(await this.build(f, true), id, f);
+    if (found.kind !== 'hook') throw new AtriumError('NOT_FOUND', `${id} is an MCP server; it has no scripts.`);
+    const script = found.entry.scripts.find((s) => s.path === scriptPath);
+    if (!script) throw new AtriumError('NOT_FOUND', `${scriptPath} is not a script of ${id}. Only the files a hook runs can be shown.`);
+    return { path: script.path, sha256: script.sha256, ...(await readScriptFile(script.abs, script.path)) };
+  }
+
+  /**
+   * Runs the approved hooks of `event` that match `input` (see `runMatching`), records every
+   * handler's result in the run history and pushes `hooksChanged` (`run`; `file` with
+   * `becameModified` when a script changed since approval). Never throws for hook failures; throws
+   * only for a bad target.
+   */
+  async run(event: HookEvent, input: Record<string, unknown>, ctx: HookRunContext): Promise<HookRunOutcome> {
+    const f = this.folder(ctx);
+    const built = await this.build(f, false);
+    const { outcome, ran, becameModified } = await runMatching(built.hooks, event, input, {
+      path: f.path,
+      homeDir: this.options.homeDir,
+      sessionId: ctx.sessionId,
+      signal: ctx.signal,
+      allowedHosts: this.repo.httpHosts(),
+    });
+    if (!this.closed && ran.length) {
+      this.repo.recordRuns(ran.map((r) => ({ ...r.result, trustRoot: f.trustRoot, folder: f.path, key: r.entry.hook.key, event, sessionId: ctx.sessionId ?? null })));
+      this.emit(f.workspaceId, 'run');
+    }
+    if (becameModified.length) this.emit(f.workspaceId, 'file', becameModified);
+    return outcome;
+  }
+
+  /** Run history of a folder, newest first. */
+  runs(target: TrustTarget, id: string | undefined, limit = 100): HookRunRecord[] {
+    return this.repo.runs(this.folder(target).path, id, limit);
+  }
+
+  /** Approval audit history of a folder's trust root and of user-level hooks, newest first. */
+  history(target: TrustTarget, limit = 200): HookAuditEntry[] {
+    const f = this.folder(target);
+    return this.repo.history([...new Set([f.trustRoot, this.home])], limit);
+  }
+
+  /** Adds or removes a host http hooks may reach despite the address policy; returns the list. */
+  allowHttpHost(host: string, allowed: boolean): string[] {
+    const h = host.trim().toLowerCase();
+    if (!/^(\*\.)?[a-z0-9.-]+$|^\[?[0-9a-f:.]+\]?$/.test(h)) throw new AtriumError('INVALID_PARAMS', `"${host}" is not a host name (e.g. hooks.example.com, *.example.com, 127.0.0.1).`);
+    this.repo.setHttpHost(h, allowed);
+    this.emit(null, 'approval');
+    return this.repo.httpHosts();
+  }
+
+  /**
+   * For the session runtime (issue 8): the hooks that would run for a workspace now: approved,
+   * supported and firing on an Atrium event (a snapshot; `run` re-checks everything).
+   */
+  async approvedHooksFor(target: TrustTarget): Promise<{ path: string; trustRoot: string; restricted: boolean; hooks: Hook[] }> {
+    const f = this.folder(target);
+    const built = await this.build(f, false);
+    return { path: f.path, trustRoot: f.trustRoot, restricted: built.listing.restricted, hooks: built.hooks.filter((h) => h.hook.state === 'approved' && h.hook.runsOn !== null).map((h) => h.hook) };
+  }
+
+  /** For the session runtime: repository MCP servers that may start now (approved at their current digest), unmasked. */
+  async approvedMcpServers(target: TrustTarget): Promise<ApprovedMcpServer[]> {
+    const f = this.folder(target);
+    const built = await this.build(f, false);
+    return built.servers
+      .filter((s) => s.server.state === 'approved')
+      .map((s) => ({
+        id: s.def.id,
+        name: s.def.name,
+        transport: s.def.transport,
+        command: s.def.command,
+        args: s.def.args,
+        cwd: s.def.cwd ? path.resolve(f.path, s.def.cwd) : f.path,
+        url: s.def.url,
+        env: s.def.env,
+        headers: s.def.headers,
+        digest: s.def.digest,
+        source: s.def.source,
+      }));
+  }
+
+  /** For the session runtime: true when the repository MCP server named `nameOrId` is approved at its current digest (false when unknown or restricted). */
+  async isMcpServerApproved(target: TrustTarget, nameOrId: string): Promise<boolean> {
+    return (await this.approvedMcpServers(target)).some((s) => s.id === nameOrId || s.name === nameOrId);
+  }
+
+  /** Stops watching. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe();
+    const all = [...this.watchers.values()];
+    this.watchers.clear();
+    await Promise.all(all.map((w) => w.watcher.close()));
+  }
+
+  /** Resolves when every watcher is watching (tests). */
+  async watchersReady(): Promise<void> {
+    await Promise.all([...this.watchers.values()].map(async (w) => {
+      await w.busy;
+      await w.watcher.whenReady();
+    }));
+  }
+
+  private build(f: HookTargetFolder, includeHeldBack: boolean): Promise<BuiltListing> {
+    return buildListing({
+      path: f.path,
+      trustRoot: f.trustRoot,
+      workspaceId: f.workspaceId,
+      homeDir: this.options.homeDir,
+      home: this.home,
+      restricted: !this.options.trustGate.mayActivateProjectResources(f.path),
+      includeHeldBack,
+      approvals: (roots) => this.repo.approvals(roots),
+      plugins: (dir) => this.plugins(dir),
+      httpAllowedHosts: this.repo.httpHosts(),
+    });
+  }
+
+  private plugins(dir: string): Promise<PluginDiscovery> {
+    const hit = this.pluginCache.get(dir);
+    if (hit && Date.now() - hit.at < PLUGIN_CACHE_MS) return hit.value;
+    const value = discoverPlugins(dir);
+    this.pluginCache.set(dir, { at: Date.now(), value });
+    return value;
+  }
+
+  private find(built: BuiltListing, id: string, f: HookTargetFolder): { kind: 'hook'; entry: HookEntry } | { kind: 'mcp'; entry: McpEntry } {
+    const hook = built.hooks.find((h) => h.hook.id === id);
+    if (hook) return { kind: 'hook', entry: hook };
+    const server = built.servers.find((s) => s.server.id === id);
+    if (server) return { kind: 'mcp', entry: server };
+    const hint = built.listing.restricted ? ' The folder is in restricted mode: trust it first to see and approve its project hooks and servers.' : ' Run "atrium hooks list" to see the ids.';
+    throw new AtriumError('NOT_FOUND', `No hook or MCP server "${id}" in ${f.path}.${hint}`);
+  }
+
+  private firstWarning(found: { kind: 'hook'; entry: HookEntry } | { kind: 'mcp'; entry: McpEntry }): string {
+    const w = (found.kind === 'hook' ? found.entry.hook.warnings : found.entry.server.warnings)[0];
+    return w ? `${w.path}${w.line ? `:${w.line}` : ''}: ${w.message}` : 'see its warnings';
+  }
+
+  private async approvalInput(found: { kind: 'hook'; entry: HookEntry } | { kind: 'mcp'; entry: McpEntry }, via: Via): Promise<ApprovalInput> {
+    if (found.kind === 'hook') {
+      const h = found.entry;
+      const scripts = await Promise.all(h.scripts.map(async (s) => ({ path: s.path, sha256: s.sha256, ...(await scriptText(s.abs)) })));
+      return { trustRoot: h.approvalRoot, key: h.hook.key, itemId: h.hook.id, kind: 'hook', digest: h.hook.digest, definitionJson: canonicalJson(h.hook.definition), scripts, label: h.label, by: `user (${via})` };
+    }
+    const s = found.entry;
+    // the masked definition is stored: the diff shows it, and secrets stay out of the database
+    return { trustRoot: s.approvalRoot, key: s.server.key, itemId: s.server.id, kind: 'mcp', digest: s.server.digest, definitionJson: canonicalJson(s.server.definition), scripts: [], label: s.label, by: `user (${via})` };
+  }
+
+  private commit(f: HookTargetFolder, write: () => HookAuditEntry[]): HookAuditEntry[] {
+    const changes = write();
+    if (changes.length) {
+      const userOnly = changes.every((c) => c.trustRoot === this.home && c.trustRoot !== f.trustRoot);
+      this.emit(userOnly ? null : f.workspaceId, 'approval');
+      for (const id of this.watchers.keys()) this.rescan(id, false);
+    }
+    return changes;
+  }
+
+  private emit(workspaceId: string | null, reason: 'approval' | 'file' | 'run', becameModified?: string[]): void {
+    if (this.closed) return;
+    this.options.bus.emit('hooksChanged', { ...(workspaceId ? { workspaceId } : {}), reason, ...(becameModified?.length ? { becameModified } : {}) });
+  }
+
+  private ensureWatching(f: HookTargetFolder, built: BuiltListing): void {
+    if (this.closed || this.options.watch === false || !f.workspaceId || this.watchers.has(f.workspaceId)) return;
+    const id = f.workspaceId;
+    const watcher = new HookWatcher(() => this.rescan(id, true));
+    const states = new Map(built.hooks.map((h) => [h.hook.id, h.hook.state as string]));
+    this.watchers.set(id, { watcher, states, path: f.path, busy: Promise.resolve() });
+    watcher.configure(watchDirs(f.path, this.options.homeDir, built.watchFiles));
+  }
+
+  /** Re-lists a watched workspace; pushes `hooksChanged` (`file`) when something changed on disk, naming hooks that became `modified`. */
+  private rescan(workspaceId: string, fromDisk: boolean): void {
+    const w = this.watchers.get(workspaceId);
+    if (!w || this.closed) return;
+    w.busy = w.busy.then(async () => {
+      if (this.closed) return;
+      this.pluginCache.delete(w.path);
+      let built: BuiltListing;
+      try {
+        built = await this.build({ path: w.path, trustRoot: this.options.workspaces.get(workspaceId).trustRoot, workspaceId }, false);
+      } catch {
+        return; // the workspace was removed or its folder vanished
+      }
+      const before = w.states;
+      const after = new Map(built.hooks.map((h) => [h.hook.id, h.hook.state as string]));
+      w.states = after;
+      w.watcher.configure(watchDirs(w.path, this.options.homeDir, built.watchFiles));
+      if (!fromDisk) return;
+      const becameModified = [...after].filter(([id, s]) => s === 'modified' && before.get(id) !== 'modified').map(([id]) => id);
+      this.emit(workspaceId, 'file', becameModified);
+    });
+  }
+}
+
+/** Folders to watch: those holding the sources and scripts, plus the tools' config folders (new files appear there). */
+function watchDirs(dir: string, homeDir: string, files: readonly string[]): string[] {
+  const dirs = new Set<string>([dir, homeDir]);
+  for (const base of [dir, homeDir]) for (const c of ['.claude', '.codex', '.gemini', '.blade', '.cursor', '.vscode']) dirs.add(path.join(base, c));
+  for (const f of files) dirs.add(path.dirname(f));
+  return [...dirs];
+}

@@ -1,0 +1,222 @@
+import { useMemo, useState } from 'react';
+import { ShieldCheck } from 'lucide-react';
+import { toast } from 'sonner';
+import type { Hook, HookListing, McpServer, Workspace } from '../../../../shared/contract';
+import { RequestError } from '../../api/client';
+import { useApp } from '../../state/appStore';
+import { ApproveAllDialog, type Approvable } from './ApproveAllDialog';
+import { HookCard } from './HookCard';
+import { McpCard } from './McpCard';
+import { RunHistory } from './RunHistory';
+import { useHooksListing } from './useHooks';
+
+type Filter = 'all' | 'review' | 'approved' | 'inactive';
+const FILTERS: Array<[Filter, string]> = [
+  ['all', 'All'],
+  ['review', 'Needs approval'],
+  ['approved', 'Approved'],
+  ['inactive', 'Invalid or disabled'],
+];
+const EVENT_ORDER = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'Stop', 'SessionEnd'];
+
+function shown(state: string, filter: Filter): boolean {
+  if (filter === 'all') return true;
+  if (filter === 'review') return state === 'unapproved' || state === 'modified';
+  if (filter === 'approved') return state === 'approved';
+  return state === 'invalid' || state === 'disabled';
+}
+
+const approvable = (state: string) => state === 'unapproved' || state === 'modified';
+
+/**
+ * The Hooks tab: every hook that applies to the workspace (user, project, local, plugin), grouped
+ * by event, each literally with its state; Approve/Revoke; "approve all shown" with a confirmation
+ * listing them; the repository's MCP servers; the run history. Restricted folders show only the
+ * user's own hooks and say how to see the rest.
+ */
+export function HooksTab({ workspace, onReview }: { workspace: Workspace; onReview(): void }) {
+  const client = useApp((s) => s.client);
+  const { data, error, reload } = useHooksListing(workspace.missing ? null : workspace.id);
+  const [filter, setFilter] = useState<Filter>('all');
+  const [busy, setBusy] = useState(false);
+  const [confirm, setConfirm] = useState<{ title: string; items: Approvable[]; allUser: boolean } | null>(null);
+
+  const hooks = useMemo(() => (data?.hooks ?? []).filter((h) => shown(h.state, filter)), [data, filter]);
+  const servers = useMemo(() => (data?.mcpServers ?? []).filter((s) => shown(s.state, filter)), [data, filter]);
+  const groups = useMemo(() => groupByEvent(hooks), [hooks]);
+
+  const act = async (what: () => Promise<{ changes: unknown[] }>, done: (n: number) => string) => {
+    if (!client) return;
+    setBusy(true);
+    try {
+      const { changes } = await what();
+      toast(done(changes.length));
+      askNotificationPermission();
+    } catch (e) {
+      toast.error((e as Error).message);
+      if (e instanceof RequestError && e.code === 'HOOK_DIGEST_MISMATCH') reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const approve = (items: Approvable[]) =>
+    act(
+      () => client!.request('hooks.approve', { workspaceId: workspace.id, items: items.map(({ item }) => ({ id: item.id, digest: item.digest })), via: 'app' }),
+      (n) => `Approved ${n} item${n === 1 ? '' : 's'}`,
+    );
+  const revoke = (id: string) => act(() => client!.request('hooks.revoke', { workspaceId: workspace.id, ids: [id], via: 'app' }), () => 'Approval revoked: it no longer runs');
+  const approveAllUser = () => act(() => client!.request('hooks.approveAllUser', { workspaceId: workspace.id, via: 'app' }), (n) => `Approved ${n} of your own hook${n === 1 ? '' : 's'}`);
+
+  if (workspace.missing) return <p className="muted">This folder no longer exists, so it has no hooks.</p>;
+  if (error && !data) return <div className="banner banner-error">{error}</div>;
+  if (!data) return <p className="muted">Reading hooks…</p>;
+
+  const toApprove: Approvable[] = [...hooks.filter((h) => approvable(h.state)).map((item) => ({ kind: 'hook' as const, item })), ...servers.filter((s) => approvable(s.state)).map((item) => ({ kind: 'mcp' as const, item }))];
+  const userPending: Approvable[] = data.hooks.filter((h) => h.source.scope === 'user' && approvable(h.state)).map((item) => ({ kind: 'hook' as const, item }));
+  const total = data.hooks.length + data.mcpServers.length;
+
+  return (
+    <div className="hooks-tab">
+      {data.restricted && (
+        <div className="banner banner-warn hooks-restricted" role="status">
+          <span>
+            <strong>Trust this folder to see its hooks.</strong> It is in restricted mode: its own hooks and MCP servers are not listed and never run. Only your own hooks (from your home folder) are shown.
+          </span>
+          <button className="button" onClick={onReview}>
+            Review…
+          </button>
+        </div>
+      )}
+      {data.disableAllHooks?.value && (
+        <div className="banner banner-warn" role="status">
+          <code>disableAllHooks</code> is <code>true</code> in <code>{data.disableAllHooks.file}</code>: Claude-format hooks are switched off.
+        </div>
+      )}
+      {total === 0 ? (
+        <EmptyHooks restricted={data.restricted} />
+      ) : (
+        <>
+          <div className="hooks-toolbar">
+            <Summary listing={data} />
+            <div className="segmented" role="radiogroup" aria-label="Show">
+              {FILTERS.map(([value, label]) => (
+                <button key={value} role="radio" aria-checked={filter === value} className={filter === value ? 'active' : ''} onClick={() => setFilter(value)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+            <span className="spacer" />
+            {userPending.length > 0 && (
+              <button className="button" disabled={busy} onClick={() => setConfirm({ title: `Approve your ${userPending.length} own hook${userPending.length === 1 ? '' : 's'}?`, items: userPending, allUser: true })}>
+                Approve my user hooks ({userPending.length})…
+              </button>
+            )}
+            <button className="button primary" disabled={busy || toApprove.length === 0} onClick={() => setConfirm({ title: `Approve ${toApprove.length} shown item${toApprove.length === 1 ? '' : 's'}?`, items: toApprove, allUser: false })}>
+              <ShieldCheck size={14} aria-hidden /> Approve all shown ({toApprove.length})…
+            </button>
+          </div>
+          {data.warnings.length > 0 && (
+            <section className="hooks-file-warnings" aria-label="File problems">
+              {data.warnings.map((w, i) => (
+                <p key={i} className="warning-line">
+                  {w.path}
+                  {w.line ? `:${w.line}` : ''}: {w.message} {w.fix && <em>{w.fix}</em>}
+                </p>
+              ))}
+            </section>
+          )}
+          {groups.map(([event, list]) => (
+            <section key={event} className="hooks-group" aria-label={`${event} hooks`}>
+              <h2 className="hooks-group-title">
+                {event} <span className="muted">{list.length}</span>
+                {!EVENT_ORDER.includes(event) && list.some((h) => h.state !== 'invalid') && <span className="hint"> · Atrium does not fire this event yet</span>}
+              </h2>
+              {list.map((h) => (
+                <HookCard key={h.id} hook={h} workspaceId={workspace.id} busy={busy} onApprove={(x) => void approve([{ kind: 'hook', item: x }])} onRevoke={(x) => void revoke(x.id)} />
+              ))}
+            </section>
+          ))}
+          {servers.length > 0 && (
+            <section className="hooks-group" aria-label="MCP servers">
+              <h2 className="hooks-group-title">
+                MCP servers <span className="muted">{servers.length}</span>
+              </h2>
+              <p className="hint">A repository's MCP server may start in a session only while its exact definition is approved.</p>
+              {servers.map((s: McpServer) => (
+                <McpCard key={s.id} server={s} workspaceId={workspace.id} busy={busy} onApprove={(x) => void approve([{ kind: 'mcp', item: x }])} onRevoke={(x) => void revoke(x.id)} />
+              ))}
+            </section>
+          )}
+          {hooks.length === 0 && servers.length === 0 && <p className="muted">Nothing matches this filter.</p>}
+        </>
+      )}
+      <h2 className="section-title">Run history</h2>
+      <RunHistory workspaceId={workspace.id} listing={data} />
+      {confirm && (
+        <ApproveAllDialog
+          title={confirm.title}
+          items={confirm.items}
+          open
+          onOpenChange={(o) => !o && setConfirm(null)}
+          onConfirm={() => {
+            const c = confirm;
+            setConfirm(null);
+            void (c.allUser ? approveAllUser() : approve(c.items));
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function Summary({ listing }: { listing: HookListing }) {
+  const c = listing.counts;
+  const parts = [
+    [c.approved, 'approved', 'ok'],
+    [c.modified, 'modified', 'error'],
+    [c.unapproved, 'need approval', 'warn'],
+    [c.invalid, 'invalid', 'muted'],
+    [c.disabled, 'disabled', 'muted'],
+  ] as const;
+  return (
+    <span className="hooks-summary" aria-label="Counts">
+      {listing.hooks.length} hook{listing.hooks.length === 1 ? '' : 's'}
+      {listing.mcpServers.length > 0 && `, ${listing.mcpServers.length} MCP server${listing.mcpServers.length === 1 ? '' : 's'}`}
+      {parts
+        .filter(([n]) => n > 0)
+        .map(([n, label, tone]) => (
+          <span key={label} className={`hooks-count hooks-count-${tone}`}>
+            {n} {label}
+          </span>
+        ))}
+    </span>
+  );
+}
+
+function EmptyHooks({ restricted }: { restricted: boolean }) {
+  return (
+    <div className="hooks-empty">
+      <h2>{restricted ? 'No hooks of your own' : 'No hooks here'}</h2>
+      <p>
+        Hooks are commands an agent runs by itself at moments like session start, before a tool runs or when it stops. They come from{' '}
+        <code>~/.claude/settings.json</code>, <code>.claude/settings.json</code> and <code>settings.local.json</code>, <code>.codex/hooks.json</code>,{' '}
+        <code>.gemini/settings.json</code>, <code>.blade/settings.json</code> and plugins' <code>hooks/hooks.json</code>; MCP servers from <code>.mcp.json</code> and similar files.
+      </p>
+      <p>When one appears, Atrium lists it here literally. It runs only after you approve its exact content, including the bytes of the scripts it calls.</p>
+    </div>
+  );
+}
+
+function groupByEvent(hooks: Hook[]): Array<[string, Hook[]]> {
+  const map = new Map<string, Hook[]>();
+  for (const h of hooks) {
+    const key = h.runsOn ?? h.event;
+    map.set(key, [...(map.get(key) ?? []), h]);
+  }
+  const rank = (e: string) => (EVENT_ORDER.includes(e) ? EVENT_ORDER.indexOf(e) : 100);
+  return [...map.entries()].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+function askNotificationPermission(): void {
+  if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission().catch(() => undefined);
+}

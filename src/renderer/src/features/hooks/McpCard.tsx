@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { AlertTriangle, ShieldAlert } from 'lucide-react';
+import type { McpServer } from '../../../../shared/contract';
+import { HookDiff } from './HookDiff';
+import { sourceLabel } from './HookCard';
+import { HookStateBadge } from './StateBadge';
+
+/** The command line or URL of an MCP server, literally (secret-looking values already masked by the engine). */
+export function serverLiteral(s: McpServer): string {
+  if (s.command !== null) return [s.command, ...s.args.map((a) => (/[\s"'$`\\]/.test(a) || a === '' ? JSON.stringify(a) : a))].join(' ');
+  return s.url ?? '(no command or URL)';
+}
+
+/** One repository MCP server, approved by digest like a hook: what it starts, with env and headers (masked), state, actions. */
+export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { server: McpServer; workspaceId: string; busy: boolean; onApprove(s: McpServer): void; onRevoke(s: McpServer): void }) {
+  const [showDiff, setShowDiff] = useState(server.state === 'modified');
+  const env = Object.entries(server.env);
+  const headers = Object.entries(server.headers);
+  return (
+    <article className={`hook-card hook-card-${server.state}`} data-mcp-id={server.id} data-state={server.state} aria-label={`MCP server ${server.name}`}>
+      <header className="hook-card-head">
+        <HookStateBadge state={server.state} heldBack={server.heldBack} />
+        <span className="hook-chip">{server.transport}</span>
+        <strong className="hook-server-name">{server.name}</strong>
+        <span className="hook-source" title={server.source.absolutePath}>
+          {sourceLabel(server)}
+        </span>
+      </header>
+      <pre className="hook-command" aria-label="Literal command">
+        {serverLiteral(server)}
+      </pre>
+      {(env.length > 0 || headers.length > 0 || server.cwd) && (
+        <dl className="hook-kv">
+          {server.cwd && (
+            <>
+              <dt>cwd</dt>
+              <dd>
+                <code>{server.cwd}</code>
+              </dd>
+            </>
+          )}
+          {env.map(([k, v]) => (
+            <Pair key={`env:${k}`} label="env" name={k} value={v} />
+          ))}
+          {headers.map(([k, v]) => (
+            <Pair key={`h:${k}`} label="header" name={k} value={v} />
+          ))}
+        </dl>
+      )}
+      {server.danger.length > 0 && (
+        <ul className="hook-dangers" aria-label="Danger highlights">
+          {server.danger.map((d, i) => (
+            <li key={i} data-danger={d.code}>
+              <ShieldAlert size={13} aria-hidden /> {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {server.warnings.map((w, i) => (
+        <p key={i} className="warning-line hook-warning">
+          <AlertTriangle size={13} aria-hidden /> {w.message}
+          {w.fix && <em> {w.fix}</em>}
+        </p>
+      ))}
+      <footer className="hook-card-foot">
+        <code className="hook-digest selectable" title="Digest of name, transport, command, args, cwd, url, env, headers and source (values included)">
+          {server.digest}
+        </code>
+        {server.state === 'modified' && (
+          <button className="link-button" aria-expanded={showDiff} onClick={() => setShowDiff(!showDiff)}>
+            {showDiff ? 'Hide changes' : 'Show changes'}
+          </button>
+        )}
+        {server.approval && (
+          <button className="button" disabled={busy} onClick={() => onRevoke(server)}>
+            Revoke
+          </button>
+        )}
+        {(server.state === 'unapproved' || server.state === 'modified') && (
+          <button className="button primary" disabled={busy} onClick={() => onApprove(server)}>
+            {server.state === 'modified' ? 'Approve this version' : 'Approve'}
+          </button>
+        )}
+      </footer>
+      {server.state === 'modified' && showDiff && <HookDiff key={server.digest} workspaceId={workspaceId} id={server.id} />}
+    </article>
+  );
+}
+
+function Pair({ label, name, value }: { label: string; name: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <code>{name}</code> = <code className={value === '••••••' ? 'masked' : undefined} title={value === '••••••' ? 'Looks like a secret: hidden here (it is part of the digest)' : undefined}>{value}</code>
+      </dd>
+    </>
+  );
+}

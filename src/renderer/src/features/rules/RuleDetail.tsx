@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import Markdown from 'react-markdown';
+import { Tabs } from 'radix-ui';
+import { useLive } from '../../api/useLive';
+import { formatBytes } from './format';
+
+/** One rule file with its provenance: rendered and raw text, frontmatter, patterns, digest, imports, warnings. */
+export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: string }) {
+  const live = useLive('rules.file', { workspaceId, id }, ['rulesChanged', 'trustChanged']);
+  const [view, setView] = useState('rendered');
+  const d = live.data;
+  if (live.error) return <div className="banner banner-error">{live.error}</div>;
+  if (!d) return <p className="muted">Loading…</p>;
+  const f = d.file;
+  return (
+    <article className="rule-detail" aria-label={`Rule file ${f.path}`}>
+      <header>
+        <h2 className="rule-detail-title">{f.path}</h2>
+        <p className="muted">
+          {f.format} · {f.source} · scope <code>{f.scope ? `${f.scope}/` : '/'}</code> · priority {f.priority} · {formatBytes(f.bytes)} · {f.status}
+          {f.linkTarget && (
+            <>
+              {' '}
+              · symlink to <code>{f.linkTarget}</code>
+            </>
+          )}
+        </p>
+      </header>
+      {f.warnings.length > 0 && (
+        <ul className="finding-list">
+          {f.warnings.map((w, i) => (
+            <li key={i} className={`finding finding-${w.severity}`}>
+              <strong>{w.code}</strong>
+              {w.line ? ` line ${w.line}` : ''}: {w.message}
+              {w.fix && <div className="finding-fix">Fix: {w.fix}</div>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <dl className="facts compact">
+        <dt>Applies</dt>
+        <dd>
+          {f.kind === 'always' && 'Always, to every file in its scope'}
+          {f.kind === 'manual' && `Only when invoked by name${f.description ? `: ${f.description}` : ''}`}
+          {f.kind === 'conditional' && `When a file matching a pattern (${f.conditionKey ?? 'paths'}) is touched`}
+          {f.kind === 'unknown' && 'Not read (restricted mode)'}
+        </dd>
+        {d.patterns.length > 0 && (
+          <>
+            <dt>Patterns</dt>
+            <dd>
+              <ul className="plain-list">
+                {d.patterns.map((p) => (
+                  <li key={p.pattern} title={p.sample.join('\n')}>
+                    <code>{p.pattern}</code>{' '}
+                    <span className={p.matches === 0 ? 'field-error' : 'muted'}>
+                      matches {p.matches}
+                      {p.capped ? '+' : ''} file{p.matches === 1 ? '' : 's'} here
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
+        <dt>Digest</dt>
+        <dd>
+          <code className="selectable digest">{f.sha256 ?? '—'}</code>
+        </dd>
+        {f.imports.length > 0 && (
+          <>
+            <dt>Imports</dt>
+            <dd>
+              <ul className="plain-list">
+                {f.imports.map((imp) => (
+                  <li key={`${imp.from}:${imp.path}`}>
+                    <code>{imp.path}</code> <span className="muted">from {imp.from}:{imp.line} · sha256 {imp.sha256.slice(0, 12)}</span>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
+        <dt>Location</dt>
+        <dd>
+          <code className="selectable">{d.absolutePath}</code>
+        </dd>
+      </dl>
+      {d.raw !== null && (
+        <Tabs.Root value={view} onValueChange={setView} className="rule-text-tabs">
+          <Tabs.List className="tab-list small" aria-label="Text view">
+            <Tabs.Trigger className="tab" value="rendered">
+              Rendered
+            </Tabs.Trigger>
+            <Tabs.Trigger className="tab" value="raw">
+              Raw
+            </Tabs.Trigger>
+            <Tabs.Trigger className="tab" value="sent">
+              As sent to agents
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="rendered" className="markdown">
+            {d.frontmatter && <pre className="frontmatter">{d.frontmatter.raw}</pre>}
+            <Markdown>{d.content ?? d.body ?? ''}</Markdown>
+          </Tabs.Content>
+          <Tabs.Content value="raw">
+            <pre className="file-content">{d.raw}</pre>
+          </Tabs.Content>
+          <Tabs.Content value="sent">
+            <pre className="file-content">{d.rendered ?? 'This file is not sent (it is not active).'}</pre>
+          </Tabs.Content>
+        </Tabs.Root>
+      )}
+    </article>
+  );
+}

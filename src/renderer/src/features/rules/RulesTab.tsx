@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'react';
+import { ShieldAlert } from 'lucide-react';
+import type { Workspace } from '../../../../shared/contract';
+import { useLive } from '../../api/useLive';
+import { LintList } from './LintList';
+import { RuleDetail } from './RuleDetail';
+import { RuleList } from './RuleList';
+import { TestPathPanel } from './TestPathPanel';
+
+type View = 'files' | 'test' | 'lint';
+
+/**
+ * The Rules tab: the workspace's instruction files with provenance (grouped by scope, detail pane),
+ * "Test a path" (which rules apply to a file and why, per agent), and the lint list. Updates live
+ * when a rule file changes on disk or trust changes.
+ */
+export function RulesTab({ workspace, onReview }: { workspace: Workspace; onReview(): void }) {
+  const list = useLive('rules.list', { workspaceId: workspace.id }, ['rulesChanged', 'trustChanged']);
+  const lint = useLive('rules.lint', { workspaceId: workspace.id }, ['rulesChanged', 'trustChanged']);
+  const [view, setView] = useState<View>('files');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const data = list.data;
+
+  useEffect(() => {
+    if (!data) return;
+    if (!selectedId || !data.files.some((f) => f.id === selectedId)) setSelectedId(data.files.find((f) => f.status !== 'restricted')?.id ?? null);
+  }, [data, selectedId]);
+
+  if (list.error && !data) return <div className="banner banner-error">{list.error}</div>;
+  if (!data) return <p className="muted">Reading instruction files…</p>;
+  const lintCount = lint.data ? lint.data.counts.error + lint.data.counts.warning : 0;
+
+  return (
+    <div className="rules-tab">
+      <div className="rules-toolbar">
+        <div className="segmented" role="tablist" aria-label="Rules view">
+          {(
+            [
+              ['files', `Files (${data.files.length})`],
+              ['test', 'Test a path'],
+              ['lint', `Lint${lintCount ? ` (${lintCount})` : ''}`],
+            ] as const
+          ).map(([v, label]) => (
+            <button key={v} role="tab" aria-selected={view === v} className={view === v ? 'active' : ''} onClick={() => setView(v)}>
+              {label}
+            </button>
+          ))}
+        </div>
+        <span className="muted rules-meta" title={`catalog digest ${data.catalogSha256}`}>
+          root <code>{data.root}</code> · {data.stats.activeFiles} active of {data.stats.ruleFiles} · sha256 {data.catalogSha256.slice(0, 12)}
+        </span>
+      </div>
+      {data.trust !== 'trusted' && (
+        <div className="banner banner-warn restricted-inline" role="note">
+          <ShieldAlert size={15} aria-hidden />
+          <span>
+            {data.trust === 'restricted'
+              ? 'Restricted mode: project rule files are listed by name only and none of them load. Your user-level files still apply.'
+              : 'Part of this catalog is in an untrusted folder: those files are listed by name only.'}
+          </span>
+          <button className="button" onClick={onReview}>
+            Review and trust…
+          </button>
+        </div>
+      )}
+      {data.warnings.map((w, i) => (
+        <p key={i} className="warning-line">
+          {w.message} {w.fix}
+        </p>
+      ))}
+      {view === 'files' &&
+        (data.files.length === 0 ? (
+          <EmptyRules />
+        ) : (
+          <div className="rules-split">
+            <RuleList data={data} selectedId={selectedId} onSelect={setSelectedId} />
+            <div className="rules-detail">{selectedId ? <RuleDetail workspaceId={workspace.id} id={selectedId} /> : <p className="muted">Select a file.</p>}</div>
+          </div>
+        ))}
+      {view === 'test' && <TestPathPanel workspace={workspace} onOpenFile={(id) => (setSelectedId(id), setView('files'))} />}
+      {view === 'lint' && <LintList data={lint.data} files={data.files} onOpenFile={(id) => (setSelectedId(id), setView('files'))} />}
+    </div>
+  );
+}
+
+function EmptyRules() {
+  return (
+    <div className="empty-inline">
+      <h2>No instruction files here</h2>
+      <p className="muted">
+        Agents read project rules from files such as <code>AGENTS.md</code>, <code>CLAUDE.md</code>, <code>.claude/rules/*.md</code>, <code>GEMINI.md</code>,{' '}
+        <code>.cursor/rules/*.mdc</code> and <code>.github/copilot-instructions.md</code>. Add one to this folder and it appears here as soon as it is saved; a{' '}
+        <code>paths:</code> list in its frontmatter makes it apply only to matching files.
+      </p>
+    </div>
+  );
+}

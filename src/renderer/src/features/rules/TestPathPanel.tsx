@@ -1,0 +1,195 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { RulesExplainResult, Workspace } from '../../../../shared/contract';
+import { useLive } from '../../api/useLive';
+import { useApp } from '../../state/appStore';
+import { formatBytes } from './format';
+
+type Agent = 'atrium' | 'codex' | 'claude' | 'gemini';
+const AGENTS: Array<[Agent, string]> = [
+  ['atrium', 'Atrium sessions'],
+  ['codex', 'Codex'],
+  ['claude', 'Claude Code'],
+  ['gemini', 'Gemini CLI'],
+];
+
+/**
+ * "Test a path": which rules apply when an agent starting in `from` touches `path`, in order, with
+ * the reason for each, the budget and the files dropped; or what a given agent would load.
+ */
+export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace; onOpenFile(id: string): void }) {
+  const client = useApp((s) => s.client);
+  const [path, setPath] = useState('');
+  const [from, setFrom] = useState('');
+  const [agent, setAgent] = useState<Agent>('atrium');
+  const [query, setQuery] = useState<{ path: string; from?: string } | null>(null);
+  const [completions, setCompletions] = useState<string[]>([]);
+  const listId = useId();
+  const result = useLive('rules.explain', query ? { workspaceId: workspace.id, path: query.path, from: query.from, agent } : null, ['rulesChanged', 'trustChanged']);
+
+  useEffect(() => {
+    if (!client) return;
+    const handle = setTimeout(() => {
+      client
+        .request('rules.completePath', { workspaceId: workspace.id, prefix: path, limit: 50 })
+        .then((r) => setCompletions(r.entries.map((e) => e.path)))
+        .catch(() => setCompletions([]));
+    }, 120);
+    return () => clearTimeout(handle);
+  }, [client, workspace.id, path]);
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (path.trim()) setQuery({ path: path.trim(), from: from.trim() || undefined });
+  };
+
+  return (
+    <div className="test-path">
+      <form className="test-path-form" onSubmit={submit}>
+        <label className="field grow">
+          <span>Path a session touches (relative to the workspace)</span>
+          <input list={listId} value={path} onChange={(e) => setPath(e.target.value)} placeholder="src/app/page.tsx" spellCheck={false} autoComplete="off" aria-label="Test a path" />
+          <datalist id={listId}>
+            {completions.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+        </label>
+        <label className="field">
+          <span>Session starts in</span>
+          <input value={from} onChange={(e) => setFrom(e.target.value)} placeholder="(workspace folder)" spellCheck={false} aria-label="Start folder" />
+        </label>
+        <label className="field">
+          <span>Agent</span>
+          <select value={agent} onChange={(e) => setAgent(e.target.value as Agent)} aria-label="Agent view">
+            {AGENTS.map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button className="button primary" type="submit">
+          Explain
+        </button>
+      </form>
+      {!query && <p className="muted">Type a file path (completion lists the workspace's files) to see which rules load at session start, which load when the file is touched, and why.</p>}
+      {result.error && <div className="banner banner-error">{result.error}</div>}
+      {result.data && <Explanation data={result.data} onOpenFile={onOpenFile} />}
+    </div>
+  );
+}
+
+function Explanation({ data, onOpenFile }: { data: RulesExplainResult; onOpenFile(id: string): void }) {
+  if (data.agentView) {
+    const v = data.agentView;
+    return (
+      <section className="explain" aria-label="Agent view">
+        <h3>
+          What {AGENTS.find(([a]) => a === v.agent)?.[1]} loads starting in <code>{v.fromDir}</code>
+        </h3>
+        {v.budgetBytes !== null && <BudgetBar used={v.usedBytes} max={v.budgetBytes} label="agent budget" />}
+        <table className="table">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>When</th>
+              <th>Status</th>
+              <th>Bytes</th>
+              <th>Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {v.files.map((f) => (
+              <tr key={f.path} className={`agent-file status-${f.status}`}>
+                <td>
+                  <code>{f.path}</code>
+                </td>
+                <td>{f.when ?? '—'}</td>
+                <td>
+                  <span className={`badge ${f.status === 'loaded' ? 'badge-ok' : f.status === 'truncated' || f.status === 'cut' ? 'badge-error' : 'badge-muted'}`}>{f.status}</span>
+                </td>
+                <td>
+                  {f.loadedBytes !== f.bytes ? `${formatBytes(f.loadedBytes)} of ${formatBytes(f.bytes)}` : formatBytes(f.bytes)}
+                  {f.truncatedAt !== null && <div className="field-error">cut at byte {f.truncatedAt}</div>}
+                </td>
+                <td>{f.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {v.notes.map((n, i) => (
+          <p key={i} className="hint">
+            {n}
+          </p>
+        ))}
+      </section>
+    );
+  }
+  return (
+    <section className="explain" aria-label="Explanation">
+      {data.targetPath === null && <div className="banner banner-warn">This path is outside the catalog root, so no project rule applies to it.</div>}
+      <h3>At session start ({data.static.length})</h3>
+      <BudgetBar used={data.budget.static.usedBytes} max={data.budget.static.maxBytes} label="static budget" />
+      <RuleRows rows={data.static} onOpenFile={onOpenFile} empty="No unconditional rule covers the start folder." />
+      <h3>When {data.targetPath ? <code>{data.targetPath}</code> : 'the path'} is touched ({data.contextual.length})</h3>
+      <BudgetBar used={data.budget.contextual.usedBytes} max={data.budget.contextual.maxBytes} label="contextual budget" />
+      <RuleRows rows={data.contextual} onOpenFile={onOpenFile} empty="No further rule applies to this path." />
+      {data.dropped.length > 0 && (
+        <>
+          <h3 className="field-error">Dropped ({data.dropped.length})</h3>
+          <RuleRows rows={data.dropped} onOpenFile={onOpenFile} empty="" />
+        </>
+      )}
+      {data.skipped.length > 0 && (
+        <details>
+          <summary className="muted">Not applied ({data.skipped.length})</summary>
+          <RuleRows rows={data.skipped} onOpenFile={onOpenFile} empty="" />
+        </details>
+      )}
+      <p className="muted">
+        {formatBytes(data.contentBytes)} sent · provenance <code>{data.provenanceSha256.slice(0, 16)}</code>
+      </p>
+    </section>
+  );
+}
+
+function RuleRows({ rows, onOpenFile, empty }: { rows: RulesExplainResult['static']; onOpenFile(id: string): void; empty: string }) {
+  if (rows.length === 0) return empty ? <p className="muted">{empty}</p> : null;
+  return (
+    <ol className="explain-list">
+      {rows.map((r) => (
+        <li key={`${r.id ?? r.path}:${r.reason}`} data-reason={r.reason}>
+          {r.id ? (
+            <button className="link-button inline" onClick={() => onOpenFile(r.id!)}>
+              {r.path}
+            </button>
+          ) : (
+            <code>{r.path}</code>
+          )}{' '}
+          <span className="muted">{formatBytes(r.bytes)}</span> — {r.detail}
+          {r.matchedPattern && (
+            <>
+              {' '}
+              (pattern <code>{r.matchedPattern}</code>)
+            </>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function BudgetBar({ used, max, label }: { used: number; max: number | null; label: string }) {
+  if (max === null) return null;
+  const pct = Math.min(100, Math.round((used / max) * 100));
+  return (
+    <div className="budget" title={`${label}: ${used} of ${max} bytes`}>
+      <div className="budget-bar" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={max} aria-valuenow={used}>
+        <div className={`budget-fill${pct >= 100 ? ' full' : ''}`} style={{ width: `${pct}%` }} />
+      </div>
+      <span className="muted">
+        {formatBytes(used)} of {formatBytes(max)}
+      </span>
+    </div>
+  );
+}

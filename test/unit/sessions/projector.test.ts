@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptItem } from '../../../src/shared/contract';
+import type { JournalEvent } from '../../../src/main/core/sessions/events';
+import { MAX_ITEM_TEXT, Projector } from '../../../src/main/core/sessions/projector';
+import type { SessionRecord } from '../../../src/main/core/sessions/records';
+
+function record(): SessionRecord {
+  const now = new Date().toISOString();
+  return {
+    id: 's', workspaceId: null, cwd: '/w', additionalDirectories: [], agentId: 'a', agentVersion: null, agentSessionId: null, title: null, state: 'idle',
+    stopReason: null, resume: null, lastError: null, exit: null, desiredModeId: null, modes: null, configOptions: [], usage: null, commands: [],
+    capabilities: null, stderrTail: '', lastCommand: null, turnCount: 0, lastSeq: 0, lastItem: 0, createdAt: now, updatedAt: now,
+  };
+}
+
+/** A projector over an in-memory item store, applying events and keeping every written item. */
+function harness() {
+  const stored = new Map<number, TranscriptItem>();
+  const p = new Projector(record(), {
+    load: (id) => stored.get(id) ?? null,
+    findByRef: (ref) => [...stored.values()].reverse().find((i) => ('toolCallId' in i && i.toolCallId === ref) || ('requestId' in i && i.requestId === ref) || ('promptId' in i && i.promptId === ref)) ?? null,
+    openIds: (statuses) => [...stored.values()].filter((i) => ('status' in i && statuses.includes(i.status)) || ('state' in i && statuses.includes(i.state))).map((i) => i.id),
+  });
+  const apply = (...events: JournalEvent[]) => {
+    for (const e of events) p.apply(e, new Date().toISOString());
+    for (const i of p.takeDirty()) stored.set(i.id, i);
+  };
+  const update = (u: Record<string, unknown>): JournalEvent => ({ kind: 'update', data: { update: u as never } });
+  return { p, stored, apply, update, items: () => [...stored.values()].sort((a, b) => a.id - b.id) };
+}
+
+describe('Projector', () => {
+  it('merges chunks of one message, splits long ones at the item cap and keeps kinds apart', () => {
+    const h = harness();
+    h.apply({ kind: 'prompt_queued', data: { promptId: 'p1', text: 'hi', blocks: [{ type: 'text', text: 'hi' }], queuedAt: '' } }, { kind: 'prompt_sent', data: { promptId: 'p1' } });
+    h.apply(h.update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } }));
+    h.apply(h.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } }), h.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } }));
+    h.apply(h.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(MAX_ITEM_TEXT + 10) } }));
+    const items = h.items();
+    expect(items.map((i) => i.kind)).toEqual(['user_message', 'agent_thought', 'agent_message', 'agent_message']);
+    expect(items[0]).toMatchObject({ status: 'sent', turn: 1 });
+    expect(items[2]).toMatchObject({ text: `Hello${'x'.repeat(MAX_ITEM_TEXT - 5)}`, continued: false });
+    expect(items[3]).toMatchObject({ text: 'x'.repeat(15), continued: true });
+    // a new messageId starts a new item
+    h.apply(h.update({ sessionUpdate: 'agent_message_chunk', messageId: 'm2', content: { type: 'text', text: 'next' } }));
+    expect(h.items().at(-1)).toMatchObject({ text: 'next', messageId: 'm2', continued: false });
+  });
+
+  it('merges tool call updates, replaces the plan within a turn and marks unfinished tools cancelled', () => {
+    const h = harness();
+    h.apply({ kind: 'prompt_queued', data: { promptId: 'p', text: 't', blocks: [], queuedAt: '' } }, { kind: 'prompt_sent', data: { promptId: 'p' } });
+    h.apply(h.update({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A', kind: 'read', status: 'pending' }));
+    h.apply(h.update({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', kind: 'nonsense' }));
+    h.apply(h.update({ sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'completed', locations: [{ path: '/w/x', line: 3 }] }));
+    h.apply(h.update({ sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'pending' }] }));
+    h.apply(h.update({ sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'completed' }, { content: 'two', priority: 'x', status: 'y' }] }));
+    h.apply({ kind: 'turn_end', data: { stopReason: 'cancelled', error: null } });
+    const items = h.items();
+    expect(items.filter((i) => i.kind === 'plan')).toHaveLength(1);
+    expect(items.find((i) => i.kind === 'plan')).toMatchObject({ entries: [{ status: 'completed' }, { content: 'two', priority: 'medium', status: 'pending' }] });
+    expect(items.find((i) => i.kind === 'tool_call' && i.toolCallId === 'a')).toMatchObject({ status: 'completed', locations: [{ path: '/w/x', line: 3 }] });
+    expect(items.find((i) => i.kind === 'tool_call' && i.toolCallId === 'b')).toMatchObject({ status: 'cancelled', toolKind: 'other' });
+    expect(items.at(-1)).toMatchObject({ kind: 'stop', stopReason: 'cancelled' });
+    expect(h.p.record.stopReason).toBe('cancelled');
+  });
+
+  it('records header data and resume outcomes as notices; ignores malformed updates', () => {
+    const h = harness();
+    h.apply(h.update({ sessionUpdate: 'usage_update', used: 5, size: 10, cost: { amount: 1, currency: 'USD' } }));
+    h.apply(h.update({ sessionUpdate: 'session_info_update', title: '  Title  ' }));
+    h.apply(h.update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'fix', description: 'Fix', input: { hint: 'what' } }, { nope: 1 }] }));
+    h.apply(h.update({ sessionUpdate: 'tool_call_update' }), h.update({ sessionUpdate: 'whatever' }), { kind: 'update', data: { update: null as never } });
+    h.apply({ kind: 'resume', data: { outcome: 'replaced-by-new', message: 'stale', replayed: 0, imported: false } });
+    expect(h.p.record).toMatchObject({ usage: { used: 5, size: 10, cost: { amount: 1, currency: 'USD' } }, title: 'Title', commands: [{ name: 'fix', hint: 'what' }], resume: { outcome: 'replaced-by-new', message: 'stale' } });
+    expect(h.items()).toEqual([expect.objectContaining({ kind: 'notice', code: 'resume', severity: 'warning', outcome: 'replaced-by-new', detail: 'stale' })]);
+  });
+
+  it('interruption drops queued prompts, cancels pending permissions and open tool calls', () => {
+    const h = harness();
+    h.apply({ kind: 'prompt_queued', data: { promptId: 'p1', text: 'a', blocks: [], queuedAt: '' } }, { kind: 'prompt_sent', data: { promptId: 'p1' } });
+    h.apply(h.update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'T', status: 'in_progress' }));
+    h.apply({ kind: 'permission_requested', data: { requestId: 'r', toolCall: { toolCallId: 't', title: 'Allow?' }, options: [{ optionId: 'y', name: 'Y', kind: 'allow_once' }] } });
+    h.apply({ kind: 'prompt_queued', data: { promptId: 'p2', text: 'b', blocks: [], queuedAt: '' } });
+    h.apply({ kind: 'interrupted', data: { reason: 'Atrium stopped' } });
+    const byKind = (k: string) => h.items().filter((i) => i.kind === k);
+    expect(byKind('tool_call')[0]).toMatchObject({ status: 'cancelled' });
+    expect(byKind('permission')[0]).toMatchObject({ state: 'cancelled', answeredBy: 'shutdown', title: 'Allow?' });
+    expect(byKind('user_message').map((u) => (u.kind === 'user_message' ? u.status : ''))).toEqual(['sent', 'dropped']);
+  });
+});
