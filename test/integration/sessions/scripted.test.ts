@@ -11,7 +11,7 @@ afterEach(async () => {
   for (const e of engines.splice(0)) await e.close();
 });
 
-function setup(scenario: Scenario, options: { batchMs?: number } = {}) {
+function setup(scenario: Scenario, options: { batchMs?: number; idleMs?: number } = {}) {
   const base = tempDir('atrium-sessions-');
   const ws = path.join(base, 'ws');
   fs.mkdirSync(ws);
@@ -363,6 +363,37 @@ describe('sessions with the scripted ACP agent', () => {
     expect(alive(pid)).toBe(false);
     const again = await engine.sessions.resume(s.id);
     expect([again.state, again.resume?.outcome]).toEqual(['idle', 'resumed']);
+  });
+
+  it('stops an idle agent after the idle time and resumes it transparently with the next prompt', async () => {
+    const { ws, open } = setup({ capabilities: { resume: true } }, { idleMs: 300 });
+    const engine = open();
+    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'one')).toBe('end_turn');
+    const pid = engine.sessions.show(s.id).diagnostics.pid!;
+    await waitFor(() => !engine.sessions.show(s.id).live && !alive(pid), 'idle shutdown');
+    expect(engine.sessions.show(s.id).state).toBe('idle');
+    expect(await promptAndWait(engine, s.id, 'two')).toBe('end_turn');
+    expect(engine.sessions.show(s.id).resume?.outcome).toBe('resumed');
+  });
+
+  it('quitting Atrium mid-turn kills the agent tree and leaves the session interrupted and resumable', async () => {
+    const { ws, open } = setup({ capabilities: { resume: true }, turns: [{ match: 'wait', steps: [{ text: 'working' }, { waitForCancel: true }] }] });
+    let engine = open();
+    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    const { promptId } = engine.sessions.prompt(s.id, 'wait');
+    await waitFor(() => text(items(engine, s.id)).includes('working'), 'the turn to start');
+    const pid = engine.sessions.show(s.id).diagnostics.pid!;
+    const queued = engine.sessions.prompt(s.id, 'queued behind');
+    await engine.close();
+    expect(alive(pid)).toBe(false);
+    expect(await engine.sessions.waitForTurn(s.id, queued.promptId)).toBe('dropped');
+    void promptId;
+    engine = open();
+    const shown = engine.sessions.show(s.id);
+    expect([shown.state, shown.live]).toEqual(['interrupted', false]);
+    expect(items(engine, s.id).find((i) => i.kind === 'notice' && i.code === 'interrupted')).toMatchObject({ title: expect.stringContaining('Atrium quit during a turn') });
+    expect((await engine.sessions.resume(s.id)).state).toBe('idle');
   });
 
   it('switches modes and config options the agent offers, and refuses others', async () => {
