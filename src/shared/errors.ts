@@ -36,6 +36,9 @@ export const ERROR_CODES = [
   'HOOK_DIGEST_MISMATCH',
   'HOOK_INVALID',
   'HOOK_NOT_APPROVED',
+  // extensions (issue 5)
+  'EXTENSION_CHANGED',
+  'COMMAND_NOT_CONFIRMED',
 ] as const;
 
 /** One of {@link ERROR_CODES}. Capabilities append their codes to the list above. */

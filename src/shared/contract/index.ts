@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { appRequests } from './app';
+import { extensionsEvents, extensionsRequests } from './extensions';
 import { hooksEvents, hooksRequests } from './hooks';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionEvents, sessionRequests } from './sessions';
@@ -13,6 +14,7 @@ import { workspaceEvents, workspaceRequests } from './workspaces';
 
 export * from './app';
 export * from './define';
+export * from './extensions';
 export * from './hooks';
 export * from './rules';
 export * from './sessions';
@@ -26,6 +28,7 @@ export const requests = {
   ...rulesRequests,
   ...sessionRequests,
   ...hooksRequests,
+  ...extensionsRequests,
 };
 
 export const events = {
@@ -34,6 +37,7 @@ export const events = {
   ...rulesEvents,
   ...sessionEvents,
   ...hooksEvents,
+  ...extensionsEvents,
 };
 
 export type Requests = typeof requests;

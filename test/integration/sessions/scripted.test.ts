@@ -388,7 +388,7 @@ describe('sessions with the scripted ACP agent', () => {
     await engine.close();
     expect(alive(pid)).toBe(false);
     expect(await engine.sessions.waitForTurn(s.id, queued.promptId)).toBe('dropped');
-    void promptId;
+    expect(await engine.sessions.waitForTurn(s.id, promptId)).toBe('cancelled');
     engine = open();
     const shown = engine.sessions.show(s.id);
     expect([shown.state, shown.live]).toEqual(['interrupted', false]);

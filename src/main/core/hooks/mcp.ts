@@ -184,3 +184,14 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
     danger,
   };
 }
+
+/**
+ * MCP server definitions from an already parsed server map (`{name: {command, args, …}}`), with the
+ * same parsing and digest as {@link readMcpServers}. For maps that are not in a file this module
+ * reads (a plugin manifest's inline `mcpServers`, a marketplace entry); used by the extensions
+ * bundle (issue 5). Never throws; a non-object map yields no servers.
+ */
+export function mcpServersFromMap(map: unknown, source: HookSource, dir: string, homeDir: string, lineOf: (node: unknown) => number | null = () => null): McpDefinition[] {
+  if (!isRecord(map)) return [];
+  return Object.entries(map).map(([name, def]) => serverOf(name, def, source, lineOf(def) ?? lineOf(map), dir, homeDir));
+}

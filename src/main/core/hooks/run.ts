@@ -82,7 +82,11 @@ export async function runMatching(entries: readonly HookEntry[], event: HookEven
     const r = await runOne(e, event, handlerInput, ctx);
     if (r.skipped === 'modified') becameModified.push(e.hook.id);
     ran.push({ entry: e, result: r });
-    if (!r.skipped) interpreted.set(e, interpret(event, e.format, { exitCode: r.exitCode, timedOut: r.timedOut, stdout: e.fields.type === 'http' && (r.exitCode ?? 0) >= 300 ? '' : r.stdout, stderr: r.stderr }));
+    if (r.skipped) return;
+    // an http answer reads like a command: a 2xx body like exit 0 stdout, anything else (or no answer) as a non-blocking error
+    const httpOk = r.exitCode !== null && r.exitCode >= 200 && r.exitCode < 300;
+    const exitCode = e.fields.type === 'http' ? (r.timedOut ? null : httpOk ? 0 : 1) : r.exitCode;
+    interpreted.set(e, interpret(event, e.format, { exitCode, timedOut: r.timedOut, stdout: e.fields.type === 'http' && !httpOk ? '' : r.stdout, stderr: r.stderr }));
   };
   const parallel = runnable.filter((e) => e.format !== 'blade');
   const sequential = runnable.filter((e) => e.format === 'blade');

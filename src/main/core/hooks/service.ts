@@ -275,6 +275,11 @@ export class HookService {
     await Promise.all(all.map((w) => w.watcher.close()));
   }
 
+  /** Ids of the workspaces whose hook files are watched now. */
+  watchedWorkspaces(): string[] {
+    return [...this.watchers.keys()];
+  }
+
   /** Resolves when every watcher is watching (tests). */
   async watchersReady(): Promise<void> {
     await Promise.all([...this.watchers.values()].map(async (w) => {

@@ -41,10 +41,12 @@ export function blockText(block: unknown): string {
   return b.type === 'text' && typeof b.text === 'string' ? b.text : '';
 }
 
+/** ACP tool kind, or `other` for anything unknown. */
 export function toolKind(kind: unknown): ToolKind {
   return TOOL_KINDS.has(kind as ToolKind) ? (kind as ToolKind) : 'other';
 }
 
+/** Tool call locations with a string path (line kept when it is an integer). */
 export function toolLocations(locations: unknown): ToolLocation[] {
   if (!Array.isArray(locations)) return [];
   return locations
@@ -52,6 +54,7 @@ export function toolLocations(locations: unknown): ToolLocation[] {
     .map((l) => ({ path: l.path as string, line: Number.isInteger(l.line) ? (l.line as number) : null }));
 }
 
+/** Tool call content for display: text/diff/terminal entries; unknown entries dropped, diffs capped. */
 export function toolContents(content: unknown): ToolContent[] {
   if (!Array.isArray(content)) return [];
   const out: ToolContent[] = [];
@@ -83,6 +86,7 @@ export function rawJson(value: unknown): string | null {
   return text.length > MAX_RAW_CHARS ? `${text.slice(0, MAX_RAW_CHARS)}…` : text;
 }
 
+/** The agent's permission options; an unknown kind is treated as `reject_once` (never as an allow). */
 export function permissionOptions(options: unknown): PermissionOption[] {
   if (!Array.isArray(options)) return [];
   const kinds = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
@@ -91,6 +95,7 @@ export function permissionOptions(options: unknown): PermissionOption[] {
     .map((o) => ({ optionId: o.optionId as string, name: str(o.name) ?? (o.optionId as string), kind: kinds.has(o.kind) ? o.kind : 'reject_once' }));
 }
 
+/** ACP mode state → the contract's modes, or null when absent or malformed. */
 export function sessionModes(modes: acp.SessionModeState | null | undefined): { currentModeId: string; available: SessionMode[] } | null {
   if (!modes || typeof modes.currentModeId !== 'string' || !Array.isArray(modes.availableModes)) return null;
   return {
@@ -99,6 +104,7 @@ export function sessionModes(modes: acp.SessionModeState | null | undefined): { 
   };
 }
 
+/** ACP config options → the contract's flat form (select groups flattened into `group`). */
 export function configOptions(options: unknown): SessionConfigOption[] {
   if (!Array.isArray(options)) return [];
   const out: SessionConfigOption[] = [];
@@ -123,6 +129,7 @@ export function configOptions(options: unknown): SessionConfigOption[] {
   return out;
 }
 
+/** ACP available commands → name, description and input hint. */
 export function agentCommands(commands: unknown): AgentCommand[] {
   if (!Array.isArray(commands)) return [];
   return commands

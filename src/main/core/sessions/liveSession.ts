@@ -70,6 +70,8 @@ export class LiveSession {
   private gone: Promise<void> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly turnWaiters = new Map<string, Array<(stop: StopReason | 'dropped') => void>>();
+  /** Outcomes of recent prompts, so a late `waitForTurn` resolves too (bounded). */
+  private readonly settled = new Map<string, StopReason | 'dropped'>();
   readonly permissions: PermissionBroker;
   readonly terminals: TerminalManager;
   private env: Record<string, string> = {};
@@ -96,10 +98,12 @@ export class LiveSession {
     );
   }
 
+  /** Atrium's session id. */
   get id(): string {
     return this.journal.record.id;
   }
 
+  /** The in-memory record (equal to the stored row after each journal flush). */
   get record(): SessionRecord {
     return this.journal.record;
   }
@@ -123,6 +127,7 @@ export class LiveSession {
     return this.proc ? this.proc.stderr.text() : this.record.stderrTail;
   }
 
+  /** Process id of the running agent, or null. */
   pid(): number | null {
     return this.proc?.pid ?? null;
   }
@@ -400,8 +405,10 @@ export class LiveSession {
     return { promptId: q.promptId, position };
   }
 
-  /** Resolves when the prompt's turn has ended (its stop reason) or the prompt was dropped. */
+  /** Resolves when the prompt's turn has ended (its stop reason) or the prompt was dropped (at once if that already happened). */
   waitForTurn(promptId: string): Promise<StopReason | 'dropped'> {
+    const done = this.settled.get(promptId);
+    if (done) return Promise.resolve(done);
     return new Promise((resolve) => {
       const list = this.turnWaiters.get(promptId) ?? [];
       list.push(resolve);
@@ -410,6 +417,8 @@ export class LiveSession {
   }
 
   private settleTurn(promptId: string, stop: StopReason | 'dropped'): void {
+    this.settled.set(promptId, stop);
+    if (this.settled.size > 1000) this.settled.delete(this.settled.keys().next().value as string);
     const list = this.turnWaiters.get(promptId);
     this.turnWaiters.delete(promptId);
     for (const fn of list ?? []) fn(stop);
@@ -478,7 +487,7 @@ export class LiveSession {
         // the process died or is being stopped: its exit handler (or stop) records the end of the turn
         await this.gone;
         recorded = true;
-        stop = 'crashed';
+        stop = this.stopping ? 'cancelled' : 'crashed';
       } else {
         stop = 'error';
         error = describeAgentError(e);

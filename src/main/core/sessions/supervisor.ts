@@ -87,6 +87,7 @@ export class AgentProcess {
     return proc;
   }
 
+  /** The child's process id (also its process group id); undefined when it never started. */
   get pid(): number | undefined {
     return this.child.pid;
   }

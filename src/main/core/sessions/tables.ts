@@ -80,11 +80,13 @@ export class SessionTables {
     this.upsertItem.run(sessionId, item.id, item.kind, ref, status, JSON.stringify(item));
   }
 
+  /** One item by id, or null. */
   item(sessionId: string, id: number): TranscriptItem | null {
     const row = this.selectItem.get(sessionId, id) as { data: string } | undefined;
     return row ? parseItem(row.data) : null;
   }
 
+  /** The latest item with this ref (tool call id, permission request id, prompt id), or null. */
   itemByRef(sessionId: string, ref: string): TranscriptItem | null {
     const row = this.selectByRef.get(sessionId, ref) as { data: string } | undefined;
     return row ? parseItem(row.data) : null;

@@ -23,7 +23,9 @@ export function literalOf(h: Hook): string {
  * approved version.
  */
 export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hook: Hook; workspaceId: string; busy: boolean; onApprove(h: Hook): void; onRevoke(h: Hook): void }) {
-  const [showDiff, setShowDiff] = useState(hook.state === 'modified');
+  // a modified item shows its diff unless the user hid it
+  const [diffHidden, setDiffHidden] = useState(false);
+  const showDiff = !diffHidden;
   const canApprove = hook.state === 'unapproved' || hook.state === 'modified' || (hook.state === 'disabled' && hook.approval?.digest !== hook.digest);
   const literal = literalOf(hook);
   return (
@@ -87,7 +89,7 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
           {hook.digest}
         </code>
         {hook.state === 'modified' && (
-          <button className="link-button" aria-expanded={showDiff} onClick={() => setShowDiff(!showDiff)}>
+          <button className="link-button" aria-expanded={showDiff} onClick={() => setDiffHidden(showDiff)}>
             {showDiff ? 'Hide changes' : 'Show changes'}
           </button>
         )}

@@ -71,7 +71,7 @@ export function HooksTab({ workspace, onReview }: { workspace: Workspace; onRevi
   if (error && !data) return <div className="banner banner-error">{error}</div>;
   if (!data) return <p className="muted">Reading hooks…</p>;
 
-  const toApprove: Approvable[] = [...hooks.filter((h) => approvable(h.state)).map((item) => ({ kind: 'hook' as const, item })), ...servers.filter((s) => approvable(s.state)).map((item) => ({ kind: 'mcp' as const, item }))];
+  const toApprove: Approvable[] = [...groups.flatMap(([, list]) => list).filter((h) => approvable(h.state)).map((item) => ({ kind: 'hook' as const, item })), ...servers.filter((s) => approvable(s.state)).map((item) => ({ kind: 'mcp' as const, item }))];
   const userPending: Approvable[] = data.hooks.filter((h) => h.source.scope === 'user' && approvable(h.state)).map((item) => ({ kind: 'hook' as const, item }));
   const total = data.hooks.length + data.mcpServers.length;
 

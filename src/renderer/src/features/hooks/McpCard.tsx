@@ -13,7 +13,9 @@ export function serverLiteral(s: McpServer): string {
 
 /** One repository MCP server, approved by digest like a hook: what it starts, with env and headers (masked), state, actions. */
 export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { server: McpServer; workspaceId: string; busy: boolean; onApprove(s: McpServer): void; onRevoke(s: McpServer): void }) {
-  const [showDiff, setShowDiff] = useState(server.state === 'modified');
+  // a modified item shows its diff unless the user hid it
+  const [diffHidden, setDiffHidden] = useState(false);
+  const showDiff = !diffHidden;
   const env = Object.entries(server.env);
   const headers = Object.entries(server.headers);
   return (
@@ -67,7 +69,7 @@ export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { se
           {server.digest}
         </code>
         {server.state === 'modified' && (
-          <button className="link-button" aria-expanded={showDiff} onClick={() => setShowDiff(!showDiff)}>
+          <button className="link-button" aria-expanded={showDiff} onClick={() => setDiffHidden(showDiff)}>
             {showDiff ? 'Hide changes' : 'Show changes'}
           </button>
         )}

@@ -1,0 +1,108 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { CommandPreview, ExtensionWarning } from '../../../../shared/contract/extensions';
+import { isInside } from '../paths';
+import { warn } from '../read';
+import type { CommandRecord } from '../types';
+import { substituteArguments } from './arguments';
+import { findFileRefs, findShellEmbeds, type ShellEmbed } from './embeds';
+
+/** Largest file an `@path` reference inlines (bytes). */
+export const MAX_FILE_REF_BYTES = 256 * 1024;
+
+/** What {@link expandCommand} produced. */
+export interface Expansion {
+  text: string;
+  embeds: ShellEmbed[];
+  fileRefs: CommandPreview['fileRefs'];
+  warnings: ExtensionWarning[];
+}
+
+type Segment = { kind: 'text'; text: string } | { kind: 'embed'; embed: ShellEmbed; index: number } | { kind: 'file'; raw: string; replacement: string };
+
+/**
+ * Expands a command template (issue 5 "Custom commands"; formats.md §2.9) in the safe order:
+ * 1. shell embeds are located on the template as written (never on substituted text, so an
+ *    argument cannot create one);
+ * 2. `@path` references, also on the template as written, are inlined as fenced blocks only when
+ *    they resolve (realpath) to a regular file inside the workspace; anything else is left as
+ *    written and reported (`refused` / `missing`);
+ * 3. arguments are substituted into the remaining literal text only (not into embeds, not into
+ *    inlined files), literally (see `substituteArguments`); when the template uses no placeholder
+ *    and arguments were given, `ARGUMENTS: <text>` is appended (Claude Code).
+ * Embeds stay as written (`` !`cmd` ``) unless `embedOutputs` (from `runEmbeds`) is given, whose
+ * values are inserted literally. Never runs anything; never throws for bad input.
+ */
+export async function expandCommand(command: CommandRecord, options: { args: readonly string[]; argumentText: string; workspaceDir: string; embedOutputs?: readonly string[] }): Promise<Expansion> {
+  const template = command.template;
+  const embeds = findShellEmbeds(template);
+  const warnings: ExtensionWarning[] = [];
+  const fileRefs: Expansion['fileRefs'] = [];
+  const segments: Segment[] = [];
+  let at = 0;
+  const pushText = async (chunk: string, offset: number) => {
+    let last = 0;
+    for (const ref of findFileRefs(chunk)) {
+      if (ref.start > last) segments.push({ kind: 'text', text: chunk.slice(last, ref.start) });
+      const raw = chunk.slice(ref.start, ref.end);
+      const resolved = await resolveFileRef(ref.path, options.workspaceDir);
+      fileRefs.push({ token: raw, path: ref.path, status: resolved.status, reason: resolved.reason });
+      if (resolved.status === 'refused') {
+        const line = command.bodyLine + template.slice(0, offset + ref.start).split('\n').length - 1;
+        warnings.push(warn(command.path, line, `${raw} is refused: ${resolved.reason}`, 'Reference files inside the workspace only.'));
+      }
+      segments.push({ kind: 'file', raw, replacement: resolved.status === 'included' ? resolved.block : raw });
+      last = ref.end;
+    }
+    if (last < chunk.length) segments.push({ kind: 'text', text: chunk.slice(last) });
+  };
+  for (const [index, embed] of embeds.entries()) {
+    await pushText(template.slice(at, embed.start), at);
+    segments.push({ kind: 'embed', embed, index });
+    at = embed.end;
+  }
+  await pushText(template.slice(at), at);
+
+  let used = false;
+  const parts = segments.map((s) => {
+    if (s.kind === 'file') return s.replacement;
+    if (s.kind === 'embed') {
+      const output = options.embedOutputs?.[s.index];
+      return output === undefined ? template.slice(s.embed.start, s.embed.end) : output;
+    }
+    const r = substituteArguments(s.text, options.args, options.argumentText);
+    used ||= r.used;
+    return r.text;
+  });
+  let text = parts.join('');
+  if (!used && options.argumentText.trim() !== '') text = `${text.replace(/\s*$/, '')}\n\nARGUMENTS: ${options.argumentText}`;
+  return { text, embeds, fileRefs, warnings };
+}
+
+type FileRefResolution = { status: 'included'; reason: null; block: string } | { status: 'refused' | 'missing'; reason: string };
+
+async function resolveFileRef(ref: string, workspaceDir: string): Promise<FileRefResolution> {
+  if (ref.startsWith('~') || path.isAbsolute(ref)) return { status: 'refused', reason: 'absolute and home paths are outside the workspace' };
+  const lexical = path.resolve(workspaceDir, ref);
+  if (!isInside(workspaceDir, lexical)) return { status: 'refused', reason: 'it points outside the workspace' };
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = await fs.realpath(workspaceDir);
+    real = await fs.realpath(lexical);
+  } catch {
+    return { status: 'missing', reason: 'no such file in the workspace; left as written' };
+  }
+  if (!isInside(realRoot, real)) return { status: 'refused', reason: 'it is a link to a file outside the workspace' };
+  try {
+    const st = await fs.stat(real);
+    if (!st.isFile()) return { status: 'missing', reason: 'not a regular file; left as written' };
+    if (st.size > MAX_FILE_REF_BYTES) return { status: 'refused', reason: `larger than ${MAX_FILE_REF_BYTES} bytes` };
+    const content = (await fs.readFile(real, 'utf8')).replace(/\r\n/g, '\n').replace(/\n$/, '');
+    const ext = path.extname(ref).slice(1);
+    const fence = content.includes('```') ? '````' : '```';
+    return { status: 'included', reason: null, block: `\n${fence}${ext}\n${content}\n${fence}\n` };
+  } catch {
+    return { status: 'missing', reason: 'could not be read; left as written' };
+  }
+}

@@ -1,0 +1,108 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
+import { mcpServersFromMap, readMcpServers, type McpDefinition } from '../../hooks/mcp';
+import { parseJsonText } from '../../trust/review/jsonText';
+import { isRecord, redactUrl } from '../../trust/review/text';
+import { layerOf, type Layer } from '../precedence';
+import { warn } from '../read';
+import type { McpRecord, PluginRecord } from '../types';
+
+/** What {@link collectMcpServers} needs. */
+export interface McpContext {
+  workspaceDir: string;
+  homeDir: string;
+  trusted: boolean;
+  /** Enabled plugins only. */
+  plugins: readonly PluginRecord[];
+  shown(absolute: string): string;
+}
+
+/**
+ * MCP servers of a workspace (issue 5; formats.md §2.7), parsed by the hooks issue's MCP reader
+ * (`hooks/mcp.ts`, the same definitions and digests MCP approval uses): the user's files
+ * (`~/.claude/settings.json`, `~/.cursor/mcp.json`, `~/.gemini/settings.json`, `~/.codex/config.toml`,
+ * `~/.blade/…`), the project's (`.mcp.json` wrapped or bare, `.cursor/mcp.json`, `.vscode/mcp.json`
+ * `servers`, settings `mcpServers`…) only when trusted, and each enabled plugin's `.mcp.json`,
+ * manifest `mcpServers` (file or inline) and marketplace entry. A server without `type` gets it from
+ * its fields. Env and header values are never listed (names only); arguments are masked. Never throws.
+ */
+export async function collectMcpServers(ctx: McpContext): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
+  const servers: McpRecord[] = [];
+  const warnings: ExtensionWarning[] = [];
+  const user = await readMcpServers(ctx.homeDir, ctx.homeDir, []);
+  for (const d of user.servers) servers.push(toRecord(d, { source: 'user', path: `~/${d.source.file}`, layer: layerOf('user', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
+  warnings.push(...user.warnings.map((w) => ({ ...w, path: `~/${w.path}` })));
+  if (ctx.trusted) {
+    const project = await readMcpServers(ctx.workspaceDir, ctx.homeDir, []);
+    for (const d of project.servers) {
+      servers.push(toRecord(d, { source: d.source.scope === 'local' ? 'local' : 'project', path: d.source.file, layer: layerOf('project', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
+    }
+    warnings.push(...project.warnings);
+  }
+  for (const plugin of ctx.plugins) {
+    const found = await pluginServers(plugin, ctx);
+    servers.push(...found.servers);
+    warnings.push(...found.warnings);
+  }
+  return { servers, warnings };
+}
+
+/** The MCP servers one plugin declares (`.mcp.json`, manifest `mcpServers`, marketplace entry). */
+export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 'homeDir' | 'shown'>): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
+  const servers: McpRecord[] = [];
+  const warnings: ExtensionWarning[] = [];
+  const add = (map: unknown, absolutePath: string, lineOf?: (n: unknown) => number | null) => {
+    const shownPath = ctx.shown(absolutePath);
+    const source: HookSource = { scope: 'plugin', file: shownPath, plugin: plugin.name, format: 'plugin', absolutePath };
+    for (const d of mcpServersFromMap(map, source, plugin.root, ctx.homeDir, lineOf)) servers.push(toRecord(d, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
+  };
+  const readFile = async (absolutePath: string) => {
+    const text = await fs.readFile(absolutePath, 'utf8').catch(() => null);
+    if (text === null) return;
+    const parsed = parseJsonText(text.replace(/^\uFEFF/, ''));
+    if (!parsed.ok) {
+      warnings.push(warn(ctx.shown(absolutePath), parsed.line, `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}; its MCP servers cannot start`, parsed.fix));
+      return;
+    }
+    const root = parsed.value;
+    add(isRecord(root) && root.mcpServers !== undefined ? root.mcpServers : root, absolutePath, parsed.lineOf);
+  };
+  await readFile(path.join(plugin.root, '.mcp.json'));
+  for (const def of [plugin.manifest?.mcpServers, plugin.entry?.mcpServers]) {
+    if (typeof def === 'string') {
+      const target = path.resolve(plugin.root, def);
+      if (target !== path.join(plugin.root, '.mcp.json')) await readFile(target);
+    } else if (isRecord(def)) {
+      add(def, plugin.manifestPath ? path.join(plugin.root, '.claude-plugin', 'plugin.json') : plugin.root);
+    }
+  }
+  return { servers, warnings };
+}
+
+function toRecord(d: McpDefinition, where: { source: McpRecord['source']; path: string; layer: Layer; plugin: string | null }): McpRecord {
+  const fix = (w: { path: string; line: number | null; message: string; fix: string | null }) => ({ ...w, path: where.path });
+  return {
+    id: where.plugin ? `plugin:${where.plugin}:${d.name}` : d.name,
+    name: d.name,
+    transport: d.transport,
+    command: d.command,
+    args: d.maskedArgs,
+    url: d.url === null ? null : redactUrl(d.url),
+    cwd: d.cwd,
+    envNames: Object.keys(d.env),
+    headerNames: Object.keys(d.headers),
+    source: where.source,
+    plugin: where.plugin,
+    path: where.path,
+    line: d.line,
+    digest: d.digest,
+    approvalId: d.id,
+    status: d.invalid.length ? 'invalid' : 'active',
+    overriddenBy: null,
+    warnings: [...d.invalid, ...d.warnings].map(fix),
+    absolutePath: d.source.absolutePath,
+    layer: where.layer,
+    local: where.source === 'local',
+  };
+}

@@ -1,0 +1,58 @@
+import type { ExtensionWarning } from '../../../../shared/contract/extensions';
+import { failed, firstParagraph, flag, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
+import type { ScanRoot } from '../roots';
+import type { SkillRecord } from '../types';
+
+/** Skill names (seed §10; Agent Skills spec): lowercase letters, digits and inner hyphens, ≤ 64 chars. */
+const SKILL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/** Longest description the Agent Skills spec accepts (characters). */
+const MAX_DESCRIPTION = 1024;
+
+/**
+ * A skill from its parsed `SKILL.md` (formats.md §2.8, seed §10). `folder` is the skill's folder
+ * name, which is its id (Claude Code's command name; `plugin:<plugin>:<folder>` for plugin skills);
+ * frontmatter `name` is the display name. `name` and `description` are required by the spec: when
+ * missing, the folder name and the first paragraph are used and a warning says so. Unreadable
+ * files are listed as `invalid`.
+ */
+export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, root: ScanRoot, absolutePath: string, shown: string): SkillRecord {
+  const id = root.plugin ? `plugin:${root.plugin}:${folder}` : folder;
+  const base = { id, source: root.source, tool: root.tool, plugin: root.plugin, path: shown, absolutePath, layer: root.layer, local: false, overriddenBy: null };
+  if (failed(file)) {
+    return { ...base, name: folder, description: '', whenToUse: null, argumentHint: null, allowedTools: [], model: null, disableModelInvocation: false, userInvocable: true, bodyBytes: 0, sha256: null, status: 'invalid', warnings: [file.error] };
+  }
+  const warnings: ExtensionWarning[] = [...file.warnings];
+  const d = file.data;
+  if (!file.hasFrontmatter) warnings.push(warn(shown, 1, 'SKILL.md has no frontmatter; name and description are required', `Start the file with ---, name: ${folder}, description: what it does and when to use it, ---.`));
+  let name = text(d.name);
+  if (name === null) {
+    if (file.hasFrontmatter) warnings.push(warn(shown, 2, `no "name"; the folder name "${folder}" is used`, `Add name: ${folder}`));
+    name = folder;
+  } else if (!SKILL_NAME.test(name)) {
+    warnings.push(warn(shown, file.lineOf('name'), `name "${name}" is not lowercase letters, digits and hyphens (at most 64); the Agent Skills spec rejects it`, `Use name: ${folder}`));
+  } else if (name !== folder && !root.plugin) {
+    warnings.push(warn(shown, file.lineOf('name'), `name "${name}" differs from the folder "${folder}"; Claude Code invokes it as /${folder}, and the Agent Skills spec requires them to be equal`, `Rename the folder or use name: ${folder}`));
+  }
+  let description = text(d.description);
+  if (description === null) {
+    description = firstParagraph(file.body);
+    warnings.push(warn(shown, file.lineOf('description') ?? 1, `no "description"; ${description ? 'the first paragraph is used' : 'agents cannot tell when to use it'}`, 'Add description: what the skill does and when to use it.'));
+  } else if (description.length > MAX_DESCRIPTION) {
+    warnings.push(warn(shown, file.lineOf('description'), `description is ${description.length} characters; the Agent Skills spec allows ${MAX_DESCRIPTION}`, 'Shorten the description; move details into the body.'));
+  }
+  return {
+    ...base,
+    name,
+    description,
+    whenToUse: text(d.when_to_use),
+    argumentHint: text(d['argument-hint']),
+    allowedTools: toolList(d['allowed-tools']),
+    model: text(d.model),
+    disableModelInvocation: flag(d['disable-model-invocation'], false),
+    userInvocable: flag(d['user-invocable'], true),
+    bodyBytes: Buffer.byteLength(file.body, 'utf8'),
+    sha256: file.sha256,
+    status: 'active',
+    warnings,
+  };
+}

@@ -1,0 +1,41 @@
+import type { ExtensionWarning } from '../../../../shared/contract/extensions';
+import { failed, text, toolList, warn, readMarkdown, symlinkAsText } from '../read';
+import { DOC_NAMES, type ScanRoot } from '../roots';
+import type { AgentRecord } from '../types';
+import { findMarkdown } from '../walk';
+
+/**
+ * Subagents of one root (`agents/**\/*.md`, formats.md §2.12): name (frontmatter, else the file
+ * name), description, tools, model. BOM-tolerant (a BOM never hides an agent, unlike Claude Code
+ * issue #73158, but a warning says Claude Code would drop it). A file without frontmatter is
+ * listed with a warning (Claude Code does not register it); README-like files are skipped.
+ */
+export async function scanAgents(root: ScanRoot, shown: (abs: string) => string): Promise<{ agents: AgentRecord[]; warnings: ExtensionWarning[] }> {
+  const found = await findMarkdown(root.dir, shown, { skip: (n) => DOC_NAMES.test(n) });
+  const agents: AgentRecord[] = [];
+  for (const f of found.files) agents.push(await agentFromFile(f.absolute, root, shown));
+  return { agents, warnings: found.warnings };
+}
+
+/** One subagent file (see {@link scanAgents}). Never throws. */
+export async function agentFromFile(absolute: string, root: ScanRoot, shown: (abs: string) => string): Promise<AgentRecord> {
+  const where = shown(absolute);
+  const fileName = absolute.split(/[\\/]/).pop()!.replace(/\.md$/i, '');
+  const file = await readMarkdown(absolute, where);
+  const base = { source: root.source, tool: root.tool, plugin: root.plugin, path: where, absolutePath: absolute, layer: root.layer, local: false, overriddenBy: null };
+  if (failed(file)) return { ...base, id: idOf(root, fileName), name: fileName, description: null, tools: [], model: null, sha256: null, status: 'invalid', warnings: [file.error] };
+  const warnings = [...file.warnings];
+  const name = text(file.data.name) ?? fileName;
+  const description = text(file.data.description);
+  if (!file.hasFrontmatter) {
+    const asText = symlinkAsText(file.body, where);
+    warnings.push(asText ?? warn(where, 1, 'no frontmatter (name, description): Claude Code does not register this subagent', `Start the file with ---, name: ${fileName}, description: when to use it, ---.`));
+  } else if (description === null) {
+    warnings.push(warn(where, 1, 'no "description": agents cannot tell when to delegate to it, and Claude Code skips it', 'Add description: when to use this subagent.'));
+  }
+  return { ...base, id: idOf(root, name), name, description, tools: toolList(file.data.tools), model: text(file.data.model), sha256: file.sha256, status: 'active', warnings };
+}
+
+function idOf(root: ScanRoot, name: string): string {
+  return root.plugin ? `plugin:${root.plugin}:${name}` : name;
+}
