@@ -7,6 +7,7 @@ import type { HostHandlers } from './core/handlers';
 import { APP_VERSION } from './core/version';
 import { bindContract, forwardEvents } from './ipc';
 import { buildMenu } from './menu';
+import { notifyPermissionRequests } from './notifications';
 import { createMainWindow, isAppUrl, appEntry } from './window';
 
 /** What {@link startDesktop} returns, for tests and for the quit path. */
@@ -42,6 +43,13 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   const unforward = forwardEvents(engine.bus, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
   Menu.setApplicationMenu(buildMenu());
   let window = createMainWindow(outDir);
+  const unnotify = notifyPermissionRequests(engine.bus, (sessionId) => {
+    if (window.isDestroyed()) window = createMainWindow(outDir);
+    window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(`#/sessions/${sessionId}`)}`).catch(() => {});
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  });
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) window = createMainWindow(outDir);
@@ -60,6 +68,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
     if (shutDown) return;
     shutDown = true;
     unforward();
+    unnotify();
     unbind();
     await engine.close();
   };

@@ -9,13 +9,31 @@ export function createFakeElectron() {
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   const windows: FakeBrowserWindow[] = [];
   const appEvents = new EventEmitter();
+  const notifications: FakeNotification[] = [];
+
+  class FakeNotification extends EventEmitter {
+    static isSupported = () => true;
+    shown = false;
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+      notifications.push(this);
+    }
+    show() {
+      this.shown = true;
+    }
+  }
   let lockGranted = true;
 
   class FakeWebContents extends EventEmitter {
     sent: Array<{ channel: string; payload: unknown }> = [];
     windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
     mainFrame = { url: '' };
+    executed: string[] = [];
     isDestroyed = () => false;
+    executeJavaScript(code: string) {
+      this.executed.push(code);
+      return Promise.resolve();
+    }
     send(channel: string, payload: unknown) {
       this.sent.push({ channel, payload });
     }
@@ -43,6 +61,8 @@ export function createFakeElectron() {
       this.webContents.mainFrame.url = `file://${file}`;
       return Promise.resolve();
     }
+    focused = false;
+    isFocused = () => this.focused;
     isDestroyed = () => false;
     isMinimized = () => false;
     restore() {}
@@ -53,6 +73,8 @@ export function createFakeElectron() {
   const fake = {
     handlers,
     windows,
+    notifications,
+    Notification: FakeNotification,
     setLock(granted: boolean) {
       lockGranted = granted;
     },

@@ -77,11 +77,11 @@ export function settingsWith(event: string, handler: Record<string, unknown>, ma
 }
 
 /** Polls `check` until it returns a truthy value (no fixed sleeps in assertions); throws after `timeoutMs`. */
-export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
   const started = Date.now();
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -7,7 +7,7 @@ import { tempDir } from '../../support/tempDir';
 // The shell imports 'electron'; here it gets the fake, so the shell's wiring runs under plain Node.
 const holder = vi.hoisted(() => ({ fake: null as unknown }));
 vi.mock('electron', () => {
-  const names = ['app', 'BrowserWindow', 'dialog', 'ipcMain', 'Menu', 'shell'] as const;
+  const names = ['app', 'BrowserWindow', 'dialog', 'ipcMain', 'Menu', 'Notification', 'shell'] as const;
   return Object.fromEntries(names.map((n) => [n, new Proxy(function () {}, forward(n))]));
 });
 function forward(name: string): ProxyHandler<object> {
@@ -105,6 +105,21 @@ describe('Electron shell (fake electron module)', () => {
     expect(navigate('https://evil.example/')).toBe(true);
     expect(navigate(appFile)).toBe(false);
     expect(wc.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+  });
+
+  it('raises a desktop notification for a permission request only when no window is focused; clicking opens the session', async () => {
+    const app = await start();
+    const permission = { title: 'Write notes.txt' } as never;
+    fake.windows[0].focused = true;
+    app.engine.bus.emit('permissionRequested', { sessionId: 's1', sessionTitle: 'fix', permission });
+    expect(fake.notifications).toHaveLength(0);
+    fake.windows[0].focused = false;
+    app.engine.bus.emit('permissionRequested', { sessionId: 's1', sessionTitle: 'fix', permission });
+    expect(fake.notifications).toHaveLength(1);
+    expect(fake.notifications[0].options.title).toBe('Permission needed: fix');
+    expect(fake.notifications[0].shown).toBe(true);
+    fake.notifications[0].emit('click');
+    expect(fake.windows[0].webContents.executed).toEqual(['location.hash = "#/sessions/s1"']);
   });
 
   it('quits when another instance holds the single-instance lock', async () => {

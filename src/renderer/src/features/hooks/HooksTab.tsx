@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ShieldCheck } from 'lucide-react';
+import { Lock, ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import type { Hook, HookListing, McpServer, Workspace } from '../../../../shared/contract';
 import { RequestError } from '../../api/client';
@@ -34,7 +34,7 @@ const approvable = (state: string) => state === 'unapproved' || state === 'modif
  * listing them; the repository's MCP servers; the run history. Restricted folders show only the
  * user's own hooks and say how to see the rest.
  */
-export function HooksTab({ workspace, onReview }: { workspace: Workspace; onReview(): void }) {
+export function HooksTab({ workspace }: { workspace: Workspace }) {
   const client = useApp((s) => s.client);
   const { data, error, reload } = useHooksListing(workspace.missing ? null : workspace.id);
   const [filter, setFilter] = useState<Filter>('all');
@@ -78,14 +78,12 @@ export function HooksTab({ workspace, onReview }: { workspace: Workspace; onRevi
   return (
     <div className="hooks-tab">
       {data.restricted && (
-        <div className="banner banner-warn hooks-restricted" role="status">
+        <p className="hooks-restricted" role="status">
+          <Lock size={14} aria-hidden />
           <span>
-            <strong>Trust this folder to see its hooks.</strong> It is in restricted mode: its own hooks and MCP servers are not listed and never run. Only your own hooks (from your home folder) are shown.
+            <strong>Trust this folder to see its hooks.</strong> In restricted mode its own hooks and MCP servers are neither listed nor run; only your own hooks (from your home folder) are shown.
           </span>
-          <button className="button" onClick={onReview}>
-            Review…
-          </button>
-        </div>
+        </p>
       )}
       {data.disableAllHooks?.value && (
         <div className="banner banner-warn" role="status">
@@ -98,13 +96,6 @@ export function HooksTab({ workspace, onReview }: { workspace: Workspace; onRevi
         <>
           <div className="hooks-toolbar">
             <Summary listing={data} />
-            <div className="segmented" role="radiogroup" aria-label="Show">
-              {FILTERS.map(([value, label]) => (
-                <button key={value} role="radio" aria-checked={filter === value} className={filter === value ? 'active' : ''} onClick={() => setFilter(value)}>
-                  {label}
-                </button>
-              ))}
-            </div>
             <span className="spacer" />
             {userPending.length > 0 && (
               <button className="button" disabled={busy} onClick={() => setConfirm({ title: `Approve your ${userPending.length} own hook${userPending.length === 1 ? '' : 's'}?`, items: userPending, allUser: true })}>
@@ -114,6 +105,13 @@ export function HooksTab({ workspace, onReview }: { workspace: Workspace; onRevi
             <button className="button primary" disabled={busy || toApprove.length === 0} onClick={() => setConfirm({ title: `Approve ${toApprove.length} shown item${toApprove.length === 1 ? '' : 's'}?`, items: toApprove, allUser: false })}>
               <ShieldCheck size={14} aria-hidden /> Approve all shown ({toApprove.length})…
             </button>
+          </div>
+          <div className="segmented hooks-filter" role="radiogroup" aria-label="Show">
+            {FILTERS.map(([value, label]) => (
+              <button key={value} role="radio" aria-checked={filter === value} className={filter === value ? 'active' : ''} onClick={() => setFilter(value)}>
+                {label}
+              </button>
+            ))}
           </div>
           {data.warnings.length > 0 && (
             <section className="hooks-file-warnings" aria-label="File problems">

@@ -62,7 +62,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <TrustTab workspace={workspace} review={review} onReview={() => setReviewOpen(true)} />
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="hooks">
-          <HooksTab workspace={workspace} onReview={() => setReviewOpen(true)} />
+          <HooksTab workspace={workspace} />
         </Tabs.Content>
       </Tabs.Root>
       <TrustReviewDialog workspace={workspace} review={review} open={reviewOpen} onOpenChange={setReviewOpen} />
