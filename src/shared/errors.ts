@@ -32,6 +32,12 @@ export const ERROR_CODES = [
   'SESSION_CLOSED',
   'PERMISSION_NOT_FOUND',
   'PATH_OUTSIDE_SESSION',
+  // sessions that obey the workspace (issue 8)
+  'PROMPT_BLOCKED',
+  'WORKTREE_FAILED',
+  'WORKTREE_DIRTY',
+  'HANDOVER_INVALID',
+  'HANDOVER_RATE_LIMITED',
   // hooks (issue 6)
   'HOOK_DIGEST_MISMATCH',
   'HOOK_INVALID',

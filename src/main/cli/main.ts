@@ -3,6 +3,7 @@ import { APP_VERSION } from '../core/version';
 import { registerAgentsCommands } from './commands/agents';
 import { registerHooksCommands } from './commands/hooks';
 import { registerMcpCommands } from './commands/mcp';
+import { registerCommandCommand, registerResourcesCommand } from './commands/resources';
 import { registerRulesCommands } from './commands/rules';
 import { registerServeCommand } from './commands/serve';
 import { registerSessionCommands } from './commands/session';
@@ -27,6 +28,8 @@ export function buildProgram(): Command {
   registerSessionCommands(program);
   registerHooksCommands(program);
   registerMcpCommands(program);
+  registerResourcesCommand(program);
+  registerCommandCommand(program);
   applyExitOverride(program);
   return program;
 }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { EventBus } from './events/bus';
+import { ExtensionsService } from './extensions/service';
 import { HookService } from './hooks/service';
 import { WorkspaceResourcesCache } from './resources/cache';
 import { RulesService } from './rules/service';
@@ -59,6 +60,8 @@ export interface Engine {
    * `approvedMcpServers(target)`, `isMcpServerApproved(target, name)`.
    */
   readonly hooks: HookService;
+  /** Skills, commands, subagents, plugins, MCP/LSP servers and output styles of the resource bundle (issue 5). */
+  readonly extensions: ExtensionsService;
   /** Stops background work and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -76,6 +79,7 @@ export function createEngine(options: EngineOptions): Engine {
   const trust = new TrustService({ store, bus, homeDir, onChanged: () => workspaces?.notifyTrustChanged() });
   workspaces = new WorkspaceService(store, bus, (trustRoot) => trust.workspaceTrust(trustRoot));
   const trustGate = options.trustGate ?? trust;
+  const extensionsDigests = new WeakMap<object, string>();
   const resources = new WorkspaceResourcesCache({
     homeDir,
     trustGate,
@@ -84,6 +88,11 @@ export function createEngine(options: EngineOptions): Engine {
       if (!notify) return;
       for (const ws of workspaces?.list() ?? []) {
         if (ws.path === dir) bus.emit('rulesChanged', { workspaceId: ws.id, catalogSha256: bundle.rules.catalogSha256 });
+      }
+      const digest = extensionsDigestOf(bundle);
+      if (digest !== null && extensionsDigests.get(bundle) !== digest) {
+        extensionsDigests.set(bundle, digest);
+        for (const ws of workspaces?.list() ?? []) if (ws.path === dir) bus.emit('extensionsChanged', { workspaceId: ws.id });
       }
     },
   });
@@ -105,6 +114,7 @@ export function createEngine(options: EngineOptions): Engine {
     rules: new RulesService(resources),
     sessions,
     hooks,
+    extensions: new ExtensionsService(resources, trustGate, homeDir),
     async close() {
       if (closed) return;
       closed = true;
@@ -114,4 +124,13 @@ export function createEngine(options: EngineOptions): Engine {
       store.close();
     },
   };
+}
+
+/** The extensions member's digest of a bundle, or null when the bundle has no such member. */
+function extensionsDigestOf(bundle: { value(key: 'extensions'): { digest: string } }): string | null {
+  try {
+    return bundle.value('extensions').digest;
+  } catch {
+    return null;
+  }
 }

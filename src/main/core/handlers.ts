@@ -1,6 +1,7 @@
 import type { ParamsOf, RequestName, Requests, ResultOf } from '../../shared/contract';
 import type { z } from 'zod';
 import type { Engine } from './engine';
+import { createExtensionsHandlers } from './extensions/handlers';
 import { createHooksHandlers } from './hooks/handlers';
 import { createRulesHandlers } from './rules/handlers';
 import { createSessionHandlers } from './sessions/handlers';
@@ -29,6 +30,7 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     ...createRulesHandlers(engine),
     ...createSessionHandlers(engine),
     ...createHooksHandlers(engine),
+    ...createExtensionsHandlers(engine),
   };
 }
 

@@ -2,6 +2,9 @@ import { useEffect } from 'react';
 import { Toaster } from 'sonner';
 import { Tooltip } from 'radix-ui';
 import { ConnectionBanner } from './components/ConnectionBanner';
+import { NewSessionDialog } from './features/sessions/NewSessionDialog';
+import { SessionsView } from './features/sessions/SessionsView';
+import { SessionView } from './features/sessions/SessionView';
 import { AddWorkspaceDialog } from './features/workspaces/AddWorkspaceDialog';
 import { RemoveWorkspaceDialog } from './features/workspaces/RemoveWorkspaceDialog';
 import { RenameWorkspaceDialog } from './features/workspaces/RenameWorkspaceDialog';
@@ -10,9 +13,11 @@ import { WelcomeView } from './features/workspaces/WelcomeView';
 import { WorkspaceView } from './features/workspaces/WorkspaceView';
 import { useApp, useSelectedWorkspace } from './state/appStore';
 
-/** The app shell: workspace sidebar on the left, the selected workspace (or a welcome) on the right. */
+/** The app shell: workspace sidebar on the left; the selected workspace, the sessions list or one session (or a welcome) on the right. */
 export function App() {
   const selected = useSelectedWorkspace();
+  const view = useApp((s) => s.view);
+  const sessionId = useApp((s) => s.sessionId);
   useGlobalShortcuts();
   return (
     <Tooltip.Provider delayDuration={400}>
@@ -20,12 +25,21 @@ export function App() {
         <Sidebar />
         <main className="main" aria-label="Workspace">
           <ConnectionBanner />
-          {selected ? <WorkspaceView key={selected.id} workspace={selected} /> : <WelcomeView />}
+          {view === 'session' && sessionId ? (
+            <SessionView key={sessionId} sessionId={sessionId} />
+          ) : view === 'sessions' ? (
+            <SessionsView />
+          ) : selected ? (
+            <WorkspaceView key={selected.id} workspace={selected} />
+          ) : (
+            <WelcomeView />
+          )}
         </main>
       </div>
       <AddWorkspaceDialog />
       <RenameWorkspaceDialog />
       <RemoveWorkspaceDialog />
+      <NewSessionDialog />
       <Toaster theme="system" position="bottom-right" closeButton />
     </Tooltip.Provider>
   );

@@ -149,7 +149,7 @@ export const PluginInfo = z.object({
 });
 export type PluginInfo = z.infer<typeof PluginInfo>;
 
-/** An MCP server (formats.md §2.7). Values of `env` and headers are never listed, only their names; `${VAR}` stays as written. */
+/** An MCP server (formats.md §2.7). Secret-looking values of `env`, headers and arguments are masked; `${VAR}` stays as written. */
 export const McpServerInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -162,6 +162,10 @@ export const McpServerInfo = z.object({
   cwd: z.string().nullable(),
   envNames: z.array(z.string()),
   headerNames: z.array(z.string()),
+  /** Env values as written, secret-looking ones masked (`••••••`); `${VAR}` references are shown, never expanded. */
+  env: z.record(z.string(), z.string()),
+  /** Header values, masked the same way (`Bearer ${TOKEN}` stays visible, a literal token does not). */
+  headers: z.record(z.string(), z.string()),
   source: ExtensionSource,
   plugin: z.string().nullable(),
   /** The file that declares it. */

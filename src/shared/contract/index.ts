@@ -8,6 +8,7 @@ import { appRequests } from './app';
 import { extensionsEvents, extensionsRequests } from './extensions';
 import { hooksEvents, hooksRequests } from './hooks';
 import { rulesEvents, rulesRequests } from './rules';
+import { sessionPolicyEvents, sessionPolicyRequests } from './sessionPolicy';
 import { sessionEvents, sessionRequests } from './sessions';
 import { trustEvents, trustRequests } from './trust';
 import { workspaceEvents, workspaceRequests } from './workspaces';
@@ -17,6 +18,7 @@ export * from './define';
 export * from './extensions';
 export * from './hooks';
 export * from './rules';
+export * from './sessionPolicy';
 export * from './sessions';
 export * from './trust';
 export * from './workspaces';
@@ -27,6 +29,7 @@ export const requests = {
   ...trustRequests,
   ...rulesRequests,
   ...sessionRequests,
+  ...sessionPolicyRequests,
   ...hooksRequests,
   ...extensionsRequests,
 };
@@ -36,6 +39,7 @@ export const events = {
   ...trustEvents,
   ...rulesEvents,
   ...sessionEvents,
+  ...sessionPolicyEvents,
   ...hooksEvents,
   ...extensionsEvents,
 };

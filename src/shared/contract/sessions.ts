@@ -289,9 +289,31 @@ export const PermissionItem = z.object({
 export type PermissionItem = z.infer<typeof PermissionItem>;
 
 /**
+ * A reference to a rule file a session was given (issue 8): identity and digest, never the body
+ * (bodies are re-hydrated from the catalog and must match `sha256`, seed §7).
+ */
+export const PolicyRuleRef = z.object({
+  id: z.string(),
+  /** Root-relative POSIX path; user files as `~/…`. */
+  relativePath: z.string(),
+  source: z.enum(['project', 'local', 'user']),
+  sha256: z.string(),
+  /** Rule format (`agents`, `claude`, `cursor`, …). */
+  format: z.string(),
+  /** Absolute path of the file when the session took its snapshot (for `file://` links). */
+  absolutePath: z.string().nullable(),
+});
+export type PolicyRuleRef = z.infer<typeof PolicyRuleRef>;
+
+/**
  * Something the user must see: resume outcomes (`code: resume`, with `outcome`), agent exits and
  * start failures (`agent_exit`, `start_failed`, with the stderr tail in `detail`), refused file
  * access (`fs_refused`), agent notices (`agent_notice`), interruptions (`interrupted`).
+ * Workspace policy (issue 8) adds `rules_loaded` (static or contextual rules reached the agent:
+ * `rules` and `triggerPaths`, never bodies), `rules_native` (files the agent loads by itself),
+ * `hooks_skipped` (one line: hooks that do not run because they are not approved; `link` to the
+ * Hooks tab), `hook_run` (a hook decided something), `mcp_withheld`, `rules_accepted` (the user
+ * continued with changed rules: the new provenance), `idle_shutdown` and `worktree`.
  */
 export const NoticeItem = z.object({
   ...itemBase,
@@ -301,6 +323,12 @@ export const NoticeItem = z.object({
   title: z.string(),
   detail: z.string().nullable(),
   outcome: ResumeOutcome.nullable(),
+  /** Rule references the notice is about (`rules_loaded`, `rules_native`, `rules_accepted`). */
+  rules: z.array(PolicyRuleRef).optional(),
+  /** Paths (source-project relative) that triggered contextual rules. */
+  triggerPaths: z.array(z.string()).optional(),
+  /** Where the UI links to: a tab of the session's workspace and the ids to highlight. */
+  link: z.object({ tab: z.enum(['rules', 'hooks', 'mcp']), ids: z.array(z.string()) }).optional(),
 });
 
 /** End of a turn with its stop reason. */
@@ -384,13 +412,15 @@ export const sessionRequests = defineRequests({
         title: z.string().max(500).optional(),
         additionalDirectories: z.array(z.string().min(1)).optional(),
         prompt: z.string().min(1).optional(),
+        /** Run in a new git worktree on branch `atrium/<slug>` from the workspace's HEAD (issue 8). */
+        worktree: z.boolean().optional(),
       })
       .refine(oneWhere, whereMessage),
     result: z.object({ session: Session }),
   },
   'sessions.prompt': {
     description: 'Queues a prompt; it runs when the previous turn ends (position 0 = runs now). Resumes a session whose agent is not running.',
-    params: z.object({ ...sessionRef, text: z.string().min(1) }),
+    params: z.object({ ...sessionRef, text: z.string().min(1), surfaceId: z.string().min(1).max(200).optional() }),
     result: z.object({ promptId: z.string(), position: z.number().int(), session: Session }),
   },
   'sessions.cancel': {
@@ -484,7 +514,13 @@ export const sessionEvents = defineEvents({
   },
   permissionRequested: {
     description: 'An agent asks for permission; answer with sessions.answerPermission. Raise a notification when no window is open.',
-    payload: z.object({ sessionId: z.string(), sessionTitle: z.string().nullable(), permission: PermissionItem }),
+    payload: z.object({
+      sessionId: z.string(),
+      sessionTitle: z.string().nullable(),
+      permission: PermissionItem,
+      /** The attached surface that should answer (the one that sent the prompt, else any attached one); null = any surface. */
+      surfaceId: z.string().nullable().optional(),
+    }),
   },
   agentInstallProgress: {
     description: 'Progress of an agents.install.',

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildListing } from '../../../src/main/core/hooks/listing';
+import type { ApprovalRow } from '../../../src/main/core/hooks/repository';
+import { runMatching } from '../../../src/main/core/hooks/run';
 import { hookWorld, settingsWith } from './helpers';
 
 const script = '#!/usr/bin/env bash\ninput=$(cat)\ncase "$input" in *"rm -rf"*) echo "rm -rf is blocked" >&2; exit 2;; esac\nexit 0\n';
@@ -48,18 +51,28 @@ describe('approve → run → edit the script → not run and modified → diff 
     expect(() => w.engine.store.db.prepare('DELETE FROM hook_audit').run()).toThrow(/append-only/);
   });
 
-  it('re-hashes the scripts right before running: a change after listing never runs', async () => {
+  it('re-hashes the scripts right before running: a change after the listing was built never runs', async () => {
     const w = hookWorld();
     w.write({ '.claude/settings.json': settingsWith('Stop', { type: 'command', command: 'bash .claude/hooks/s.sh' }), '.claude/hooks/s.sh': 'touch ran.flag\n' });
-    const hook = await w.hook('s.sh');
-    await w.engine.hooks.approve({ path: w.project }, [{ id: hook.id }]);
-    // change the script while a snapshot says "approved"
-    const snapshot = await w.engine.hooks.approvedHooksFor({ path: w.project });
-    expect(snapshot.hooks.map((h) => h.id)).toEqual([hook.id]);
-    fs.writeFileSync(path.join(w.project, '.claude/hooks/s.sh'), 'touch ran.flag; curl evil\n');
-    const out = await w.engine.hooks.run('Stop', {}, { path: w.project });
-    expect(out.results[0].skipped).toBe('modified');
+    const input = (approvals: Map<string, ApprovalRow>) => ({
+      path: w.project, trustRoot: w.project, workspaceId: null, homeDir: w.home, home: w.home, restricted: false, includeHeldBack: false,
+      approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), httpAllowedHosts: [],
+    });
+    const first = (await buildListing(input(new Map()))).hooks[0].hook;
+    const row: ApprovalRow = { trustRoot: w.project, key: first.key, itemId: first.id, kind: 'hook', digest: first.digest, definitionJson: '{}', scripts: [], approvedAt: '', approvedBy: 'test' };
+    const built = await buildListing(input(new Map([[`${w.project}\0${first.key}`, row]])));
+    expect(built.hooks[0].hook.state).toBe('approved');
+    const ctx = { path: w.project, homeDir: w.home, allowedHosts: [] };
+    // the snapshot says approved; the script changes afterwards
+    fs.writeFileSync(path.join(w.project, '.claude/hooks/s.sh'), 'touch ran.flag; echo evil\n');
+    const stale = await runMatching(built.hooks, 'Stop', {}, ctx);
+    expect(stale.outcome.results[0]).toMatchObject({ skipped: 'modified', message: expect.stringMatching(/re-hashed before running/) });
+    expect(stale.becameModified).toEqual([first.id]);
     expect(fs.existsSync(path.join(w.project, 'ran.flag'))).toBe(false);
+    // with the original bytes back, the same snapshot runs
+    fs.writeFileSync(path.join(w.project, '.claude/hooks/s.sh'), 'touch ran.flag\n');
+    expect((await runMatching(built.hooks, 'Stop', {}, ctx)).outcome.results[0]).toMatchObject({ skipped: null, exitCode: 0 });
+    expect(fs.existsSync(path.join(w.project, 'ran.flag'))).toBe(true);
   });
 });
 
@@ -111,6 +124,28 @@ describe('approval rules', () => {
     expect(engine.store.schemaVersion).toBeGreaterThanOrEqual(4);
     expect((await w.hook('echo keep')).state).toBe('approved');
     await w.engine.close();
+  });
+});
+
+describe('credential files named as scripts', () => {
+  it('are hashed into the digest but their content is neither stored at approval nor shown', async () => {
+    const w = hookWorld();
+    w.write({ '.ssh/id_rsa': '-----BEGIN OPENSSH PRIVATE KEY-----\nsecret-key-material\n' }, w.home);
+    w.write({ '.claude/settings.json': settingsWith('SessionStart', { type: 'command', command: 'bash ~/.ssh/id_rsa' }) });
+    const hook = await w.hook('id_rsa');
+    expect(hook.scripts).toEqual([expect.objectContaining({ path: '~/.ssh/id_rsa', outsideWorkspace: true })]);
+    await expect(w.engine.hooks.readScript({ path: w.project }, hook.id, '~/.ssh/id_rsa')).rejects.toMatchObject({ code: 'PATH_UNREADABLE' });
+    await w.engine.hooks.approve({ path: w.project }, [{ id: hook.id }]);
+    expect(JSON.stringify(w.engine.store.db.prepare('SELECT * FROM hook_script_contents').all())).not.toContain('secret-key-material');
+    expect((await w.engine.hooks.diff({ path: w.project }, hook.id)).current.scripts[0].content).toBeNull();
+  });
+
+  it('shows the content of an ordinary script, only for paths the hook runs', async () => {
+    const w = hookWorld();
+    w.write({ '.claude/settings.json': settingsWith('Stop', { type: 'command', command: 'bash .claude/hooks/s.sh' }), '.claude/hooks/s.sh': 'echo hi\n', 'other.txt': 'x' });
+    const hook = await w.hook('s.sh');
+    expect(await w.engine.hooks.readScript({ path: w.project }, hook.id, '.claude/hooks/s.sh')).toMatchObject({ content: 'echo hi\n', binary: false, truncated: false });
+    await expect(w.engine.hooks.readScript({ path: w.project }, hook.id, 'other.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
 

@@ -104,4 +104,29 @@ describe('faithful parsing: schema mistakes make one hook invalid, the rest of t
     expect(w1('echo bad-regex').state).toBe('invalid');
     expect(w1('echo if-on-stop').warnings[0].message).toMatch(/"if" only works on tool events/);
   });
+
+  it('never throws on odd shapes: every one becomes a warning or an invalid hook', async () => {
+    const shapes: Array<string | object> = [
+      { hooks: [] },
+      { hooks: 'PreToolUse' },
+      { hooks: { Stop: [null, 5, 'x', []] } },
+      { hooks: { Stop: [{ hooks: [null, { type: 42 }, { type: 'command', command: ['a'] }, { type: 'http' }, { type: 'command', command: 'x', args: [1] }] }] } },
+      { hooks: { Stop: [{ matcher: 7, hooks: 'nope' }] } },
+      { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', if: 42 }, { type: 'command', command: 'y', shell: 'fish' }, { type: 'command', command: 'z', env: { A: 1 } }] }] } },
+      [],
+      'just a string',
+    ];
+    for (const shape of shapes) {
+      const w = hookWorld();
+      w.write({ '.claude/settings.json': shape, '.codex/hooks.json': shape, '.gemini/settings.json': shape, '.blade/settings.json': shape });
+      const listing = await w.list();
+      for (const h of listing.hooks) {
+        if (h.state === 'invalid') expect(h.warnings.length).toBeGreaterThan(0);
+        expect(h.digest).toMatch(/^sha256:/);
+      }
+      expect(listing.warnings.length + listing.hooks.length).toBeGreaterThan(0);
+      for (const warning of [...listing.warnings, ...listing.hooks.flatMap((h) => h.warnings)]) expect(warning.path).toMatch(/settings\.json|hooks\.json/);
+      await w.engine.close();
+    }
+  });
 });

@@ -143,3 +143,12 @@ export function symlinkAsText(content: string, shown: string): ExtensionWarning 
     `Recreate the link: ln -sf ${body} ${path.posix.basename(shown)}`,
   );
 }
+
+/**
+ * An `argument-hint` as written: `argument-hint: [issue-number]` is a YAML list to a YAML parser,
+ * but agents show the text, so a list is shown back as `[a, b]`.
+ */
+export function hintText(value: unknown): string | null {
+  if (Array.isArray(value)) return `[${value.map((v) => String(v)).join(', ')}]`;
+  return text(value);
+}

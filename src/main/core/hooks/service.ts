@@ -43,6 +43,11 @@ export interface HookRunContext extends TrustTarget {
   sessionId?: string;
   /** Cancels running handlers (their process trees are killed). */
   signal?: AbortSignal;
+  /**
+   * Only these hooks (id → digest) may run: a session's snapshot (issue 8), so hooks approved
+   * after the session started do not join it. Others are left out entirely (not reported as skipped).
+   */
+  only?: ReadonlyMap<string, string>;
 }
 
 /** An approved MCP server with its full (unmasked) definition, for starting it in a session. */
@@ -195,7 +200,8 @@ export class HookService {
   async run(event: HookEvent, input: Record<string, unknown>, ctx: HookRunContext): Promise<HookRunOutcome> {
     const f = this.folder(ctx);
     const built = await this.build(f, false);
-    const { outcome, ran, becameModified } = await runMatching(built.hooks, event, input, {
+    const entries = ctx.only ? built.hooks.filter((h) => ctx.only!.get(h.hook.id) === h.hook.digest) : built.hooks;
+    const { outcome, ran, becameModified } = await runMatching(entries, event, input, {
       path: f.path,
       homeDir: this.options.homeDir,
       sessionId: ctx.sessionId,

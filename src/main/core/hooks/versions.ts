@@ -9,8 +9,18 @@ export const SNAPSHOT_MAX = 256 * 1024;
 /** Longest script text returned by `hooks.readScript` (1 MiB). */
 export const READ_SCRIPT_MAX = 1024 * 1024;
 
-/** A script's text for a snapshot or diff: null when binary or unreadable; cut at `max` characters. */
+/**
+ * True for paths of credential files (`~/.ssh/…`, `~/.aws/…`, `id_rsa`, `*.pem`, `.env`…): a hook may
+ * name one as its "script" (`bash ~/.ssh/id_rsa`); it is hashed like any other file, but its text is
+ * never stored in the database nor shown.
+ */
+export function isCredentialPath(abs: string): boolean {
+  return /[\\/]\.(ssh|aws|gnupg|kube|docker|azure|netrc|npmrc|pypirc|git-credentials)([\\/]|$)|[\\/]\.config[\\/](gh|gcloud)([\\/]|$)|[\\/]id_(rsa|ed25519|ecdsa|dsa)[^\\/]*$|\.(pem|key|p12|pfx)$|[\\/]\.env(\.[^\\/]*)?$/.test(abs);
+}
+
+/** A script's text for a snapshot or diff: null when binary, unreadable or a credential file; cut at `max` characters. */
 export async function scriptText(abs: string, max = SNAPSHOT_MAX): Promise<{ content: string | null; truncated: boolean }> {
+  if (isCredentialPath(abs)) return { content: null, truncated: false };
   try {
     const bytes = await fs.readFile(abs);
     if (bytes.subarray(0, 8192).includes(0)) return { content: null, truncated: false };
@@ -45,10 +55,11 @@ export function approvedVersion(row: ApprovalRow, content: (sha256: string) => s
 }
 
 /**
- * Reads a referenced script for display (≤ {@link READ_SCRIPT_MAX}).
+ * Reads a referenced script for display (≤ {@link READ_SCRIPT_MAX}); credential files are refused.
  * @throws AtriumError NOT_FOUND | PATH_UNREADABLE
  */
 export async function readScriptFile(abs: string, shown: string): Promise<{ content: string; size: number; truncated: boolean; binary: boolean }> {
+  if (isCredentialPath(abs)) throw new AtriumError('PATH_UNREADABLE', `${shown} looks like a credential file; Atrium hashes it but never shows its content.`);
   let bytes: Buffer;
   try {
     const st = await fs.stat(abs);

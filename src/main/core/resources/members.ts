@@ -1,3 +1,4 @@
+import { extensionsMember } from '../extensions/member';
 import { RuleCatalogBuilder } from '../rules/builder';
 import type { ResourceMember, ResourceMemberFactory } from './types';
 import type { RuleCatalog } from '../rules/catalog';
@@ -39,4 +40,4 @@ export const rulesMember: ResourceMemberFactory<'rules'> = {
 };
 
 /** Members of every bundle, in initialisation order (later issues append theirs). */
-export const DEFAULT_MEMBERS: readonly ResourceMemberFactory[] = [rulesMember];
+export const DEFAULT_MEMBERS: readonly ResourceMemberFactory[] = [rulesMember, extensionsMember];

@@ -1,3 +1,4 @@
+import type { ExtensionCatalog } from '../extensions/types';
 import type { RuleCatalog } from '../rules/catalog';
 import type { TrustGate } from '../trust/gate';
 
@@ -9,6 +10,8 @@ import type { TrustGate } from '../trust/gate';
  */
 export interface ResourceValues {
   rules: RuleCatalog;
+  /** Skills, commands, subagents, plugins, MCP/LSP servers, output styles (issue 5). */
+  extensions: ExtensionCatalog;
 }
 
 /** Member keys. */

@@ -56,8 +56,14 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       const resolved = confined('write', params.path);
       const v = await host.hooks.verdict((h) => h.beforeWrite?.(host.hookContext(), resolved, params.content));
       if (!v.allow) deny('write', params.path, v.message);
-      writeTextAtomic(resolved, params.content);
+      try {
+        writeTextAtomic(resolved, params.content);
+      } catch (error) {
+        await host.hooks.afterWrite(host.hookContext(), resolved, params.content, (error as Error).message);
+        throw error;
+      }
       host.append({ kind: 'fs_write', data: { path: resolved, chars: params.content.length } });
+      await host.hooks.afterWrite(host.hookContext(), resolved, params.content, null);
       return {};
     },
     async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {

@@ -1,5 +1,20 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentCapabilitiesInfo, ResumeOutcome, SessionState, StopReason } from '../../../shared/contract';
+import type { AgentCapabilitiesInfo, PolicyRuleRef, ResumeOutcome, SessionState, StopReason } from '../../../shared/contract';
+
+/**
+ * A workspace-policy notice (issue 8): rules that reached the agent, files the agent loads
+ * natively, hooks skipped or deciding, withheld MCP servers, accepted rule changes, idle shutdown.
+ * Projected as a `notice` transcript item with the same fields. Never carries rule bodies.
+ */
+export interface PolicyNoticeData {
+  severity: 'info' | 'warning' | 'error';
+  code: string;
+  title: string;
+  detail: string | null;
+  rules?: PolicyRuleRef[];
+  triggerPaths?: string[];
+  link?: { tab: 'rules' | 'hooks' | 'mcp'; ids: string[] };
+}
 
 /**
  * The kinds of entries in a session's event log (`session_events.kind`) and their data. Every
@@ -30,7 +45,8 @@ export type JournalEvent =
   | { kind: 'terminal_created'; data: { terminalId: string; command: string; args: string[]; cwd: string | null } }
   | { kind: 'terminal_exited'; data: { terminalId: string; output: string; truncated: boolean; exitCode: number | null; signal: string | null } }
   | { kind: 'interrupted'; data: { reason: string } }
-  | { kind: 'title_set'; data: { title: string } };
+  | { kind: 'title_set'; data: { title: string } }
+  | { kind: 'policy_notice'; data: PolicyNoticeData };
 
 export type JournalEventKind = JournalEvent['kind'];
 

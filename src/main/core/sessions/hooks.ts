@@ -1,11 +1,19 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import type { ResumeOutcome } from '../../../shared/contract';
+import type { JournalEvent } from './events';
 import type { LaunchSpec } from './supervisor';
 import type { SessionRecord } from './records';
+import type { WorktreeInfo } from './workspacePolicy/worktree';
 
 /** What a hook sees of the session it runs for (read-only snapshot of the record). */
 export interface HookContext {
   readonly session: Readonly<SessionRecord>;
+  /** Appends to the session's journal (e.g. a policy notice); failures are logged, never thrown. */
+  append(event: JournalEvent): void;
 }
+
+/** Why an agent process stopped (see {@link SessionHooks.onAgentStopped}). */
+export type AgentStopReason = 'closed' | 'idle' | 'quit' | 'crashed';
 
 /** A hook's verdict on an action: allow, or deny with a message the agent receives. */
 export type HookVerdict = { allow: true } | { allow: false; message: string };
@@ -17,7 +25,15 @@ export type HookVerdict = { allow: true } | { allow: false; message: string };
  * action it guards (the agent gets an error), never the engine.
  */
 export interface SessionHooks {
-  /** Before the agent process is spawned: adjust command, args, env or cwd (e.g. a worktree). */
+  /**
+   * A session record was just created (synchronously, before its agent starts): `sourceDir` is the
+   * workspace folder it belongs to, `worktree` the execution worktree when it runs in one.
+   */
+  onCreated?(ctx: HookContext, info: { sourceDir: string; worktree: WorktreeInfo | null }): void;
+  /**
+   * Before the agent process is spawned: adjust command, args, env or cwd (e.g. a worktree). A hook
+   * that throws fails the start (state `failed`, its message as `lastError`): fail closed.
+   */
   beforeSpawn?(ctx: HookContext, launch: LaunchSpec): LaunchSpec | Promise<LaunchSpec>;
   /**
    * Before `session/new`, `session/load` or `session/resume` is sent: add `_meta` (e.g. Claude's
@@ -28,12 +44,22 @@ export interface SessionHooks {
     method: 'new' | 'load' | 'resume',
     params: acp.NewSessionRequest,
   ): acp.NewSessionRequest | Promise<acp.NewSessionRequest>;
-  /** Before a prompt is sent: rewrite or extend its content blocks (e.g. contextual rules). */
-  beforePrompt?(ctx: HookContext, prompt: acp.ContentBlock[]): acp.ContentBlock[] | Promise<acp.ContentBlock[]>;
+  /**
+   * After the agent session was created or re-attached (`via` new/load/resume, `outcome` `new` or
+   * the resume outcome), before the session becomes idle. Awaited; a throw is logged, not fatal.
+   */
+  afterAttach?(ctx: HookContext, info: { via: 'new' | 'load' | 'resume'; outcome: ResumeOutcome | 'new' }): void | Promise<void>;
+  /**
+   * Before a prompt is sent: rewrite or extend its content blocks (e.g. contextual rules). A throw
+   * stops the prompt (turn ends `error` with the message), e.g. a blocking UserPromptSubmit hook.
+   */
+  beforePrompt?(ctx: HookContext, prompt: acp.ContentBlock[], info: { promptId: string; text: string }): acp.ContentBlock[] | Promise<acp.ContentBlock[]>;
   /** Before `fs/read_text_file` is answered (path already confined). */
   beforeRead?(ctx: HookContext, path: string): HookVerdict | Promise<HookVerdict>;
   /** Before `fs/write_text_file` writes (path already confined): deny, or snapshot first. */
   beforeWrite?(ctx: HookContext, path: string, content: string): HookVerdict | Promise<HookVerdict>;
+  /** After `fs/write_text_file` wrote (`error` null) or failed to write; awaited before the agent gets the answer. */
+  afterWrite?(ctx: HookContext, path: string, content: string, error: string | null): void | Promise<void>;
   /** Before a terminal command starts. */
   beforeTerminal?(ctx: HookContext, command: string, args: string[], cwd: string): HookVerdict | Promise<HookVerdict>;
   /** Observes every tool call / tool call update the agent reports (after it is durable). */
@@ -45,6 +71,8 @@ export interface SessionHooks {
   onPermissionRequest?(ctx: HookContext, request: acp.RequestPermissionRequest): string | null | Promise<string | null>;
   /** After a turn ended (its events durable). */
   afterTurn?(ctx: HookContext, stopReason: string): void;
+  /** The agent process is gone: closed by the user, idle shutdown, Atrium quitting, or a crash. */
+  onAgentStopped?(ctx: HookContext, reason: AgentStopReason): void | Promise<void>;
 }
 
 /** Runs a list of hooks as one. */
@@ -70,9 +98,49 @@ export class HookChain {
     return params;
   }
 
-  async beforePrompt(ctx: HookContext, prompt: acp.ContentBlock[]): Promise<acp.ContentBlock[]> {
-    for (const h of this.hooks) if (h.beforePrompt) prompt = await h.beforePrompt(ctx, prompt);
+  onCreated(ctx: HookContext, info: { sourceDir: string; worktree: WorktreeInfo | null }): void {
+    for (const h of this.hooks) {
+      try {
+        h.onCreated?.(ctx, info);
+      } catch (error) {
+        console.error('[atrium] onCreated hook failed:', error);
+      }
+    }
+  }
+
+  async afterAttach(ctx: HookContext, info: { via: 'new' | 'load' | 'resume'; outcome: ResumeOutcome | 'new' }): Promise<void> {
+    for (const h of this.hooks) {
+      try {
+        await h.afterAttach?.(ctx, info);
+      } catch (error) {
+        console.error('[atrium] afterAttach hook failed:', error);
+      }
+    }
+  }
+
+  async beforePrompt(ctx: HookContext, prompt: acp.ContentBlock[], info: { promptId: string; text: string }): Promise<acp.ContentBlock[]> {
+    for (const h of this.hooks) if (h.beforePrompt) prompt = await h.beforePrompt(ctx, prompt, info);
     return prompt;
+  }
+
+  async afterWrite(ctx: HookContext, path: string, content: string, error: string | null): Promise<void> {
+    for (const h of this.hooks) {
+      try {
+        await h.afterWrite?.(ctx, path, content, error);
+      } catch (e) {
+        console.error('[atrium] afterWrite hook failed:', e);
+      }
+    }
+  }
+
+  async onAgentStopped(ctx: HookContext, reason: AgentStopReason): Promise<void> {
+    for (const h of this.hooks) {
+      try {
+        await h.onAgentStopped?.(ctx, reason);
+      } catch (error) {
+        console.error('[atrium] onAgentStopped hook failed:', error);
+      }
+    }
   }
 
   async verdict(run: (h: SessionHooks) => HookVerdict | Promise<HookVerdict> | undefined): Promise<HookVerdict> {

@@ -31,8 +31,13 @@ export interface LiveSessionDeps {
   baseEnv: () => Record<string, string>;
   clientInfo: { name: string; version: string };
   batchMs?: number;
-  /** Idle time after which the agent process is stopped (0 = never); the next prompt resumes. */
-  idleMs: number;
+  /** Idle time after which the agent process is stopped (0 = never); the next prompt resumes. Read each time the session becomes idle. */
+  idleMs: () => number;
+  /**
+   * Which attached surface should answer a permission request (issue 8 handover): the one that sent
+   * the running prompt, else any attached one; null = any surface.
+   */
+  permissionSurface?: (sessionId: string, promptSurfaceId: string | null) => string | null;
 }
 
 interface QueuedTurn {
@@ -40,7 +45,12 @@ interface QueuedTurn {
   text: string;
   blocks: acp.ContentBlock[];
   queuedAt: string;
+  /** The surface that sent the prompt (issue 8), or null. */
+  surfaceId: string | null;
 }
+
+/** The reason idle shutdown passes to `shutdown` (see `onAgentStopped` reason `idle`). */
+export const IDLE_REASON = 'Idle shutdown';
 
 /** How long `session/close` may take before the process is killed anyway (milliseconds). */
 const CLOSE_REQUEST_WAIT_MS = 2000;
@@ -142,8 +152,22 @@ export class LiveSession {
     this.append({ kind: 'state', data: error === undefined ? { state } : { state, error } });
   }
 
+  /** The hook context of this session, for the service's own hook calls (e.g. `onCreated`). */
+  hookContextForService(): HookContext {
+    return this.hookContext();
+  }
+
   private hookContext(): HookContext {
-    return { session: this.record };
+    return {
+      session: this.record,
+      append: (event) => {
+        try {
+          this.append(event);
+        } catch (error) {
+          console.error('[atrium] recording a policy event failed:', error);
+        }
+      },
+    };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -178,7 +202,15 @@ export class LiveSession {
       throw error;
     }
     this.env = { ...this.deps.baseEnv(), ...resolved.env, ATRIUM_SESSION_ID: r.id, ...(r.workspaceId ? { ATRIUM_WORKSPACE_ID: r.workspaceId } : {}) };
-    const launch = await this.deps.hooks.beforeSpawn(this.hookContext(), { command: resolved.command, args: resolved.args, cwd: r.cwd, env: this.env });
+    let launch;
+    try {
+      launch = await this.deps.hooks.beforeSpawn(this.hookContext(), { command: resolved.command, args: resolved.args, cwd: r.cwd, env: this.env });
+    } catch (error) {
+      // a hook refused the start (e.g. rules changed since the session was created: fail closed)
+      const message = error instanceof Error ? error.message : String(error);
+      this.failStart(message, '');
+      throw error instanceof AtriumError ? error : new AtriumError('AGENT_START_FAILED', message);
+    }
     this.env = launch.env;
     if (this.stopping) throw new AtriumError('SESSION_CLOSED', 'The session was stopped while its agent was starting.');
     const proc = AgentProcess.spawn(launch);
@@ -235,6 +267,7 @@ export class LiveSession {
         this.append({ kind: 'resume', data: { outcome: result.outcome, message: result.message, replayed: result.replayed, imported: result.outcome === 'loaded' && this.replayStore && result.replayed > 0 } });
       }
       await this.applyDesiredMode(resolved.preset?.initialModeId ?? null);
+      await this.deps.hooks.afterAttach(this.hookContext(), { via: result.via, outcome: result.outcome });
       this.attached = true;
       this.setState('idle', null);
       this.scheduleIdle();
@@ -304,6 +337,7 @@ export class LiveSession {
       console.error('[atrium] recording an agent exit failed:', error);
     }
     this.clearIdleTimer();
+    if (!info.expected && !this.stopping) await this.deps.hooks.onAgentStopped(this.hookContext(), 'crashed');
   }
 
   /** Stops the agent process (tree) and waits for it; returns its stderr tail, or null if none ran. */
@@ -354,10 +388,12 @@ export class LiveSession {
           clearTimeout(timer);
         }
       }
+      const hadProcess = this.proc !== null;
       await this.stopProcess(true);
       // a start in flight fails once its process is gone
       await this.starting?.catch(() => undefined);
       await this.terminals.releaseAll();
+      if (hadProcess || mode === 'closed') await this.deps.hooks.onAgentStopped(this.hookContext(), mode === 'closed' ? 'closed' : mode.reason === IDLE_REASON ? 'idle' : 'quit');
       if (mode === 'closed') {
         if (wasRunning) this.append({ kind: 'turn_end', data: { stopReason: 'cancelled', error: 'The session was closed during the turn.' } });
         this.setState('closed');
@@ -376,11 +412,12 @@ export class LiveSession {
 
   private scheduleIdle(): void {
     this.clearIdleTimer();
-    if (this.deps.idleMs <= 0 || this.running || this.queue.length || this.permissions.count) return;
+    const idleMs = this.deps.idleMs();
+    if (!(idleMs > 0) || this.running || this.queue.length || this.permissions.count) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.live && !this.running && !this.queue.length && this.record.state === 'idle') void this.shutdown('Idle shutdown');
-    }, this.deps.idleMs);
+      if (this.live && !this.running && !this.queue.length && this.record.state === 'idle') void this.shutdown(IDLE_REASON);
+    }, idleMs);
     this.idleTimer.unref();
   }
 
@@ -396,8 +433,8 @@ export class LiveSession {
    * Queues a prompt and starts the queue if idle (starting or resuming the agent first if needed).
    * @returns its id and position (0 = runs now)
    */
-  prompt(text: string): { promptId: string; position: number } {
-    const q: QueuedTurn = { promptId: crypto.randomUUID(), text, blocks: [{ type: 'text', text }], queuedAt: new Date().toISOString() };
+  prompt(text: string, surfaceId: string | null = null): { promptId: string; position: number } {
+    const q: QueuedTurn = { promptId: crypto.randomUUID(), text, blocks: [{ type: 'text', text }], queuedAt: new Date().toISOString(), surfaceId };
     this.queue.push(q);
     this.append({ kind: 'prompt_queued', data: { promptId: q.promptId, text, blocks: q.blocks, queuedAt: q.queuedAt } });
     const position = this.queue.length - 1 + (this.running ? 1 : 0);
@@ -478,7 +515,7 @@ export class LiveSession {
     let error: string | null = null;
     let recorded = false;
     try {
-      const blocks = await this.deps.hooks.beforePrompt(this.hookContext(), q.blocks);
+      const blocks = await this.deps.hooks.beforePrompt(this.hookContext(), q.blocks, { promptId: q.promptId, text: q.text });
       const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
       stop = stopReason(res?.stopReason);
       if (stop === 'error') error = `The agent answered with an unknown stop reason "${String(res?.stopReason)}".`;
@@ -621,7 +658,15 @@ export class LiveSession {
     const response = this.permissions.ask(p, signal, (id) => (requestId = id));
     if (this.running) this.setState('awaiting_permission');
     const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
-    if (item?.kind === 'permission') this.deps.bus.emit('permissionRequested', { sessionId: this.id, sessionTitle: this.record.title, permission: item });
+    if (item?.kind === 'permission') {
+      let surfaceId: string | null = null;
+      try {
+        surfaceId = this.deps.permissionSurface?.(this.id, this.running?.surfaceId ?? null) ?? null;
+      } catch (error) {
+        console.error('[atrium] routing a permission request failed:', error);
+      }
+      this.deps.bus.emit('permissionRequested', { sessionId: this.id, sessionTitle: this.record.title, permission: item, surfaceId });
+    }
     try {
       const auto = await this.deps.hooks.onPermissionRequest(this.hookContext(), p);
       if (auto && this.permissions.ids().includes(requestId)) this.permissions.answer(requestId, auto, 'hook');

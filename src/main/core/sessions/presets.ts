@@ -1,3 +1,5 @@
+import type { RuleFormat } from '../rules/types';
+
 /**
  * Built-in agent presets, as data. Each pins an exact version (ACP adapters and CLIs churn weekly;
  * acp.md §1 and §3 list the versions checked). npm presets are installed on demand into
@@ -28,6 +30,11 @@ export interface AgentPreset {
    * ("Manual") makes it ask through `session/request_permission` (acp.md §7, checked with 0.101.0).
    */
   initialModeId: string | null;
+  /**
+   * Rule formats (issue 4 catalog formats) the agent loads by itself as Atrium launches it, so they
+   * are not sent twice (issue 8); defaults per preset in `workspacePolicy/agentIsolation.ts`.
+   */
+  nativeRuleFormats?: RuleFormat[];
   /**
    * Where npm install instructions point (the install spec); defaults to `package@version`.
    * Tests point it at a local tarball.

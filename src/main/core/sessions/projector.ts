@@ -229,6 +229,16 @@ export class Projector {
       case 'fs_refused':
         this.notice(at, 'warning', 'fs_refused', ev.data.message, null, null);
         return;
+      case 'policy_notice': {
+        const d = ev.data ?? ({} as typeof ev.data);
+        const severity = d.severity === 'warning' || d.severity === 'error' ? d.severity : 'info';
+        this.notice(at, severity, typeof d.code === 'string' ? d.code : 'policy', typeof d.title === 'string' ? d.title : '', typeof d.detail === 'string' ? d.detail : null, null, {
+          ...(Array.isArray(d.rules) ? { rules: d.rules } : {}),
+          ...(Array.isArray(d.triggerPaths) ? { triggerPaths: d.triggerPaths } : {}),
+          ...(d.link && typeof d.link === 'object' ? { link: d.link } : {}),
+        });
+        return;
+      }
       case 'interrupted':
         this.open = null;
         this.closeOpenTools('cancelled', at);
@@ -429,9 +439,17 @@ export class Projector {
     }
   }
 
-  private notice(at: string, severity: NoticeItem['severity'], code: string, title: string, detail: string | null, outcome: NoticeItem['outcome']): void {
+  private notice(
+    at: string,
+    severity: NoticeItem['severity'],
+    code: string,
+    title: string,
+    detail: string | null,
+    outcome: NoticeItem['outcome'],
+    extra: Pick<NoticeItem, 'rules' | 'triggerPaths' | 'link'> = {},
+  ): void {
     this.open = null;
-    this.put({ id: this.nextId(), kind: 'notice', turn: this.record.turnCount || null, createdAt: at, updatedAt: at, severity, code, title, detail, outcome });
+    this.put({ id: this.nextId(), kind: 'notice', turn: this.record.turnCount || null, createdAt: at, updatedAt: at, severity, code, title, detail, outcome, ...extra });
   }
 
   private nextId(): number {

@@ -14,6 +14,18 @@ import { LiveSession } from './liveSession';
 import type { AgentPreset } from './presets';
 import { fromRow, toSession, type SessionRecord, type SessionRow } from './records';
 import { SessionTables } from './tables';
+import { createWorktree, type WorktreeInfo } from './workspacePolicy/worktree';
+
+/**
+ * What the workspace policy (issue 8) provides to the runtime besides hooks: the idle shutdown
+ * setting and permission routing to attached surfaces. Set once by the engine (`configure`).
+ */
+export interface SessionRuntimePort {
+  /** Idle shutdown in ms (0 = never), read whenever a session becomes idle; `SessionServiceOptions.idleMs` overrides it. */
+  idleMs?(): number;
+  /** The attached surface that should answer a permission request, or null for any. */
+  permissionSurface?(sessionId: string, promptSurfaceId: string | null): string | null;
+}
 
 /** Options of the session runtime (all optional; tests and the CLI tune them). */
 export interface SessionServiceOptions {
@@ -52,12 +64,13 @@ export class SessionService {
   private readonly sessions = new Map<string, LiveSession>();
   private readonly tables: SessionTables;
   private closed = false;
+  private port: SessionRuntimePort = {};
 
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
     private readonly workspaces: WorkspaceService,
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly options: SessionServiceOptions = {},
   ) {
     this.tables = SessionTables.of(store.db);
@@ -70,18 +83,39 @@ export class SessionService {
     return this.hooks.add(hooks);
   }
 
+  /** Sets the runtime port (idle setting, permission routing); see {@link SessionRuntimePort}. */
+  configure(port: SessionRuntimePort): void {
+    this.port = port;
+  }
+
+  /** The idle shutdown now in effect (ms; 0 = never). */
+  idleMs(): number {
+    if (this.options.idleMs !== undefined) return this.options.idleMs;
+    try {
+      return this.port.idleMs?.() ?? DEFAULT_IDLE_MS;
+    } catch {
+      return DEFAULT_IDLE_MS;
+    }
+  }
+
   /**
    * Creates a session and starts its agent in the background (state `starting`; progress via
-   * events). A `prompt` is queued as the first turn.
-   * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED | NOT_FOUND (workspace) | PATH_* (folder)
+   * events). A `prompt` is queued as the first turn. With `worktree`, the session runs in a new git
+   * worktree on branch `atrium/<slug>` created from the workspace's HEAD (issue 8), and its cwd is
+   * that worktree's counterpart of the chosen folder.
+   * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED | NOT_FOUND (workspace) | PATH_* (folder) | WORKTREE_FAILED
    */
-  create(input: { workspaceId?: string; cwd?: string; agentId: string; modeId?: string; title?: string; additionalDirectories?: string[]; prompt?: string }): Session {
+  create(input: { workspaceId?: string; cwd?: string; agentId: string; modeId?: string; title?: string; additionalDirectories?: string[]; prompt?: string; worktree?: boolean; surfaceId?: string }): Session {
     this.assertOpen();
-    const { workspace, cwd } = this.place(input, true);
+    const { workspace, cwd: placed } = this.place(input, true);
     const resolved = this.agents.resolve(input.agentId);
     const now = new Date().toISOString();
+    const id = crypto.randomUUID();
+    let worktree: WorktreeInfo | null = null;
+    if (input.worktree) worktree = createWorktree({ sourceDir: placed, dataDir: this.dataDir, sessionId: id, title: input.title });
+    const cwd = worktree ? worktree.dir : placed;
     const record: SessionRecord = {
-      id: crypto.randomUUID(),
+      id,
       workspaceId: workspace?.id ?? null,
       cwd,
       additionalDirectories: (input.additionalDirectories ?? []).map((d) => canonicalDirectory(d)),
@@ -110,8 +144,9 @@ export class SessionService {
     };
     this.store.transaction(() => this.tables.createSession(record));
     const live = this.load(record.id);
+    this.hooks.onCreated(live.hookContextForService(), { sourceDir: workspace?.path ?? placed, worktree });
     live.journal.announce();
-    if (input.prompt) live.prompt(input.prompt);
+    if (input.prompt) live.prompt(input.prompt, input.surfaceId ?? null);
     else live.ensureStarted().catch(() => undefined);
     return live.summary();
   }
@@ -120,10 +155,10 @@ export class SessionService {
    * Queues a prompt (resuming the agent first when it is not running).
    * @throws AtriumError SESSION_NOT_FOUND
    */
-  prompt(sessionId: string, text: string): { promptId: string; position: number; session: Session } {
+  prompt(sessionId: string, text: string, surfaceId?: string): { promptId: string; position: number; session: Session } {
     this.assertOpen();
     const live = this.load(sessionId);
-    const { promptId, position } = live.prompt(text);
+    const { promptId, position } = live.prompt(text, surfaceId ?? null);
     return { promptId, position, session: live.summary() };
   }
 
@@ -323,7 +358,8 @@ export class SessionService {
         baseEnv: () => this.baseEnv(),
         clientInfo: this.clientInfo(),
         batchMs: this.options.batchMs,
-        idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
+        idleMs: () => this.idleMs(),
+        permissionSurface: (sessionId, promptSurfaceId) => this.port.permissionSurface?.(sessionId, promptSurfaceId) ?? null,
       },
       record,
     );

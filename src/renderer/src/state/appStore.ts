@@ -10,9 +10,21 @@ export interface AppState {
   workspaces: Workspace[];
   workspacesLoaded: boolean;
   selectedId: string | null;
+  /** What the main pane shows: the selected workspace, the global sessions list, or one session. */
+  view: 'workspace' | 'sessions' | 'session';
+  /** The open session (view `session`); its URL is `#/sessions/<id>`, so a reload returns to it. */
+  sessionId: string | null;
+  /** Where the session view's back button goes. */
+  returnTo: { kind: 'sessions' } | { kind: 'workspace'; id: string; tab: string };
+  /** The tab a workspace view opens on (set when going back to it from a session). */
+  workspaceTab: string;
   /** A dialog the keyboard shortcuts open; one at a time. */
   dialog: { kind: 'add' } | { kind: 'rename'; id: string } | { kind: 'remove'; id: string } | null;
-  select(id: string | null): void;
+  select(id: string | null, tab?: string): void;
+  /** Shows the global sessions list (`#/sessions`). */
+  showSessions(): void;
+  /** Opens a session in the main pane (`#/sessions/<id>`); `from` is where Back returns. */
+  openSession(id: string, from?: AppState['returnTo']): void;
   openDialog(dialog: AppState['dialog']): void;
 }
 
@@ -22,21 +34,39 @@ export const useApp = create<AppState>((set) => ({
   connection: 'connecting',
   workspaces: [],
   workspacesLoaded: false,
-  selectedId: readSelectionFromHash(),
+  ...readRouteFromHash(),
+  returnTo: { kind: 'sessions' },
+  workspaceTab: 'overview',
   dialog: null,
-  select(id) {
-    set({ selectedId: id });
-    const hash = id ? `#/workspace/${encodeURIComponent(id)}` : '#/';
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+  select(id, tab = 'overview') {
+    set({ selectedId: id, view: 'workspace', sessionId: null, workspaceTab: tab });
+    setHash(id ? `#/workspace/${encodeURIComponent(id)}` : '#/');
+  },
+  showSessions() {
+    set({ selectedId: null, view: 'sessions', sessionId: null });
+    setHash('#/sessions');
+  },
+  openSession(id, from) {
+    set((s) => ({ selectedId: null, view: 'session', sessionId: id, returnTo: from ?? s.returnTo }));
+    setHash(`#/sessions/${encodeURIComponent(id)}`);
   },
   openDialog(dialog) {
     set({ dialog });
   },
 }));
 
-function readSelectionFromHash(): string | null {
-  const m = /^#\/workspace\/([^/]+)/.exec(location.hash);
-  return m ? decodeURIComponent(m[1]) : null;
+function setHash(hash: string): void {
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+/** `#/workspace/<id>`, `#/sessions` and `#/sessions/<id>` → the initial route. */
+function readRouteFromHash(): Pick<AppState, 'selectedId' | 'view' | 'sessionId'> {
+  const ws = /^#\/workspace\/([^/]+)/.exec(location.hash);
+  if (ws) return { selectedId: decodeURIComponent(ws[1]), view: 'workspace', sessionId: null };
+  const session = /^#\/sessions\/([^/]+)/.exec(location.hash);
+  if (session) return { selectedId: null, view: 'session', sessionId: decodeURIComponent(session[1]) };
+  if (/^#\/sessions\/?$/.test(location.hash)) return { selectedId: null, view: 'sessions', sessionId: null };
+  return { selectedId: null, view: 'workspace', sessionId: null };
 }
 
 /** Connects the store to a client: initial loads and live events. Returns a disposer. */

@@ -1,5 +1,5 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, firstParagraph, flag, symlinkAsText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
+import { failed, firstParagraph, flag, hintText, symlinkAsText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
 import type { ScanRoot } from '../roots';
 import type { CommandRecord } from '../types';
 import { findFileRefs, findShellEmbeds } from './embeds';
@@ -21,7 +21,7 @@ export function commandFromFile(file: MarkdownFile | ReadFailure, name: string, 
   const linkText = file.hasFrontmatter ? null : symlinkAsText(file.body, shown);
   if (linkText) warnings.push(linkText);
   const embeds = findShellEmbeds(file.body);
-  const argumentHint = text(d['argument-hint']);
+  const argumentHint = hintText(d['argument-hint']);
   const indexing = indexingWarning(file.body, shown, file.bodyLine, argumentHint);
   if (indexing) warnings.push(indexing);
   if (embeds.some((e) => /\$(ARGUMENTS|\d)/.test(e.command))) {

@@ -25,7 +25,7 @@ export interface McpContext {
  * `~/.blade/…`), the project's (`.mcp.json` wrapped or bare, `.cursor/mcp.json`, `.vscode/mcp.json`
  * `servers`, settings `mcpServers`…) only when trusted, and each enabled plugin's `.mcp.json`,
  * manifest `mcpServers` (file or inline) and marketplace entry. A server without `type` gets it from
- * its fields. Env and header values are never listed (names only); arguments are masked. Never throws.
+ * its fields. Secret-looking env and header values and arguments are masked (`hooks/mask.ts`). Never throws.
  */
 export async function collectMcpServers(ctx: McpContext): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
   const servers: McpRecord[] = [];
@@ -92,6 +92,8 @@ function toRecord(d: McpDefinition, where: { source: McpRecord['source']; path: 
     cwd: d.cwd,
     envNames: Object.keys(d.env),
     headerNames: Object.keys(d.headers),
+    env: d.maskedEnv,
+    headers: d.maskedHeaders,
     source: where.source,
     plugin: where.plugin,
     path: where.path,

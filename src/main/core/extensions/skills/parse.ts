@@ -1,5 +1,5 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, firstParagraph, flag, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
+import { failed, firstParagraph, flag, hintText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
 import type { ScanRoot } from '../roots';
 import type { SkillRecord } from '../types';
 
@@ -45,7 +45,7 @@ export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, 
     name,
     description,
     whenToUse: text(d.when_to_use),
-    argumentHint: text(d['argument-hint']),
+    argumentHint: hintText(d['argument-hint']),
     allowedTools: toolList(d['allowed-tools']),
     model: text(d.model),
     disableModelInvocation: flag(d['disable-model-invocation'], false),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustItemKind, TrustWarning } from '../../../../shared/contract';
+import { shellEmbedCommands } from '../../extensions/commands/embeds';
 import type { ReviewCollector } from './collector';
 import { parseFrontmatter, type Frontmatter } from './frontmatter';
 import { collectHooks } from './hooks';
@@ -162,16 +163,12 @@ export function reviewGeminiCommand(src: SourceText, out: ReviewCollector): void
 
 /**
  * Shell commands a command or skill body runs when invoked: `` !`cmd` `` at a line start or after
- * whitespace, and fenced ```` ```! ```` blocks (formats.md §2.8 "Dynamic context", §2.9).
+ * whitespace, and fenced ```` ```! ```` blocks (formats.md §2.8 "Dynamic context", §2.9). The same
+ * finder the extensions bundle uses (`extensions/commands/embeds.ts`), so the review lists exactly
+ * what a command preview would run.
  */
 export function shellEmbeds(body: string): string[] {
-  const out: string[] = [];
-  for (const m of body.matchAll(/(?:^|\s)!`([^`\n]+)`/gm)) out.push(m[1].trim());
-  for (const m of body.matchAll(/^```!\s*\r?\n([\s\S]*?)^```/gm)) {
-    const block = m[1].trim();
-    if (block) out.push(block);
-  }
-  return out;
+  return shellEmbedCommands(body);
 }
 
 function resourceName(rel: string, kind: MarkdownResourceKind): string {

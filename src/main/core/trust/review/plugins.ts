@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { validateManifest } from '../../extensions/plugins/manifest';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
 import { parseOrReport } from './jsonFiles';
@@ -52,7 +53,8 @@ export function reviewPluginManifest(src: SourceText, out: ReviewCollector): { r
     summary: oneLine(`plugin ${name}${version ? ` v${version}` : ''}${description ? `: ${description}` : ''}`),
     executable: false,
     tool: 'plugin',
-    warnings: [],
+    // the extensions bundle's lenient manifest validation (formats.md §2.10): type errors stop the plugin loading
+    warnings: ((check) => [...check.errors, ...check.warnings])(validateManifest(m, src.rel, dirName, parsed.lineOf)),
     detail: { plugin: name, ...(description ? { description } : {}) },
   });
   return { root: pluginRoot, name, refs };

@@ -1,4 +1,5 @@
 import type { TrustWarning } from '../../../../shared/contract';
+import { validateLspServers } from '../../extensions/lsp/validate';
 import type { ReviewCollector } from './collector';
 import { codeLoadingEnvNames, commandRiskWarnings } from './risk';
 import { commandLine, isRecord, oneLine, redactUrl, str, strings } from './text';
@@ -80,6 +81,8 @@ export function collectLspServers(servers: unknown, src: ServerSource, out: Revi
     out.warn({ path: src.path, line: at(servers), message: 'the LSP server list is not an object of named servers', fix: 'Write { "name": { "command": "...", "extensionToLanguage": { ".ts": "typescript" } } }.' });
     return 0;
   }
+  // the extensions bundle's validation (seed §14), so the review shows why a server would not start
+  const validated = new Map(validateLspServers(servers, { path: src.path, lineOf: at }).servers.map((v) => [v.name, v]));
   let count = 0;
   for (const [name, def] of Object.entries(servers)) {
     const line = at(def);
@@ -96,6 +99,8 @@ export function collectLspServers(servers: unknown, src: ServerSource, out: Revi
     if (command === undefined) warnings.push({ path: src.path, line, message: `LSP server "${name}" has no "command"`, fix: 'Add "command": "<language server executable>".' });
     else warnings.push(...commandRiskWarnings(commandLine(command, args), src.path, line));
     if (extensions.length === 0) warnings.push({ path: src.path, line, message: `LSP server "${name}" has no "extensionToLanguage", so no file starts it`, fix: 'Add "extensionToLanguage": { ".ext": "language" }.' });
+    const v = validated.get(name);
+    for (const w of [...(v?.errors ?? []), ...(v?.warnings ?? [])]) if (!/"command" is missing|"extensionToLanguage" is required/.test(w.message)) warnings.push(w);
     const risky = codeLoadingEnvNames(envNames);
     if (risky.length) warnings.push({ path: src.path, line, message: `sets ${risky.join(', ')}, which can make the server load other code (values hidden)`, fix: null });
     out.add({

@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Download, FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
+import { SidebarSessionsEntry } from '../sessions/SidebarSessionsEntry';
 import { ImportTrustDialog } from '../trust/ImportTrustDialog';
 import { TrustBadge } from '../trust/TrustBadge';
 import { Tooltip } from 'radix-ui';
@@ -55,6 +56,7 @@ export function Sidebar() {
           </Tooltip.Portal>
         </Tooltip.Root>
       </header>
+      <SidebarSessionsEntry />
       <div className="sidebar-section-title">Workspaces</div>
       {workspaces.length === 0 ? (
         <p className="sidebar-empty">No workspaces yet.</p>

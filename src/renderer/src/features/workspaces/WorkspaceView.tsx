@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { HooksTab } from '../hooks/HooksTab';
 import { HooksTabBadge } from '../hooks/HooksTabBadge';
 import { RulesTab } from '../rules/RulesTab';
+import { SessionsTab, SessionsTabBadge } from '../sessions/SessionsTab';
 import { RestrictedBanner } from '../trust/RestrictedBanner';
 import { TrustBadge } from '../trust/TrustBadge';
 import { TrustReviewDialog } from '../trust/TrustReviewDialog';
@@ -17,7 +18,7 @@ import { useApp } from '../../state/appStore';
 export function WorkspaceView({ workspace }: { workspace: Workspace }) {
   const openDialog = useApp((s) => s.openDialog);
   const [reviewOpen, setReviewOpen] = useState(false);
-  const [tab, setTab] = useState('overview');
+  const [tab, setTab] = useState(() => useApp.getState().workspaceTab);
   const review = useTrustReview(workspace.missing ? null : workspace.id).data?.review ?? null;
   return (
     <section className="workspace-view" aria-labelledby="workspace-title">
@@ -42,6 +43,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <Tabs.Trigger className="tab" value="overview">
             Overview
           </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="sessions">
+            Sessions <SessionsTabBadge workspaceId={workspace.id} />
+          </Tabs.Trigger>
           <Tabs.Trigger className="tab" value="rules">
             Rules
           </Tabs.Trigger>
@@ -54,6 +58,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
         </Tabs.List>
         <Tabs.Content className="tab-content" value="overview">
           <Overview workspace={workspace} />
+        </Tabs.Content>
+        <Tabs.Content className="tab-content" value="sessions">
+          <SessionsTab workspace={workspace} />
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="rules">
           {workspace.missing ? <p className="muted">The folder is missing.</p> : <RulesTab workspace={workspace} onReview={() => setReviewOpen(true)} />}

@@ -1,0 +1,97 @@
+import type { AgentBehaviour } from '../../../../shared/contract';
+import type { RuleFormat } from '../../rules/types';
+import type { AgentPreset } from '../presets';
+
+/**
+ * How an agent is kept from loading or running unapproved workspace resources by itself (issue 8
+ * "The agent's own execution of repository resources"), per preset.
+ */
+export interface AgentIsolation extends AgentBehaviour {
+  /** Rule formats the agent reads by itself as Atrium launches it: listed, never sent twice. */
+  nativeRuleFormats: RuleFormat[];
+  /**
+   * Claude Code (acp.md §7): launched with `settingSources: []`, static rules in the system
+   * prompt, approved hooks and the first-write barrier delivered through Claude's own hooks.
+   */
+  claudeBridge: boolean;
+}
+
+/**
+ * Per preset: what the agent does on its own, and Atrium's switches. Sources: acp.md §7 (Claude
+ * Code adapter 0.101.0, read from its published code), formats.md (each tool's own discovery of
+ * instruction files, hooks and MCP servers). Agents without such switches are documented so the
+ * new-session dialog can say exactly what they will do.
+ */
+const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId'>> = {
+  claude: {
+    nativeRuleFormats: [],
+    claudeBridge: true,
+    isolated: true,
+    switches: [
+      '_meta.claudeCode.options.settingSources = [] — Claude loads no user, project or local settings: no CLAUDE.md, no .claude/settings*.json hooks or permissions, no .mcp.json servers, no .claude skills/commands/agents of its own',
+      '_meta.claudeCode.options.settings.hooks = only Atrium\'s bridge hook (PreToolUse, PostToolUse, PostToolUseFailure): approved hooks run through it, and the first write under unloaded contextual rules is denied with the rules as the reason',
+      '_meta.systemPrompt.append = the static rules of the session\'s snapshot',
+      '_meta.claudeCode.options.permissionMode = "default", so edits and commands come back as permission requests',
+      'mcpServers = only the approved repository MCP servers',
+    ],
+    ownBehaviour: [
+      'Claude Code writes and edits files itself (not through Atrium); Atrium sees each edit as a permission request and enforces rules and approved hooks through its bridge hook.',
+      'Claude Code runs shell commands itself after a permission answer; approved PreToolUse hooks see them first.',
+    ],
+  },
+  codex: {
+    nativeRuleFormats: ['agents', 'agents-override'],
+    claudeBridge: false,
+    isolated: false,
+    switches: [],
+    ownBehaviour: [
+      'Codex reads AGENTS.md and AGENTS.override.md itself, from the repository root down to the session folder (Atrium does not send them again).',
+      'Codex reads ~/.codex/config.toml (its own MCP servers and settings) and may run hooks from .codex/hooks.json by itself; the adapter offers no switch to turn this off.',
+    ],
+  },
+  gemini: {
+    nativeRuleFormats: ['gemini'],
+    claudeBridge: false,
+    isolated: false,
+    switches: [],
+    ownBehaviour: [
+      'Gemini CLI reads GEMINI.md files itself (Atrium does not send them again).',
+      "Gemini CLI loads MCP servers and hooks from .gemini/settings.json by itself when its own folder trust allows; Atrium cannot switch that off over ACP.",
+    ],
+  },
+  opencode: {
+    nativeRuleFormats: ['agents', 'claude'],
+    claudeBridge: false,
+    isolated: false,
+    switches: [],
+    ownBehaviour: [
+      'OpenCode reads AGENTS.md (and CLAUDE.md when there is no AGENTS.md) itself.',
+      'OpenCode loads MCP servers from its own opencode.json configuration; Atrium cannot switch that off.',
+    ],
+  },
+  qwen: {
+    nativeRuleFormats: [],
+    claudeBridge: false,
+    isolated: false,
+    switches: [],
+    ownBehaviour: ['Qwen Code reads QWEN.md context files and its .qwen/settings.json (MCP servers) by itself; Atrium cannot switch that off over ACP.'],
+  },
+};
+
+/** The isolation of an agent id (a preset id, or a user-defined agent: nothing known, nothing native). */
+export function isolationFor(agentId: string, preset: AgentPreset | null): AgentIsolation {
+  const known = preset ? ISOLATION[preset.id] : undefined;
+  if (known) return { agentId, ...known, nativeRuleFormats: preset?.nativeRuleFormats ?? known.nativeRuleFormats };
+  return {
+    agentId,
+    nativeRuleFormats: preset?.nativeRuleFormats ?? [],
+    claudeBridge: false,
+    isolated: false,
+    switches: [],
+    ownBehaviour: [
+      preset
+        ? `${preset.name}: Atrium knows no switch that keeps it from loading workspace files by itself.`
+        : 'A user-defined agent: Atrium cannot tell what it loads or runs from the workspace by itself. Atrium sends the rules, passes only approved MCP servers and runs only approved hooks at the ACP boundary.',
+    ],
+  };
+}

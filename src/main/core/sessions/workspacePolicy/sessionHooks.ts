@@ -1,0 +1,82 @@
+import type { HookEvent, HookRunOutcome, SessionHookRun } from '../../../../shared/contract';
+import type { HookService } from '../../hooks/service';
+
+/** A tool call as Claude Code's hooks see it (seed §9, formats.md §2.5): tool name and input. */
+export interface ClaudeTool {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+const KIND_TO_TOOL: Record<string, string> = {
+  read: 'Read',
+  edit: 'Edit',
+  delete: 'Bash',
+  move: 'Bash',
+  search: 'Grep',
+  execute: 'Bash',
+  think: 'Task',
+  fetch: 'WebFetch',
+  switch_mode: 'ExitPlanMode',
+};
+
+/**
+ * Maps an ACP tool call (or permission request's tool call) to Claude's tool name and input for
+ * hook matching (issue 8: Write/Edit `{file_path, content}`, Bash `{command}`). The Claude adapter
+ * names the tool in `_meta.claudeCode.toolName` and passes Claude's input as `rawInput`; for other
+ * agents the ACP `kind` decides (edit → Edit, or Write when the input carries whole `content`;
+ * execute → Bash; read → Read; …) and `file_path` comes from the first location when missing.
+ * Never throws.
+ */
+export function claudeToolOf(toolCall: unknown): ClaudeTool {
+  const tc = (toolCall && typeof toolCall === 'object' ? toolCall : {}) as Record<string, unknown>;
+  const raw = tc.rawInput && typeof tc.rawInput === 'object' && !Array.isArray(tc.rawInput) ? { ...(tc.rawInput as Record<string, unknown>) } : {};
+  const meta = (tc._meta && typeof tc._meta === 'object' ? tc._meta : {}) as Record<string, unknown>;
+  const claude = (meta.claudeCode && typeof meta.claudeCode === 'object' ? meta.claudeCode : {}) as Record<string, unknown>;
+  if (typeof claude.toolName === 'string' && claude.toolName) return { name: claude.toolName, input: raw };
+  const kind = typeof tc.kind === 'string' ? tc.kind : 'other';
+  const first = Array.isArray(tc.locations) ? (tc.locations as Array<{ path?: unknown }>).find((l) => l && typeof l.path === 'string')?.path : undefined;
+  let name = KIND_TO_TOOL[kind] ?? (typeof tc.title === 'string' && /^[A-Za-z][\w-]{0,40}$/.test(tc.title) ? tc.title : 'Other');
+  if (kind === 'edit' && typeof raw.content === 'string' && typeof raw.old_string !== 'string') name = 'Write';
+  if ((name === 'Edit' || name === 'Write' || name === 'Read') && typeof raw.file_path !== 'string' && typeof first === 'string') raw.file_path = first;
+  if (name === 'Bash' && typeof raw.command !== 'string' && typeof tc.title === 'string') raw.command = tc.title;
+  return { name, input: raw };
+}
+
+/** Where and for whom a session's hooks run. */
+export interface SessionHookTarget {
+  /** Execution folder (the workspace folder or its worktree counterpart): hooks' cwd and `$CLAUDE_PROJECT_DIR`. */
+  path: string;
+  sessionId: string;
+  /** The snapshot's approved hooks (id → digest); nothing else runs. */
+  only: ReadonlyMap<string, string>;
+  /** Events that have at least one approved hook in the snapshot (fast path: others are not run at all). */
+  events: ReadonlySet<HookEvent>;
+}
+
+/**
+ * Runs a session's approved hooks for one event (issue 8 "Hooks and MCP in sessions") through the
+ * hook service (issue 6: scripts re-hashed before running, every run recorded), limited to the
+ * session's snapshot, and summarises the outcome for the session view. Returns null (and runs
+ * nothing) when no approved hook of the snapshot fires on `event`. Never throws.
+ */
+export async function runSessionHooks(hooks: HookService, target: SessionHookTarget, event: HookEvent, input: Record<string, unknown>, tool: string | null): Promise<{ outcome: HookRunOutcome; run: SessionHookRun } | null> {
+  if (!target.events.has(event)) return null;
+  let outcome: HookRunOutcome;
+  try {
+    outcome = await hooks.run(event, { session_id: target.sessionId, cwd: target.path, ...input }, { path: target.path, sessionId: target.sessionId, only: target.only });
+  } catch (error) {
+    console.error(`[atrium] running ${event} hooks failed:`, error);
+    return null;
+  }
+  if (!outcome.results.length) return null;
+  const run: SessionHookRun = {
+    at: new Date().toISOString(),
+    event,
+    tool,
+    decision: outcome.decision,
+    reason: outcome.reason,
+    effect: null,
+    results: outcome.results.map((r) => ({ id: r.id, decision: r.decision, exitCode: r.exitCode, skipped: r.skipped, message: r.message, durationMs: r.durationMs })),
+  };
+  return { outcome, run };
+}

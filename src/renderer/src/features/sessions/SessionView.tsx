@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from 'react';
+import { Hand, Loader2 } from 'lucide-react';
+import { useApp } from '../../state/appStore';
+import { Composer, type ComposerHandle } from './Composer';
+import { DiagnosticsPanel } from './DiagnosticsPanel';
+import { isTurnRunning } from './format';
+import { PermissionCard } from './PermissionCard';
+import { QueueList } from './QueueList';
+import { SessionHeader } from './SessionHeader';
+import { SessionStatusBanner } from './SessionStatusBanner';
+import { Transcript } from './Transcript';
+import { useSessionActions } from './useSessionActions';
+import { useSessionData } from './useSessionData';
+
+/**
+ * One session: header (state, agent, usage, mode/config switches), the streaming transcript,
+ * pending permission cards, the queue and the input. Keyboard: Enter sends, Esc stops the running
+ * turn, Alt+1…9 answers the oldest permission request. Its URL is `#/sessions/<id>`.
+ */
+export function SessionView({ sessionId }: { sessionId: string }) {
+  const data = useSessionData(sessionId);
+  const actions = useSessionActions(sessionId);
+  const returnTo = useApp((s) => s.returnTo);
+  const workspaces = useApp((s) => s.workspaces);
+  const select = useApp((s) => s.select);
+  const showSessions = useApp((s) => s.showSessions);
+  const [diagOpen, setDiagOpen] = useState(false);
+  const [resuming, setResuming] = useState(false);
+  const composer = useRef<ComposerHandle>(null);
+  const { details, pending } = data;
+  const running = details ? isTurnRunning(details) : false;
+
+  const back = () => (returnTo.kind === 'workspace' && workspaces.some((w) => w.id === returnTo.id) ? select(returnTo.id, returnTo.tab) : showSessions());
+  const backLabel = returnTo.kind === 'workspace' ? (workspaces.find((w) => w.id === returnTo.id)?.name ?? 'Sessions') : 'Sessions';
+
+  const resume = async () => {
+    setResuming(true);
+    try {
+      await actions.resume();
+    } finally {
+      setResuming(false);
+    }
+  };
+
+  // Esc stops the turn; Alt+digit answers the oldest permission request (not while a dialog is open)
+  const latest = useRef({ running, pending, actions });
+  latest.current = { running, pending, actions };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      const { running: r, pending: p, actions: a } = latest.current;
+      if (e.key === 'Escape' && r) {
+        e.preventDefault();
+        void a.stop();
+        return;
+      }
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^Digit[1-9]$/.test(e.code) && p.length) {
+        const option = p[0].options[Number(e.code.slice(5)) - 1];
+        if (option) {
+          e.preventDefault();
+          void a.answer(p[0].requestId, option.optionId);
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => composer.current?.focus(), [sessionId]);
+
+  if (!details) {
+    return (
+      <section className="workspace-view sess-view">
+        {data.error ? (
+          <div className="empty-state">
+            <h1>Cannot open this session</h1>
+            <p>{data.error}</p>
+            <button className="button" onClick={back}>
+              Back to {backLabel}
+            </button>
+          </div>
+        ) : (
+          <div className="empty-state muted">Opening the session…</div>
+        )}
+      </section>
+    );
+  }
+
+  const workspaceName = details.workspaceId ? (workspaces.find((w) => w.id === details.workspaceId)?.name ?? null) : null;
+  const footer =
+    details.state === 'busy' ? (
+      <div className="sess-working muted" role="status">
+        <Loader2 size={13} className="spin" aria-hidden /> Working… <kbd>Esc</kbd> stops
+      </div>
+    ) : details.state === 'awaiting_permission' || pending.length ? (
+      <div className="sess-working sess-working-attention" role="status">
+        <Hand size={13} aria-hidden /> Waiting for your permission answer below
+      </div>
+    ) : null;
+
+  return (
+    <section className="workspace-view sess-view" aria-labelledby="session-title" data-session-id={sessionId} data-state={details.state}>
+      <SessionHeader
+        session={details}
+        backLabel={backLabel}
+        workspaceName={workspaceName}
+        diagnosticsOpen={diagOpen}
+        onBack={back}
+        onClose={() => void actions.close()}
+        onDiagnostics={() => {
+          if (!diagOpen) data.refreshDetails();
+          setDiagOpen(!diagOpen);
+        }}
+        onMode={(m) => void actions.setMode(m)}
+        onConfig={(id, v) => void actions.setConfig(id, v)}
+      />
+      <SessionStatusBanner session={details} resuming={resuming} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />
+      <div className={`sess-body${diagOpen ? ' with-diag' : ''}`}>
+        <div className="sess-main">
+          {data.items.length === 0 && !data.hasBefore ? (
+            <div className="sess-transcript sess-transcript-empty muted">
+              <p>
+                Nothing here yet. Type what the agent should do below and press <kbd>Enter</kbd>.
+                {details.commands.length > 0 && (
+                  <>
+                    {' '}
+                    Type <kbd>/</kbd> for the agent’s commands.
+                  </>
+                )}
+              </p>
+              {footer}
+            </div>
+          ) : (
+            <Transcript sessionId={sessionId} items={data.items} hasBefore={data.hasBefore} loadingOlder={data.loadingOlder} onLoadOlder={data.loadOlder} footer={footer} />
+          )}
+          <div className="sess-bottom">
+            {pending.map((p, i) => (
+              <PermissionCard key={p.requestId} sessionId={sessionId} item={p} index={i} onAnswer={actions.answer} />
+            ))}
+            <QueueList queue={details.queue} onRemove={(id) => void actions.dequeue(id)} />
+            <Composer ref={composer} commands={details.commands} running={running} queued={details.queue.length} onSend={actions.send} onStop={() => void actions.stop()} />
+          </div>
+        </div>
+        {diagOpen && <DiagnosticsPanel session={details} onRefresh={data.refreshDetails} onClose={() => setDiagOpen(false)} />}
+      </div>
+    </section>
+  );
+}

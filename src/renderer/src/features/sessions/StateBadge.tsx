@@ -1,0 +1,25 @@
+import { Hand } from 'lucide-react';
+import type { Session } from '../../../../shared/contract';
+import { STATE_LABEL } from './format';
+
+/** A session's state as a small badge; a waiting permission request shows as "needs you". */
+export function SessionStateBadge({ session }: { session: Pick<Session, 'state' | 'pendingPermissions' | 'live'> }) {
+  const needsYou = session.pendingPermissions > 0;
+  const s = needsYou ? STATE_LABEL.awaiting_permission : STATE_LABEL[session.state];
+  return (
+    <span className={`badge sess-state ${s.className}`} data-session-state={session.state} title={s.hint}>
+      {needsYou && <Hand size={11} aria-hidden />}
+      {s.label}
+    </span>
+  );
+}
+
+/** The "needs you" count next to a sessions entry (hidden when zero). */
+export function NeedsYouBadge({ count, testId }: { count: number; testId?: string }) {
+  if (count === 0) return null;
+  return (
+    <span className="badge sess-state-attention sess-needs-you" data-testid={testId} title={`${count} session${count === 1 ? '' : 's'} waiting for your permission answer`}>
+      {count} needs you
+    </span>
+  );
+}

@@ -1,0 +1,60 @@
+import { useMemo } from 'react';
+import { toast } from 'sonner';
+import { useApp } from '../../state/appStore';
+
+/** The session view's actions over the contract; failures become toasts that say what to do next. */
+export interface SessionActions {
+  send(text: string): Promise<boolean>;
+  stop(clearQueue?: boolean): Promise<void>;
+  dequeue(promptId: string): Promise<void>;
+  answer(requestId: string, optionId: string): Promise<void>;
+  resume(): Promise<void>;
+  close(): Promise<void>;
+  setMode(modeId: string): Promise<void>;
+  setConfig(configId: string, value: string | boolean): Promise<void>;
+}
+
+/** Builds the actions for one session. */
+export function useSessionActions(sessionId: string): SessionActions {
+  const client = useApp((s) => s.client);
+  return useMemo(() => {
+    const run = async <T,>(what: string, fn: () => Promise<T>, next?: string): Promise<T | null> => {
+      if (!client) return null;
+      try {
+        return await fn();
+      } catch (e) {
+        toast.error(`${what}: ${(e as Error).message}`, next ? { description: next } : undefined);
+        return null;
+      }
+    };
+    return {
+      async send(text) {
+        const r = await run('Could not send the prompt', () => client!.request('sessions.prompt', { sessionId, text }), 'Your text is still in the input. Check the session state above, or open Diagnostics.');
+        return r !== null;
+      },
+      async stop(clearQueue = false) {
+        await run('Could not stop the turn', () => client!.request('sessions.cancel', { sessionId, clearQueue }), 'Close the session to kill the agent process.');
+      },
+      async dequeue(promptId) {
+        const r = await run('Could not remove the queued prompt', () => client!.request('sessions.dequeue', { sessionId, promptId }));
+        if (r && !r.removed) toast('That prompt already started (or was dropped), so it is no longer queued.');
+      },
+      async answer(requestId, optionId) {
+        await run('Could not answer the permission request', () => client!.request('sessions.answerPermission', { sessionId, requestId, optionId }), 'The request may have been withdrawn or the turn stopped; the transcript shows its state.');
+      },
+      async resume() {
+        const r = await run('Could not resume', () => client!.request('sessions.resume', { sessionId }), 'Open Diagnostics for the agent’s stderr.');
+        if (r?.session.state === 'failed') toast.error('The agent could not be resumed', { description: `${r.session.lastError ?? 'See the notice in the transcript.'} Open Diagnostics for its stderr.` });
+      },
+      async close() {
+        await run('Could not close the session', () => client!.request('sessions.close', { sessionId }));
+      },
+      async setMode(modeId) {
+        await run('Could not switch mode', () => client!.request('sessions.setMode', { sessionId, modeId }));
+      },
+      async setConfig(configId, value) {
+        await run('Could not change the option', () => client!.request('sessions.setConfigOption', { sessionId, configId, value }));
+      },
+    };
+  }, [client, sessionId]);
+}

@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PermissionItem, Session, SessionDetails, TranscriptItem } from '../../../../shared/contract';
+import { useApp } from '../../state/appStore';
+import { mergeSnapshot, upsertItems } from './transcriptItems';
+
+/** Transcript items loaded per page. */
+export const PAGE_SIZE = 150;
+
+/** Everything the session view shows, kept live. */
+export interface SessionData {
+  details: SessionDetails | null;
+  /** Loaded transcript items, ascending by id (the newest page first, older pages on demand). */
+  items: TranscriptItem[];
+  hasBefore: boolean;
+  loadingOlder: boolean;
+  /** Pending permission requests, oldest first. */
+  pending: PermissionItem[];
+  /** Why loading failed (e.g. no such session). */
+  error: string | null;
+  loadOlder(): void;
+  /** Re-reads the header and diagnostics (`sessions.show`). */
+  refreshDetails(): void;
+}
+
+/**
+ * One session's live data: `sessions.show` plus the last page of `sessions.transcript`, then
+ * `sessionEvent` deltas (upsert by item id) and `sessionUpdated` headers. Older items are paged in
+ * with `before`. The WebSocket delivers events and responses in order, so a snapshot wins over the
+ * events that arrived before it; everything is reloaded after a reconnect.
+ */
+export function useSessionData(sessionId: string): SessionData {
+  const client = useApp((s) => s.client);
+  const connection = useApp((s) => s.connection);
+  const [details, setDetails] = useState<SessionDetails | null>(null);
+  const [items, setItems] = useState<TranscriptItem[]>([]);
+  const [hasBefore, setHasBefore] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [pending, setPending] = useState<Map<string, PermissionItem>>(new Map());
+  const [error, setError] = useState<string | null>(null);
+  const firstId = useRef<number | null>(null);
+  const hasBeforeRef = useRef(false);
+  const olderBusy = useRef(false);
+  const generation = useRef(0);
+  const lastHeader = useRef<Pick<Session, 'state' | 'live'> | null>(null);
+
+  const refreshDetails = useCallback(() => {
+    if (!client) return;
+    const gen = generation.current;
+    client
+      .request('sessions.show', { sessionId })
+      .then(({ session }) => {
+        if (gen !== generation.current) return;
+        setDetails(session);
+        lastHeader.current = { state: session.state, live: session.live };
+        setPending(new Map(session.permissions.map((p) => [p.requestId, p])));
+        setError(null);
+      })
+      .catch((e: Error) => gen === generation.current && setError(e.message));
+  }, [client, sessionId]);
+
+  // initial load and reload after a reconnect
+  useEffect(() => {
+    if (!client || connection !== 'open') return;
+    const gen = ++generation.current;
+    olderBusy.current = false;
+    setLoadingOlder(false);
+    refreshDetails();
+    client
+      .request('sessions.transcript', { sessionId, limit: PAGE_SIZE })
+      .then((page) => {
+        if (gen !== generation.current) return;
+        const first = page.items[0]?.id ?? null;
+        firstId.current = first;
+        hasBeforeRef.current = page.hasBefore;
+        setHasBefore(page.hasBefore);
+        setItems((current) => mergeSnapshot(current, page.items, page.hasBefore ? first : null));
+      })
+      .catch((e: Error) => gen === generation.current && setError(e.message));
+  }, [client, connection, sessionId, refreshDetails]);
+
+  // live deltas
+  useEffect(() => {
+    if (!client) return;
+    const offItems = client.on('sessionEvent', (p) => {
+      if (p.sessionId !== sessionId) return;
+      const floor = hasBeforeRef.current ? firstId.current : null;
+      const visible = floor === null ? p.items : p.items.filter((i) => i.id >= floor);
+      if (visible.length) setItems((current) => upsertItems(current, visible));
+      const perms = p.items.filter((i): i is PermissionItem => i.kind === 'permission');
+      if (perms.length) {
+        setPending((current) => {
+          const next = new Map(current);
+          for (const perm of perms) {
+            if (perm.state === 'pending') next.set(perm.requestId, perm);
+            else next.delete(perm.requestId);
+          }
+          return next;
+        });
+      }
+    });
+    const offHeader = client.on('sessionUpdated', ({ session }) => {
+      if (session.id !== sessionId) return;
+      setDetails((d) => (d ? { ...d, ...session } : d));
+      const before = lastHeader.current;
+      lastHeader.current = { state: session.state, live: session.live };
+      // diagnostics (pid, command, stderr) change with the process: re-read them
+      if (!before || before.state !== session.state || before.live !== session.live) refreshDetails();
+    });
+    return () => {
+      offItems();
+      offHeader();
+    };
+  }, [client, sessionId, refreshDetails]);
+
+  const loadOlder = useCallback(() => {
+    if (!client || olderBusy.current || !hasBeforeRef.current || firstId.current === null) return;
+    olderBusy.current = true;
+    setLoadingOlder(true);
+    const gen = generation.current;
+    client
+      .request('sessions.transcript', { sessionId, before: firstId.current, limit: PAGE_SIZE })
+      .then((page) => {
+        if (gen !== generation.current) return;
+        if (page.items.length) firstId.current = page.items[0].id;
+        hasBeforeRef.current = page.hasBefore;
+        setHasBefore(page.hasBefore);
+        setItems((current) => mergeSnapshot(current, page.items, null));
+      })
+      .catch((e: Error) => gen === generation.current && setError(e.message))
+      .finally(() => {
+        if (gen !== generation.current) return;
+        olderBusy.current = false;
+        setLoadingOlder(false);
+      });
+  }, [client, sessionId]);
+
+  return { details, items, hasBefore, loadingOlder, pending: [...pending.values()].sort((a, b) => a.id - b.id), error, loadOlder, refreshDetails };
+}

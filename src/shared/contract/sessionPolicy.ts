@@ -1,0 +1,290 @@
+import { z } from 'zod';
+import { defineEvents, defineRequests } from './define';
+import { HookDecision, HookEvent, HookSkipReason, HookState, McpServerState } from './hooks';
+import { PolicyRuleRef, Session } from './sessions';
+
+/**
+ * Sessions that obey the workspace (issue 8): what a session was given when it was created (an
+ * immutable snapshot of the workspace's rules, approved hooks and approved MCP servers), which
+ * contextual rules it loaded since, where it runs (the workspace folder or a git worktree), who is
+ * attached to it (handover), and the fail-closed state after a static rule changed under a
+ * session that is being resumed. Every surface reads the same {@link SessionPolicy}.
+ */
+
+/** Where a static or contextual rule reached the agent. */
+export const RuleDelivery = z.enum([
+  /** ACP embedded resource blocks (`file://` URI per rule file) in a prompt (agent advertises `embeddedContext`). */
+  'embedded',
+  /** One text block (the rendered `<project-instructions>` form) in a prompt. */
+  'text',
+  /** Claude Code: appended to the system prompt (`_meta.systemPrompt.append`). */
+  'system-prompt',
+  /** The error message of a refused write (first-write barrier, seed §7). */
+  'write-error',
+  /** Claude Code: a hook's deny reason or `additionalContext` (acp.md §7 bridge). */
+  'claude-hook',
+  /** The agent loads the file by itself (preset declares the format); Atrium did not send it. */
+  'native',
+]);
+export type RuleDelivery = z.infer<typeof RuleDelivery>;
+
+/** The static rules of a session's snapshot (seed §6 static rule pin). */
+export const StaticRulesInfo = z.object({
+  /** SHA-256 over `"<id>:<sha256>"` lines of every selected static file (native ones included). */
+  provenanceSha256: z.string(),
+  /** Files Atrium sends (in catalog order). */
+  files: z.array(PolicyRuleRef),
+  /** Files the agent loads by itself (preset's native formats); listed, never sent twice. */
+  native: z.array(PolicyRuleRef),
+  /** Files that matched but did not fit the 48 KiB budget. */
+  dropped: z.array(z.object({ relativePath: z.string(), reason: z.string() })),
+  /** How the sent files reach the agent; null until decided (before the agent started). */
+  delivery: RuleDelivery.nullable(),
+  /** When they were sent (first prompt or session setup), or null. */
+  sentAt: z.string().nullable(),
+});
+export type StaticRulesInfo = z.infer<typeof StaticRulesInfo>;
+
+/** What made a contextual rule load (seed §6 path mapping). */
+export const RuleTrigger = z.enum(['read', 'write', 'terminal', 'tool', 'permission']);
+export type RuleTrigger = z.infer<typeof RuleTrigger>;
+
+/** A contextual rule the session loaded (references and trigger paths only; never the body). */
+export const LoadedContextualRule = PolicyRuleRef.extend({
+  /** Root-relative paths (in the source project) that selected it. */
+  triggerPaths: z.array(z.string()),
+  trigger: RuleTrigger,
+  /** True when it was loaded by refusing a first write (seed §7 barrier). */
+  blockedWrite: z.boolean(),
+  delivery: RuleDelivery,
+  loadedAt: z.string(),
+});
+export type LoadedContextualRule = z.infer<typeof LoadedContextualRule>;
+
+/** One hook event the session ran at the ACP boundary, with every handler's result. */
+export const SessionHookRun = z.object({
+  at: z.string(),
+  event: HookEvent,
+  /** Claude tool name the event was mapped to (`Write`, `Edit`, `Bash`, …), or null. */
+  tool: z.string().nullable(),
+  decision: HookDecision,
+  reason: z.string().nullable(),
+  /** What Atrium did with the decision (e.g. `refused the write`, `sent a follow-up prompt`). */
+  effect: z.string().nullable(),
+  results: z.array(
+    z.object({
+      id: z.string(),
+      decision: HookDecision,
+      exitCode: z.number().int().nullable(),
+      skipped: HookSkipReason.nullable(),
+      message: z.string().nullable(),
+      durationMs: z.number(),
+    }),
+  ),
+});
+export type SessionHookRun = z.infer<typeof SessionHookRun>;
+
+/** Hooks in a session's snapshot: the approved ones that run, and the ones that never will. */
+export const SessionHooksInfo = z.object({
+  approved: z.array(z.object({ id: z.string(), digest: z.string(), event: z.string(), runsOn: HookEvent.nullable(), matcher: z.string().nullable(), command: z.string().nullable(), file: z.string() })),
+  /** Hooks that apply but do not run: not approved, modified since approval, invalid, disabled, restricted. */
+  skipped: z.array(z.object({ id: z.string(), event: z.string(), state: HookState, heldBack: z.boolean(), command: z.string().nullable(), file: z.string() })),
+  /** Most recent runs last (bounded, 200). */
+  runs: z.array(SessionHookRun),
+});
+export type SessionHooksInfo = z.infer<typeof SessionHooksInfo>;
+
+/** A repository MCP server that was not passed to the agent, and why. */
+export const WithheldMcpServer = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: McpServerState,
+  /** True when the folder is in restricted mode (trust it first). */
+  heldBack: z.boolean(),
+  reason: z.string(),
+});
+export type WithheldMcpServer = z.infer<typeof WithheldMcpServer>;
+
+/** Where a session runs. A worktree's path is stored at creation and never recomputed. */
+export const ExecutionInfo = z.object({
+  kind: z.enum(['folder', 'worktree']),
+  /** The agent's working directory (absolute). */
+  dir: z.string(),
+  /** The source project folder whose rules, trust root and approvals apply. */
+  sourceDir: z.string(),
+  /** `atrium/<slug>` for a worktree, else the folder's current branch (null when not a git checkout or detached). */
+  branch: z.string().nullable(),
+  /** Commit the worktree was created from, or null. */
+  baseCommit: z.string().nullable(),
+  /** Uncommitted changes (`git status --porcelain`), null when unknown (not git, removed). */
+  dirty: z.boolean().nullable(),
+  /** Up to 50 changed paths (porcelain lines). */
+  changes: z.array(z.string()),
+  /** When the worktree was removed (archive), or null. */
+  removedAt: z.string().nullable(),
+});
+export type ExecutionInfo = z.infer<typeof ExecutionInfo>;
+
+/** A surface attached to a session: the desktop window, a browser tab, a terminal. */
+export const AttachedSurface = z.object({
+  surfaceId: z.string(),
+  kind: z.enum(['app', 'browser', 'cli']),
+  label: z.string(),
+  /** `owner` attached when opening the session; `pickup` redeemed a handover code. */
+  via: z.enum(['owner', 'pickup']),
+  attachedAt: z.string(),
+});
+export type AttachedSurface = z.infer<typeof AttachedSurface>;
+
+/** A handover code (VibeAround seed 003): 4 characters from `ABCDEFGHJKLMNPQRSTUVWXYZ23456789`, single use. */
+export const HandoverCode = z.object({
+  code: z.string(),
+  sessionId: z.string(),
+  /** ISO 8601; 120 seconds after it was issued. */
+  expiresAt: z.string(),
+});
+export type HandoverCode = z.infer<typeof HandoverCode>;
+
+/** One rule file that differs between what a session recorded and the current catalog. */
+export const RuleFileChange = z.object({
+  relativePath: z.string(),
+  source: z.string(),
+  change: z.enum(['added', 'removed', 'edited']),
+  /** `static` (provenance pin) or `contextual` (a loaded reference that no longer hydrates). */
+  scope: z.enum(['static', 'contextual']),
+  /** Unified diff of the recorded and current text (when both are known), else null. */
+  diff: z.string().nullable(),
+});
+export type RuleFileChange = z.infer<typeof RuleFileChange>;
+
+/**
+ * A resume refused because rules changed (fail closed, seed §6/§7). The session does not continue
+ * until the user picks one of `actions`: `continue` (the current rules; the new provenance is
+ * recorded in the transcript) or `new` (a new session with the current rules).
+ */
+export const ProvenanceMismatch = z.object({
+  detectedAt: z.string(),
+  recordedProvenanceSha256: z.string(),
+  currentProvenanceSha256: z.string(),
+  changes: z.array(RuleFileChange),
+  actions: z.array(z.enum(['continue', 'new'])),
+});
+export type ProvenanceMismatch = z.infer<typeof ProvenanceMismatch>;
+
+/** What an agent loads or executes from a workspace by itself, and how Atrium launches it to stop unapproved things. */
+export const AgentBehaviour = z.object({
+  agentId: z.string(),
+  /** Rule formats the agent reads by itself as Atrium launches it (not sent twice). */
+  nativeRuleFormats: z.array(z.string()),
+  /** Plain sentences: what the agent itself loads or runs from the workspace (shown in the new-session dialog). */
+  ownBehaviour: z.array(z.string()),
+  /** The switches Atrium passes so that nothing unapproved runs (empty when the agent offers none). */
+  switches: z.array(z.string()),
+  /** True when Atrium can stop the agent from running unapproved repository hooks/servers itself. */
+  isolated: z.boolean(),
+});
+export type AgentBehaviour = z.infer<typeof AgentBehaviour>;
+
+/** Everything the session view needs about workspace policy. */
+export const SessionPolicy = z.object({
+  sessionId: z.string(),
+  /** Null until the snapshot was taken (the agent's first start). */
+  snapshot: z
+    .object({
+      takenAt: z.string(),
+      /** Source project folder the snapshot is of (where rules are matched). */
+      sourceDir: z.string(),
+      /** Start folder of static rules (in the source project). */
+      fromDir: z.string(),
+      catalogSha256: z.string(),
+      trust: z.enum(['trusted', 'partial', 'restricted']),
+    })
+    .nullable(),
+  staticRules: StaticRulesInfo.nullable(),
+  contextualRules: z.array(LoadedContextualRule),
+  hooks: SessionHooksInfo,
+  mcp: z.object({ passed: z.array(z.string()), withheld: z.array(WithheldMcpServer) }),
+  execution: ExecutionInfo,
+  surfaces: z.array(AttachedSurface),
+  handover: HandoverCode.nullable(),
+  mismatch: ProvenanceMismatch.nullable(),
+  agent: AgentBehaviour,
+  archivedAt: z.string().nullable(),
+});
+export type SessionPolicy = z.infer<typeof SessionPolicy>;
+
+/** Settings of the session runtime. */
+export const SessionSettings = z.object({
+  /** Stop an agent process idle this long; the next prompt resumes it (default 10; 0 = never). */
+  idleMinutes: z.number().int().min(0).max(24 * 60),
+});
+export type SessionSettings = z.infer<typeof SessionSettings>;
+
+const sessionRef = { sessionId: z.string().min(1) };
+const SurfaceKind = z.enum(['app', 'browser', 'cli']);
+
+export const sessionPolicyRequests = defineRequests({
+  'sessions.policy': {
+    description: "A session's workspace policy: snapshot rules, loaded contextual rules, hooks run, withheld MCP servers, execution folder/worktree, attached surfaces, handover code, rule mismatch.",
+    params: z.object(sessionRef),
+    result: z.object({ policy: SessionPolicy }),
+  },
+  'sessions.resolveRuleMismatch': {
+    description: 'After a resume failed closed on changed rules: `continue` records the current rules and resumes; `new` starts a new session with the current rules (the old one is closed).',
+    params: z.object({ ...sessionRef, action: z.enum(['continue', 'new']) }),
+    result: z.object({ session: Session }),
+  },
+  'sessions.execution': {
+    description: "The session's execution folder or worktree with its branch and current dirty state.",
+    params: z.object(sessionRef),
+    result: z.object({ execution: ExecutionInfo }),
+  },
+  'sessions.archive': {
+    description:
+      'Closes and archives a session. With removeWorktree, its worktree is removed too, but uncommitted work is never lost silently: WORKTREE_DIRTY lists it unless discardChanges is set.',
+    params: z.object({ ...sessionRef, removeWorktree: z.boolean().optional(), discardChanges: z.boolean().optional() }),
+    result: z.object({ session: Session, execution: ExecutionInfo }),
+  },
+  'sessions.handover': {
+    description: 'Issues a handover code for a session (4 characters, valid 120 s, single use); redeem with sessions.pickup or `atrium session pickup CODE`.',
+    params: z.object(sessionRef),
+    result: HandoverCode,
+  },
+  'sessions.pickup': {
+    description: 'Redeems a handover code and attaches the calling surface to its session. Failed attempts are rate-limited (5 per minute per client): HANDOVER_RATE_LIMITED.',
+    params: z.object({ code: z.string().min(1).max(16), clientId: z.string().min(1).max(200), kind: SurfaceKind, label: z.string().max(200).optional() }),
+    result: z.object({ session: Session, surface: AttachedSurface }),
+  },
+  'sessions.attach': {
+    description: 'Attaches a surface (window, tab, terminal) to a session it opened; output fans out to every attached surface.',
+    params: z.object({ ...sessionRef, surfaceId: z.string().min(1).max(200).optional(), kind: SurfaceKind, label: z.string().max(200).optional() }),
+    result: z.object({ surface: AttachedSurface, surfaces: z.array(AttachedSurface) }),
+  },
+  'sessions.detach': {
+    description: 'Detaches a surface from a session.',
+    params: z.object({ ...sessionRef, surfaceId: z.string().min(1) }),
+    result: z.object({ surfaces: z.array(AttachedSurface) }),
+  },
+  'sessions.agentBehaviour': {
+    description: 'What an agent loads or executes from a workspace by itself and the switches Atrium launches it with (for the new-session dialog).',
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ behaviour: AgentBehaviour }),
+  },
+  'sessions.settings': {
+    description: 'Session runtime settings (idle shutdown).',
+    params: z.object({}),
+    result: SessionSettings,
+  },
+  'sessions.setSettings': {
+    description: 'Changes session runtime settings; applies to agents that become idle afterwards.',
+    params: SessionSettings.partial(),
+    result: SessionSettings,
+  },
+});
+
+export const sessionPolicyEvents = defineEvents({
+  sessionPolicyChanged: {
+    description: "A session's policy view changed (snapshot taken, rules loaded, hook run, surfaces, handover, mismatch, worktree); re-read sessions.policy.",
+    payload: z.object({ sessionId: z.string(), reason: z.string() }),
+  },
+});

@@ -1,0 +1,72 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * Page object for sessions: the workspace's Sessions tab, the global list, the New session dialog
+ * and the session view (transcript, permission cards, queue, input, Stop, Resume).
+ */
+export class SessionsPage {
+  readonly tab: Locator;
+  readonly panel: Locator;
+  readonly sidebarEntry: Locator;
+  readonly dialog: Locator;
+  readonly view: Locator;
+  readonly transcript: Locator;
+  readonly input: Locator;
+  readonly queue: Locator;
+
+  constructor(readonly page: Page) {
+    this.tab = page.getByRole('tab', { name: /^Sessions/ });
+    this.panel = page.getByRole('tabpanel', { name: /^Sessions/ });
+    this.sidebarEntry = page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button', { name: /^Sessions/ });
+    this.dialog = page.getByRole('dialog', { name: 'New session' });
+    this.view = page.locator('section.sess-view');
+    this.transcript = page.getByRole('log', { name: 'Transcript' });
+    this.input = page.getByRole('combobox', { name: 'Prompt' });
+    this.queue = page.getByRole('region', { name: 'Queued prompts' });
+  }
+
+  async openTab(): Promise<void> {
+    await this.tab.click();
+    await expect(this.panel).toBeVisible();
+  }
+
+  /** Opens the New session dialog, picks `agentName`, types a first prompt and starts. */
+  async startSession(agentName: string, firstPrompt?: string): Promise<void> {
+    await this.panel.getByRole('button', { name: /Start a session|New session/ }).click();
+    await expect(this.dialog).toBeVisible();
+    await this.dialog.getByRole('radio', { name: new RegExp(agentName) }).check();
+    if (firstPrompt) await this.dialog.getByLabel('First prompt').fill(firstPrompt);
+    await this.dialog.getByRole('button', { name: /Start session/ }).click();
+    await expect(this.dialog).toBeHidden();
+    await expect(this.view).toBeVisible();
+  }
+
+  /** The session id of the open session view (from its URL, `#/sessions/<id>`). */
+  async sessionId(): Promise<string> {
+    await expect(this.page).toHaveURL(/#\/sessions\/[^/]+$/);
+    return decodeURIComponent(new URL(this.page.url()).hash.replace('#/sessions/', ''));
+  }
+
+  /** The session's state as the header badge reports it (`idle`, `busy`, `closed`, …). */
+  state(): Locator {
+    return this.view.locator('.sess-header [data-session-state]');
+  }
+
+  permissionCard(title: string | RegExp): Locator {
+    return this.page.getByRole('region', { name: typeof title === 'string' ? `Permission request: ${title}` : title });
+  }
+
+  async send(text: string): Promise<void> {
+    await this.input.fill(text);
+    await this.input.press('Enter');
+  }
+
+  /** Items of the transcript of a kind (`user_message`, `agent_message`, `tool_call`, `notice`, `stop`, …). */
+  items(kind: string): Locator {
+    return this.transcript.locator(`.sess-item[data-kind="${kind}"]`);
+  }
+
+  button(name: string | RegExp): Locator {
+    return this.view.getByRole('button', { name });
+  }
+}

@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { repoRoot } from '../support/corpus';
+import { AtriumPage } from './pages/AtriumPage';
+import { SessionsPage } from './pages/SessionsPage';
+import { startAtrium, type ServedAtrium } from './support/server';
+
+let server: ServedAtrium | null = null;
+test.afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+const cli = (dataDir: string, ...args: string[]) => execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), ...args.slice(0, 1), ...args.slice(1)], { cwd: repoRoot, env: { ...process.env, ATRIUM_DATA_DIR: dataDir }, encoding: 'utf8' });
+
+/** A data dir with one workspace and the scripted fixture agent defined as "Scripted agent" (same CLI a user runs). */
+function prepare() {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-sessions-'));
+  const dataDir = path.join(base, 'data');
+  const ws = path.join(base, 'project');
+  mkdirSync(ws);
+  cli(dataDir, 'workspace', 'add', ws, '--name', 'project', '--data-dir', dataDir);
+  const loader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+  const agent = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
+  const scenario = path.join(repoRoot, 'test/fixtures/agents/scenarios/ui-tour.json');
+  const state = path.join(base, 'agent-state.json');
+  cli(dataDir, 'agents', 'define', 'scripted', process.execPath, '--name', 'Scripted agent', '--data-dir', dataDir, '--', '--import', loader, agent, '--scenario', scenario, '--state', state);
+  return { dataDir, ws };
+}
+
+test('start a session with the fixture agent, answer a permission prompt, stop a turn, reload and resume', async ({ page }) => {
+  const { dataDir, ws } = prepare();
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await expect(sessions.panel).toContainText('No sessions yet');
+
+  // launch with a first prompt: the agent streams, plans, and asks before writing
+  await sessions.startSession('Scripted agent', 'please write the notes');
+  const id = await sessions.sessionId();
+  const card = sessions.permissionCard('Write notes.md');
+  await expect(card).toBeVisible();
+  await expect(card.getByLabel(/Diff of .*notes\.md/)).toContainText('# Notes');
+  await expect(sessions.state()).toHaveText(/needs you/);
+  await expect(sessions.items('plan').first()).toContainText('Write notes.md');
+  await expect(sessions.items('agent_thought').first()).toContainText('Thought');
+  await expect(page.getByRole('navigation', { name: 'Workspaces' }).getByTestId('sidebar-needs-you')).toHaveText('1');
+  expect(existsSync(path.join(ws, 'notes.md'))).toBe(false);
+
+  // answer by keyboard (Alt+1 = the first option, "Allow once") from the input
+  await sessions.input.focus();
+  await page.keyboard.press('Alt+1');
+  await expect(card).toBeHidden();
+  await expect(sessions.transcript).toContainText('permission: allow');
+  await expect(sessions.transcript).toContainText('write ok');
+  await expect(sessions.transcript.locator('[data-permission-state="selected"]')).toContainText('Allow once');
+  await expect(sessions.state()).toHaveText('idle');
+  await expect.poll(() => (existsSync(path.join(ws, 'notes.md')) ? readFileSync(path.join(ws, 'notes.md'), 'utf8') : '')).toContain('- second');
+  await expect(sessions.view.getByRole('heading', { level: 1 })).toHaveText('Write the notes');
+
+  // the agent's slash commands complete in the input; its modes switch from the header
+  await sessions.input.fill('/re');
+  await expect(page.getByRole('listbox', { name: 'Agent commands' })).toContainText('/review');
+  await sessions.input.press('Tab');
+  await expect(sessions.input).toHaveValue('/review ');
+  await sessions.input.fill('');
+  await sessions.view.getByLabel('Mode', { exact: true }).selectOption('plan');
+  await expect(sessions.view.getByLabel('Mode', { exact: true })).toHaveValue('plan');
+
+  // a long turn: queue a second prompt, remove it, then stop the turn with Esc
+  await sessions.send('start the long job');
+  await expect(sessions.state()).toHaveText('working');
+  await expect(sessions.transcript).toContainText('tick');
+  await sessions.send('run this afterwards');
+  await expect(sessions.queue).toContainText('run this afterwards');
+  await sessions.queue.getByRole('button', { name: /Remove queued prompt/ }).click();
+  await expect(sessions.queue).toBeHidden();
+  await expect(sessions.items('user_message').last()).toContainText('not sent');
+  await page.keyboard.press('Escape');
+  await expect(sessions.items('stop').last().locator('[data-stop-reason]')).toHaveAttribute('data-stop-reason', 'cancelled');
+  await expect(sessions.state()).toHaveText('idle');
+
+  // close the agent, reload: the URL brings the same session back; resume continues it
+  await sessions.button(/^Close$/).click();
+  await expect(sessions.state()).toHaveText('closed');
+  await page.reload();
+  await expect(sessions.view).toHaveAttribute('data-session-id', id);
+  await expect(sessions.transcript).toContainText('permission: allow');
+  await expect(sessions.state()).toHaveText('closed');
+  await sessions.button(/^Resume$/).click();
+  await expect(sessions.items('notice').filter({ hasText: 'Resumed the agent session' })).toHaveCount(1);
+  await expect(sessions.state()).toHaveText('idle');
+  await sessions.send('hello again');
+  await expect(sessions.transcript).toContainText('echo: hello again');
+
+  // the list survives a restart of Atrium; the session resumes there too
+  await server.stop();
+  server = await startAtrium(dataDir);
+  await atrium.open(server.url);
+  await sessions.sidebarEntry.click();
+  const row = page.getByRole('list', { name: 'All sessions' }).locator(`[data-session-id="${id}"]`);
+  await expect(row).toContainText('Write the notes');
+  await expect(row).toContainText('scripted');
+  await row.click();
+  await expect(sessions.view).toHaveAttribute('data-session-id', id);
+  await sessions.button(/^Resume$/).click();
+  await expect(sessions.items('notice').filter({ hasText: 'Resumed the agent session' })).toHaveCount(2);
+  await sessions.send('still there?');
+  await expect(sessions.transcript).toContainText('echo: still there?');
+});
