@@ -11,7 +11,7 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
 for (const scheme of ['light','dark']) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 720 }, colorScheme: scheme });
   await page.goto(url);
-  if (hash) { await page.evaluate(h => { location.hash = h; }, hash); await page.reload(); }
+  if (hash) { await page.evaluate((h) => { globalThis.location.hash = h; }, hash); await page.reload(); }
   await page.waitForTimeout(800);
   if (process.argv[5]) { await page.getByRole('tab', { name: process.argv[5] }).click(); await page.waitForTimeout(800); }
   await page.screenshot({ path: `${out}-${scheme}.png` });

@@ -5,6 +5,8 @@ import { HookService } from './hooks/service';
 import { WorkspaceResourcesCache } from './resources/cache';
 import { RulesService } from './rules/service';
 import { SessionService, type SessionServiceOptions } from './sessions/service';
+import type { HandoverOptions } from './sessions/workspacePolicy/handover';
+import { WorkspacePolicy } from './sessions/workspacePolicy/policy';
 import { openStore, type Store } from './store/database';
 import type { TrustGate } from './trust/gate';
 import { TrustService } from './trust/service';
@@ -28,6 +30,8 @@ export interface EngineOptions {
   sessions?: SessionServiceOptions;
   /** Watch hook files and scripts of listed workspaces and push `hooksChanged` (default: `watchResources`, else true). */
   watchHooks?: boolean;
+  /** Handover code clock and RNG (tests: a fake clock to expire codes). */
+  handover?: HandoverOptions;
 }
 
 /**
@@ -62,6 +66,12 @@ export interface Engine {
   readonly hooks: HookService;
   /** Skills, commands, subagents, plugins, MCP/LSP servers and output styles of the resource bundle (issue 5). */
   readonly extensions: ExtensionsService;
+  /**
+   * Sessions that obey the workspace (issue 8): snapshots and provenance, rules injection and the
+   * first-write barrier, approved hooks and MCP servers in sessions, worktrees, attached surfaces,
+   * handover codes and the idle-shutdown setting. Wired into `sessions` through its hook seam.
+   */
+  readonly policy: WorkspacePolicy;
   /** Stops background work and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -101,6 +111,12 @@ export function createEngine(options: EngineOptions): Engine {
   });
   const sessions = new SessionService(store, bus, workspaces, options.dataDir, { clientVersion: APP_VERSION, ...options.sessions });
   const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, watch: options.watchHooks ?? options.watchResources ?? true });
+  const policy = new WorkspacePolicy({ store, bus, dataDir: options.dataDir, resources, hooks, sessions, workspaces, handover: options.handover });
+  sessions.addHooks(policy);
+  sessions.configure({
+    idleMs: () => policy.idleMinutes() * 60_000,
+    permissionSurface: (sessionId, promptSurfaceId) => policy.surfaces.permissionTarget(sessionId, promptSurfaceId),
+  });
   let closed = false;
   return {
     dataDir: options.dataDir,
@@ -115,10 +131,12 @@ export function createEngine(options: EngineOptions): Engine {
     sessions,
     hooks,
     extensions: new ExtensionsService(resources, trustGate, homeDir),
+    policy,
     async close() {
       if (closed) return;
       closed = true;
       await sessions.close();
+      await policy.close();
       await hooks.close();
       await resources.close();
       store.close();

@@ -157,3 +157,20 @@ describe('bundle and snapshot (seed scenarios 6, 7, 11–13)', () => {
     expect(restricted.restrictedCounts.commands).toBe(1);
   });
 });
+
+describe('live bundle', () => {
+  it('a new command file on disk rebuilds the bundle (watcher) and pushes extensionsChanged for the workspace', async () => {
+    const { createEngine } = await import('../../../src/main/core/engine');
+    const { fixedGate } = await import('../../../src/main/core/trust/gate');
+    const { tempDir } = await import('../../support/tempDir');
+    const dir = makeDir({ '.claude/commands/one.md': 'one' });
+    engine = createEngine({ dataDir: tempDir('atrium-data-'), homeDir: makeDir(), trustGate: fixedGate(true), watchHooks: false });
+    const { workspace } = engine.workspaces.add(dir);
+    expect(ids((await engine.extensions.list(dir)).commands)).toEqual(['one']);
+    await engine.resources.watchReady(dir);
+    const changed = new Promise<unknown>((resolve) => engine!.bus.subscribe((event, payload) => event === 'extensionsChanged' && resolve(payload)));
+    fs.writeFileSync(path.join(dir, '.claude/commands/two.md'), 'two');
+    expect(await changed).toEqual({ workspaceId: workspace.id });
+    expect(ids((await engine.extensions.list(dir)).commands)).toEqual(['one', 'two']);
+  });
+});

@@ -9,6 +9,7 @@ import { createEngine } from '../../core/engine';
 import { APP_VERSION } from '../../core/version';
 import { startServer } from '../../server/server';
 import { CliError, reportError, withGlobalOptions, type GlobalOptions } from '../context';
+import { removeServerInfo, writeServerInfo } from '../remote';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -37,6 +38,9 @@ export function registerServeCommand(program: Command): void {
           },
         });
         const server = await startServer({ engine, dispatcher, host: opts.host, port, rendererDir: path.resolve(opts.rendererDir ?? defaultRendererDir()) });
+        // discovery for `atrium session pickup CODE` in a terminal (0600: it holds the token)
+        writeServerInfo(dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
+        process.on('exit', () => removeServerInfo(dataDir));
         process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
         if (!LOOPBACK.has(opts.host)) {
           process.stderr.write(`atrium: warning: bound to ${opts.host}, not loopback: anyone who can reach this address and learns the token can control Atrium.\n`);
@@ -46,6 +50,7 @@ export function registerServeCommand(program: Command): void {
         const stop = async () => {
           if (stopping) return;
           stopping = true;
+          removeServerInfo(dataDir);
           await server.close();
           await engine.close();
           process.exit(0);

@@ -16,7 +16,26 @@ export function pickOption(permission: PermissionItem, policy: Exclude<Permissio
 }
 
 /**
- * Prints one session's live updates while a CLI command hosts the runtime. With `--json` every
+ * Where a printer gets a session's pushed events and answers permissions: the in-process engine,
+ * or a running Atrium over its WebSocket (`atrium session pickup`).
+ */
+export interface SessionFeed {
+  subscribe(listener: (event: string, payload: unknown) => void): () => void;
+  answerPermission(sessionId: string, requestId: string, optionId: string | null): void | Promise<unknown>;
+  /** This surface's id: permission requests routed to another surface are left to it. */
+  surfaceId?: string;
+}
+
+/** The engine as a {@link SessionFeed}. */
+export function engineFeed(engine: Engine): SessionFeed {
+  return {
+    subscribe: (listener) => engine.bus.subscribe((event, payload) => listener(event, payload)),
+    answerPermission: (sessionId, requestId, optionId) => void engine.sessions.answerPermission(sessionId, requestId, optionId),
+  };
+}
+
+/**
+ * Prints one session's live updates while a CLI command hosts the runtime (or follows a remote one). With `--json` every
  * pushed event of the session is one JSON line (`{"event": name, ...payload}`); otherwise agent
  * text streams as it arrives and tool calls, plans, permissions, notices and stops get one line
  * each. Permission requests are answered by `policy` (`ask` reads a choice from stdin).
@@ -28,19 +47,23 @@ export class SessionPrinter {
   private lastKind: string | null = null;
   private rl: readline.Interface | null = null;
 
+  private readonly feed: SessionFeed;
+
   constructor(
-    private readonly engine: Engine,
+    source: Engine | SessionFeed,
     private readonly sessionId: () => string | null,
     private readonly json: boolean,
     private readonly policy: PermissionPolicy,
   ) {
-    this.unsubscribe = engine.bus.subscribe((event, payload) => {
-      const p = payload as { sessionId?: string; session?: Session };
+    this.feed = 'bus' in source ? engineFeed(source) : source;
+    this.unsubscribe = this.feed.subscribe((event, payload) => {
+      const p = payload as { sessionId?: string; session?: Session; surfaceId?: string | null };
       const id = p.sessionId ?? p.session?.id;
       if (!id || id !== this.sessionId()) return;
       if (this.json) process.stdout.write(`${JSON.stringify({ event, ...p })}\n`);
       if (event === 'sessionEvent' && !this.json) for (const item of (payload as { items: TranscriptItem[] }).items) this.human(item);
-      if (event === 'permissionRequested') void this.answer((payload as { permission: PermissionItem }).permission);
+      const mine = !this.feed.surfaceId || !p.surfaceId || p.surfaceId === this.feed.surfaceId;
+      if (event === 'permissionRequested' && mine) void this.answer((payload as { permission: PermissionItem }).permission);
     });
   }
 
@@ -123,7 +146,7 @@ export class SessionPrinter {
       if (!this.json) this.line(`[permission] ${permission.title}: ${optionId ?? 'cancelled'} (--on-permission ${this.policy})`);
     }
     try {
-      this.engine.sessions.answerPermission(sessionId, permission.requestId, optionId);
+      await this.feed.answerPermission(sessionId, permission.requestId, optionId);
     } catch {
       // already answered (turn cancelled meanwhile)
     }

@@ -36,8 +36,8 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       throw error;
     }
   };
-  const deny = (op: string, p: string, message: string) => {
-    host.append({ kind: 'fs_refused', data: { op, path: p, message } });
+  const deny = (op: string, p: string, message: string, transcript?: string) => {
+    host.append({ kind: 'fs_refused', data: { op, path: p, message: transcript ?? message } });
     throw new AtriumError('PATH_OUTSIDE_SESSION', message);
   };
   return {
@@ -45,7 +45,7 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       checkSession(params.sessionId);
       const resolved = confined('read', params.path);
       const v = await host.hooks.verdict((h) => h.beforeRead?.(host.hookContext(), resolved));
-      if (!v.allow) deny('read', params.path, v.message);
+      if (!v.allow) deny('read', params.path, v.message, v.transcript);
       const content = readTextSlice(resolved, params.line, params.limit);
       host.append({ kind: 'fs_read', data: { path: resolved, line: params.line ?? null, limit: params.limit ?? null, chars: content.length } });
       return { content };
@@ -55,7 +55,7 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       if (typeof params.content !== 'string') throw new AtriumError('INVALID_PARAMS', 'fs/write_text_file needs text content.');
       const resolved = confined('write', params.path);
       const v = await host.hooks.verdict((h) => h.beforeWrite?.(host.hookContext(), resolved, params.content));
-      if (!v.allow) deny('write', params.path, v.message);
+      if (!v.allow) deny('write', params.path, v.message, v.transcript);
       try {
         writeTextAtomic(resolved, params.content);
       } catch (error) {
@@ -70,7 +70,7 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       checkSession(params.sessionId);
       const cwd = params.cwd ? confined('run a terminal in', params.cwd) : host.roots()[0];
       const v = await host.hooks.verdict((h) => h.beforeTerminal?.(host.hookContext(), params.command, params.args ?? [], cwd));
-      if (!v.allow) deny('run', params.command, v.message);
+      if (!v.allow) deny('run', params.command, v.message, v.transcript);
       const terminalId = host.terminals.create({ ...params, cwd });
       host.append({ kind: 'terminal_created', data: { terminalId, command: params.command, args: params.args ?? [], cwd } });
       return { terminalId };

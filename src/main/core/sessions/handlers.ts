@@ -1,12 +1,13 @@
 import type { Engine } from '../engine';
 import type { Handlers } from '../handlers';
+import { isolationFor } from './workspacePolicy/agentIsolation';
 
 /** The `agents.*` and `sessions.*` requests of the contract (`src/shared/contract/sessions.ts`). */
 export type SessionHandlers = Pick<Handlers, Extract<keyof Handlers, `agents.${string}` | `sessions.${string}`>>;
 
 /** Maps each `agents.*` / `sessions.*` request to the engine's SessionService. */
 export function createSessionHandlers(engine: Engine): SessionHandlers {
-  const { sessions } = engine;
+  const { sessions, policy } = engine;
   const { agents } = sessions;
   return {
     'agents.list': () => ({ agents: agents.list() }),
@@ -15,7 +16,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'agents.remove': ({ id }) => ({ removed: agents.remove(id) }),
     'agents.setEnv': ({ id, env }) => ({ agent: agents.setEnv(id, env) }),
     'sessions.new': (p) => ({ session: sessions.create(p) }),
-    'sessions.prompt': ({ sessionId, text }) => sessions.prompt(sessionId, text),
+    'sessions.prompt': ({ sessionId, text, surfaceId }) => sessions.prompt(sessionId, text, surfaceId),
     'sessions.cancel': ({ sessionId, clearQueue }) => ({ session: sessions.cancel(sessionId, clearQueue ?? false) }),
     'sessions.dequeue': ({ sessionId, promptId }) => sessions.dequeue(sessionId, promptId),
     'sessions.close': async ({ sessionId }) => ({ session: await sessions.closeSession(sessionId) }),
@@ -29,5 +30,24 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.terminalOutput': ({ sessionId, terminalId }) => sessions.terminalOutput(sessionId, terminalId),
     'sessions.agentSessions': (p) => sessions.agentSessions(p),
     'sessions.adopt': async (p) => ({ session: await sessions.adopt(p) }),
+    // issue 8: sessions that obey the workspace
+    'sessions.policy': ({ sessionId }) => ({ policy: policy.view(sessionId) }),
+    'sessions.resolveRuleMismatch': async ({ sessionId, action }) => ({ session: await policy.resolveMismatch(sessionId, action) }),
+    'sessions.execution': ({ sessionId }) => ({ execution: policy.execution(sessionId) }),
+    'sessions.archive': ({ sessionId, removeWorktree, discardChanges }) => policy.archive(sessionId, { removeWorktree, discardChanges }),
+    'sessions.handover': ({ sessionId }) => policy.issueHandover(sessionId),
+    'sessions.pickup': ({ code, clientId, kind, label }) => policy.pickup(code, clientId, kind, label),
+    'sessions.attach': ({ sessionId, surfaceId, kind, label }) => policy.attach(sessionId, { surfaceId, kind, label }),
+    'sessions.detach': ({ sessionId, surfaceId }) => policy.detach(sessionId, surfaceId),
+    'sessions.agentBehaviour': ({ agentId }) => {
+      agents.get(agentId); // AGENT_NOT_FOUND for unknown ids
+      const { claudeBridge: _bridge, ...behaviour } = isolationFor(agentId, agents.preset(agentId));
+      return { behaviour };
+    },
+    'sessions.settings': () => ({ idleMinutes: policy.idleMinutes() }),
+    'sessions.setSettings': ({ idleMinutes }) => {
+      if (idleMinutes !== undefined) policy.setIdleMinutes(idleMinutes);
+      return { idleMinutes: policy.idleMinutes() };
+    },
   };
 }

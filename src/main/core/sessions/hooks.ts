@@ -15,8 +15,11 @@ export interface HookContext {
 /** Why an agent process stopped (see {@link SessionHooks.onAgentStopped}). */
 export type AgentStopReason = 'closed' | 'idle' | 'quit' | 'crashed';
 
-/** A hook's verdict on an action: allow, or deny with a message the agent receives. */
-export type HookVerdict = { allow: true } | { allow: false; message: string };
+/**
+ * A hook's verdict on an action: allow, or deny with a message the agent receives; `transcript`
+ * (optional) is what the transcript records instead (e.g. without the rule bodies the agent gets).
+ */
+export type HookVerdict = { allow: true } | { allow: false; message: string; transcript?: string };
 
 /**
  * Seams where later capabilities plug into the session runtime (issue 8: rules injection, hooks

@@ -259,7 +259,11 @@ export class WorkspacePolicy implements SessionHooks {
     const sel = this.select(st, [path], false);
     if (sel && sel.files.length) {
       this.markLoaded(st, sel.files, 'write', 'write-error', true, 'refused the first write');
-      return { allow: false, message: barrierMessage(sel.files, sel.triggerPaths) };
+      return {
+        allow: false,
+        message: barrierMessage(sel.files, sel.triggerPaths),
+        transcript: `Refused the first write to "${path}": applicable project rules were loaded (${sel.files.map((f) => f.file.relativePath).join(', ')}); the agent reviews them and retries.`,
+      };
     }
     const tool = fs.existsSync(path) ? 'Edit' : 'Write';
     const res = await runSessionHooks(this.deps.hooks, st.hookTarget, 'PreToolUse', { hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { file_path: path, content } }, tool);

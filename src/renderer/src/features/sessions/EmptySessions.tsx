@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { MessageSquarePlus } from 'lucide-react';
 import { useNewSession } from './newSessionStore';
 
 /** Teaches what a session is and how to start one (no sessions yet). */
-export function EmptySessions({ workspaceId, missing }: { workspaceId: string | null; missing?: boolean }) {
+export function EmptySessions({ workspaceId, missing, extra }: { workspaceId: string | null; missing?: boolean; extra?: ReactNode }) {
   const show = useNewSession((s) => s.show);
   return (
     <div className="empty-inline sess-empty">
@@ -15,9 +16,12 @@ export function EmptySessions({ workspaceId, missing }: { workspaceId: string | 
       {missing ? (
         <p className="muted">This workspace folder is missing, so no agent can start here.</p>
       ) : (
-        <button className="button primary" onClick={() => show(workspaceId)}>
-          <MessageSquarePlus size={15} /> Start a session…
-        </button>
+        <div className="sess-empty-actions">
+          <button className="button primary" onClick={() => show(workspaceId)}>
+            <MessageSquarePlus size={15} /> Start a session…
+          </button>
+          {extra}
+        </div>
       )}
     </div>
   );

@@ -66,7 +66,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  useEffect(() => composer.current?.focus(), [sessionId]);
+  const ready = details !== null;
+  useEffect(() => {
+    if (ready) composer.current?.focus();
+  }, [sessionId, ready]);
 
   if (!details) {
     return (

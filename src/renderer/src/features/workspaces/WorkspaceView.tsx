@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ExtensionsTab } from '../extensions/ExtensionsTab';
 import { HooksTab } from '../hooks/HooksTab';
 import { HooksTabBadge } from '../hooks/HooksTabBadge';
 import { RulesTab } from '../rules/RulesTab';
@@ -52,6 +53,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <Tabs.Trigger className="tab" value="trust">
             Trust
           </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="extensions">
+            Extensions
+          </Tabs.Trigger>
           <Tabs.Trigger className="tab" value="hooks">
             Hooks {!workspace.missing && <HooksTabBadge workspaceId={workspace.id} name={workspace.name} />}
           </Tabs.Trigger>
@@ -67,6 +71,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="trust">
           <TrustTab workspace={workspace} review={review} onReview={() => setReviewOpen(true)} />
+        </Tabs.Content>
+        <Tabs.Content className="tab-content" value="extensions">
+          {workspace.missing ? <p className="muted">The folder is missing.</p> : <ExtensionsTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="hooks">
           <HooksTab workspace={workspace} />

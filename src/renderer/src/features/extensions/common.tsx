@@ -1,0 +1,75 @@
+import { useState, type ReactNode } from 'react';
+import { ChevronRight } from 'lucide-react';
+import type { ExtensionWarning } from '../../../../shared/contract';
+
+/** Where a resource comes from, as a small badge (user / project / local / plugin / built-in). */
+export function SourceBadge({ source, plugin }: { source: string; plugin?: string | null }) {
+  return (
+    <span className={`badge ext-source ext-source-${source}`} title={plugin ? `from plugin ${plugin}` : `${source}-level`}>
+      {source === 'plugin' && plugin ? `plugin ${plugin}` : source}
+    </span>
+  );
+}
+
+/** A status badge: active resources show nothing, others say why. */
+export function StatusBadge({ status, title }: { status: string; title?: string }) {
+  if (status === 'active' || status === 'enabled') return null;
+  const cls = status === 'invalid' || status === 'error' ? 'badge-error' : status === 'overridden' || status === 'disabled' ? 'badge-muted' : 'badge-warn';
+  return (
+    <span className={`badge ${cls}`} title={title}>
+      {status}
+    </span>
+  );
+}
+
+/** Parse warnings: file, line, message and fix. */
+export function Warnings({ warnings }: { warnings: readonly ExtensionWarning[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul className="finding-list ext-warnings" aria-label="Warnings">
+      {warnings.map((w, i) => (
+        <li key={i} className="finding finding-warning">
+          <code className="ext-where">
+            {w.path}
+            {w.line ? `:${w.line}` : ''}
+          </code>{' '}
+          {w.message}
+          {w.fix && <div className="finding-fix">Fix: {w.fix}</div>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * One expandable row of a section: a button (keyboard reachable, `aria-expanded`) with the name,
+ * badges and a one-line summary; the detail renders only while open.
+ */
+export function Row({ name, badges, summary, path, warnings, children, testId }: { name: ReactNode; badges?: ReactNode; summary?: ReactNode; path: string; warnings: number; children: ReactNode; testId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li className={`ext-row${open ? ' open' : ''}`} data-ext-id={testId}>
+      <button className="ext-row-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <ChevronRight size={13} className={open ? 'rotated' : ''} aria-hidden />
+        <span className="ext-name">{name}</span>
+        {badges}
+        {warnings > 0 && <span className="badge badge-warn">{warnings} warning{warnings === 1 ? '' : 's'}</span>}
+        <span className="ext-summary">{summary}</span>
+        <span className="ext-path">{path}</span>
+      </button>
+      {open && <div className="ext-detail">{children}</div>}
+    </li>
+  );
+}
+
+/** A section per kind: heading with count, rows or an empty state that says where such files go. */
+export function Section({ id, title, count, empty, children }: { id: string; title: string; count: number; empty: ReactNode; children: ReactNode }) {
+  return (
+    <section className="ext-section" aria-labelledby={`ext-${id}`} id={`ext-section-${id}`}>
+      <h2 id={`ext-${id}`} className="ext-section-title">
+        {title} <span className="muted">{count}</span>
+      </h2>
+      {count === 0 ? <p className="ext-empty muted">{empty}</p> : <ul className="ext-list">{children}</ul>}
+    </section>
+  );
+}

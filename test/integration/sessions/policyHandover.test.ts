@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  HANDOVER_ALPHABET,
+  HandoverRegistry,
+  HANDOVER_MAX_FAILURES,
+  HANDOVER_MAX_FAILURES_TOTAL,
+} from '../../../src/main/core/sessions/workspacePolicy/handover';
+import { createDispatcher } from '../../../src/main/core/dispatcher';
+import type { PayloadOf } from '../../../src/shared/contract';
+import { notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { waitFor } from '../../support/sessions';
+
+/** Issue 8 priority 5: handover codes (fake clock), attached surfaces, permission routing, idle shutdown. */
+
+let world: PolicyWorld | null = null;
+afterEach(async () => {
+  await world?.closeAll();
+  world = null;
+});
+
+const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
+
+describe('handover codes', () => {
+  it('are 4 characters without I, O, 0, 1, expire after 120 s (121 s on a fake clock) and work once', () => {
+    let now = 1_000_000;
+    const reg = new HandoverRegistry({ now: () => now });
+    expect(HANDOVER_ALPHABET).toHaveLength(32);
+    expect(HANDOVER_ALPHABET).not.toMatch(/[IO01]/);
+    for (let i = 0; i < 200; i++) expect(reg.issue(`s${i}`).code).toMatch(CODE);
+
+    const issued = reg.issue('session-a');
+    expect(issued.expiresAt).toBe(new Date(now + 120_000).toISOString());
+    now += 121_000;
+    expect(() => reg.redeem(issued.code, 'client-1')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+
+    const fresh = reg.issue('session-a');
+    now += 119_000;
+    expect(reg.redeem(fresh.code.toLowerCase(), 'client-1')).toBe('session-a');
+    expect(() => reg.redeem(fresh.code, 'client-1')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+    // issuing again replaces a session's previous code
+    const one = reg.issue('session-b');
+    const two = reg.issue('session-b');
+    expect(reg.current('session-b')?.code).toBe(two.code);
+    if (one.code !== two.code) expect(() => reg.redeem(one.code, 'client-9')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+  });
+
+  it('rate-limits failed redemptions: 5 per minute per client, and overall', () => {
+    let now = 5_000_000;
+    const reg = new HandoverRegistry({ now: () => now });
+    const good = reg.issue('s1');
+    const wrong = good.code === 'AAAA' ? 'BBBB' : 'AAAA';
+    for (let i = 0; i < HANDOVER_MAX_FAILURES; i++) expect(() => reg.redeem(wrong, 'guesser')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+    // even the right code is refused now, for this client only
+    expect(() => reg.redeem(good.code, 'guesser')).toThrow(expect.objectContaining({ code: 'HANDOVER_RATE_LIMITED', message: expect.stringContaining('try again in 60 s') }));
+    now += 30_000;
+    expect(() => reg.redeem(good.code, 'guesser')).toThrow(expect.objectContaining({ code: 'HANDOVER_RATE_LIMITED' }));
+    now += 30_001;
+    expect(reg.redeem(good.code, 'guesser')).toBe('s1');
+
+    // a client that changes its id is still limited overall
+    const other = reg.issue('s2');
+    for (let i = 0; i < HANDOVER_MAX_FAILURES_TOTAL; i++) expect(() => reg.redeem(wrong, `rotating-${i}`)).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+    expect(() => reg.redeem(other.code, 'brand-new')).toThrow(expect.objectContaining({ code: 'HANDOVER_RATE_LIMITED' }));
+    now += 60_001;
+    expect(reg.redeem(other.code, 'brand-new')).toBe('s2');
+  });
+});
+
+describe('surfaces, pickup and permission routing (engine)', () => {
+  it('a code redeemed through the contract attaches a surface; permission requests go to the prompting surface, else an attached one', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    world = policyWorld({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }] }] });
+    const engine = world.open({ handover: { now: () => now } });
+    const dispatcher = createDispatcher(engine, {
+      'app.info': () => {
+        throw new Error('unused');
+      },
+      'app.pickFolder': () => {
+        throw new Error('unused');
+      },
+    });
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    const owner = await dispatcher.call('sessions.attach', { sessionId: s.id, surfaceId: 'app-window', kind: 'app' });
+    expect(owner.surfaces.map((x) => x.surfaceId)).toEqual(['app-window']);
+
+    const code = await dispatcher.call('sessions.handover', { sessionId: s.id });
+    expect(code.code).toMatch(CODE);
+    expect((await dispatcher.call('sessions.policy', { sessionId: s.id })).policy.handover?.code).toBe(code.code);
+    const picked = await dispatcher.call('sessions.pickup', { code: code.code, clientId: 'browser-2', kind: 'browser', label: 'Laptop tab' });
+    expect(picked.session.id).toBe(s.id);
+    expect(picked.surface).toMatchObject({ kind: 'browser', via: 'pickup', label: 'Laptop tab' });
+    await expect(dispatcher.call('sessions.pickup', { code: code.code, clientId: 'browser-2', kind: 'browser' })).rejects.toMatchObject({ code: 'HANDOVER_INVALID' });
+    const expired = await dispatcher.call('sessions.handover', { sessionId: s.id });
+    now += 121_000;
+    await expect(dispatcher.call('sessions.pickup', { code: expired.code, clientId: 'cli-3', kind: 'cli' })).rejects.toMatchObject({ code: 'HANDOVER_INVALID' });
+    expect((await dispatcher.call('sessions.policy', { sessionId: s.id })).policy.surfaces.map((x) => x.via)).toEqual(['owner', 'pickup']);
+
+    const asked: Array<PayloadOf<'permissionRequested'>> = [];
+    engine.bus.subscribe((event, payload) => {
+      if (event === 'permissionRequested') asked.push(payload as PayloadOf<'permissionRequested'>);
+    });
+    // the picked-up tab sends the prompt: the request goes to it
+    const first = engine.sessions.prompt(s.id, 'ask please', picked.surface.surfaceId);
+    await waitFor(() => asked.length === 1, 'the first permission request');
+    expect(asked[0].surfaceId).toBe(picked.surface.surfaceId);
+    engine.sessions.answerPermission(s.id, asked[0].permission.requestId, 'allow');
+    expect(await engine.sessions.waitForTurn(s.id, first.promptId)).toBe('end_turn');
+    // that tab is gone: the request goes to the surface still attached
+    await dispatcher.call('sessions.detach', { sessionId: s.id, surfaceId: picked.surface.surfaceId });
+    const second = engine.sessions.prompt(s.id, 'ask again', picked.surface.surfaceId);
+    await waitFor(() => asked.length === 2, 'the second permission request');
+    expect(asked[1].surfaceId).toBe('app-window');
+    engine.sessions.answerPermission(s.id, asked[1].permission.requestId, 'reject');
+    expect(await engine.sessions.waitForTurn(s.id, second.promptId)).toBe('end_turn');
+  }, 60_000);
+});
+
+describe('idle shutdown', () => {
+  it('stops an idle agent (10 min by default, a setting), records it, and resumes transparently with the outcome recorded', async () => {
+    world = policyWorld({ capabilities: { resume: true } });
+    world.write({ 'AGENTS.md': 'Root rule: always be kind.\n' });
+    const settingsEngine = world.open({ sessions: { idleMs: undefined } });
+    expect(settingsEngine.policy.idleMinutes()).toBe(10);
+    expect(settingsEngine.sessions.idleMs()).toBe(600_000);
+    settingsEngine.policy.setIdleMinutes(3);
+    expect(settingsEngine.sessions.idleMs()).toBe(180_000);
+    await world.closeAll();
+
+    const engine = world.open({ sessions: { idleMs: 300 } });
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    expect(engine.sessions.show(s.id).state).toBe('idle');
+    expect(await promptAndWait(engine, s.id, 'wake up')).toBe('end_turn');
+    const after = engine.sessions.show(s.id);
+    expect(after.resume?.outcome).toBe('resumed');
+    expect(notices(engine, s.id, 'resume').at(-1)?.outcome).toBe('resumed');
+    // the snapshot survives the restart of the agent: static rules were sent once
+    expect(notices(engine, s.id, 'rules_loaded')).toHaveLength(1);
+  }, 60_000);
+});

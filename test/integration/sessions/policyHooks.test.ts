@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../src/main/core/engine';
+import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { waitFor } from '../../support/sessions';
+
+/**
+ * Issue 8 priority 3 with the scripted ACP agent: approved hooks run at the ACP boundary, the
+ * others never run and are reported once; only approved MCP servers reach the agent.
+ */
+
+const DENY_RM = `#!/bin/sh
+input=$(cat)
+case "$input" in
+  *'"command":"rm '*) echo "rm is not allowed in this repository" >&2; exit 2;;
+esac
+exit 0
+`;
+const START = '#!/bin/sh\necho "Remember: the build command is make"\n';
+const MARKER = '#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/marker-from-hook"\n';
+const PROMPT_GUARD = `#!/bin/sh
+input=$(cat)
+case "$input" in
+  *forbidden*) echo "no forbidden words" >&2; exit 2;;
+esac
+exit 0
+`;
+const STOP_BLOCK = '#!/bin/sh\necho \'{"decision":"block","reason":"keep going"}\'\n';
+
+const settings = (hooks: Record<string, unknown>) => ({ hooks });
+const cmd = (command: string) => ({ type: 'command', command });
+
+let world: PolicyWorld | null = null;
+afterEach(async () => {
+  await world?.closeAll();
+  world = null;
+});
+
+async function approve(engine: Engine, ws: string, needles: string[]) {
+  const listing = await engine.hooks.list({ path: ws });
+  const picked = needles.map((n) => {
+    const h = listing.hooks.find((x) => (x.command ?? '').includes(n)) ?? listing.mcpServers.find((x) => x.name === n);
+    if (!h) throw new Error(`no hook or server ${n}`);
+    return { id: h.id, digest: h.digest };
+  });
+  await engine.hooks.approve({ path: ws }, picked);
+}
+
+const lastTurnText = (engine: Engine, id: string) => {
+  const all = items(engine, id);
+  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
+  return all
+    .slice(lastUser + 1)
+    .map((i) => (i.kind === 'agent_message' ? i.text : i.kind === 'stop' ? `[stop ${i.stopReason}${i.error ? `: ${i.error}` : ''}]` : ''))
+    .join('\n');
+};
+
+describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
+  it('runs approved SessionStart, UserPromptSubmit and PreToolUse hooks (denying rm); an unapproved hook never runs and is reported once', async () => {
+    world = policyWorld({
+      turns: [
+        { match: '^rm it', steps: [{ terminal: { command: 'rm', args: ['victim.txt'], cwd: '{{cwd}}' } }] },
+        { match: '^list it', steps: [{ terminal: { command: 'echo', args: ['listed'], cwd: '{{cwd}}' } }] },
+      ],
+    });
+    world.write({
+      'victim.txt': 'keep me\n',
+      '.claude/hooks/deny-rm.sh': DENY_RM,
+      '.claude/hooks/start.sh': START,
+      '.claude/hooks/marker.sh': MARKER,
+      '.claude/hooks/prompt-guard.sh': PROMPT_GUARD,
+      '.claude/settings.json': settings({
+        SessionStart: [{ hooks: [cmd('sh .claude/hooks/start.sh'), cmd('sh .claude/hooks/marker.sh')] }],
+        UserPromptSubmit: [{ hooks: [cmd('sh .claude/hooks/prompt-guard.sh')] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [cmd('sh .claude/hooks/deny-rm.sh')] }],
+      }),
+    });
+    const engine = world.open();
+    world.trust(engine);
+    await approve(engine, world.ws, ['start.sh', 'prompt-guard.sh', 'deny-rm.sh']);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    const hello = lastTurnText(engine, s.id);
+    expect(hello).toContain('<hook-context>');
+    expect(hello).toContain('Remember: the build command is make');
+    // the unapproved SessionStart hook never ran, and the transcript says so once
+    expect(fs.existsSync(path.join(world.ws, 'marker-from-hook'))).toBe(false);
+    const skipped = notices(engine, s.id, 'hooks_skipped');
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0].title).toBe('1 hook skipped: not approved');
+    expect(skipped[0].detail).toContain('marker.sh');
+    const markerHook = (await engine.hooks.list({ path: world.ws })).hooks.find((h) => (h.command ?? '').includes('marker.sh'))!;
+    expect(skipped[0].link).toEqual({ tab: 'hooks', ids: [markerHook.id] });
+    const policy = engine.policy.view(s.id);
+    expect(policy.hooks.skipped).toEqual([expect.objectContaining({ id: markerHook.id, state: 'unapproved' })]);
+    expect(policy.hooks.approved.map((h) => h.event).sort()).toEqual(['PreToolUse', 'SessionStart', 'UserPromptSubmit']);
+
+    // PreToolUse denies rm (Bash {command}); the file stays
+    expect(await promptAndWait(engine, s.id, 'rm it')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('terminal error: A PreToolUse hook refused this command: rm is not allowed in this repository');
+    expect(fs.readFileSync(path.join(world.ws, 'victim.txt'), 'utf8')).toBe('keep me\n');
+    expect(await promptAndWait(engine, s.id, 'list it')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('output="listed\\n"');
+    const runs = engine.policy.view(s.id).hooks.runs;
+    expect(runs.find((r) => r.event === 'PreToolUse' && r.decision === 'deny')).toMatchObject({ tool: 'Bash', reason: 'rm is not allowed in this repository', effect: 'refused the command' });
+    expect(runs.filter((r) => r.event === 'PreToolUse').map((r) => r.decision)).toEqual(['deny', 'none']);
+
+    // a blocking UserPromptSubmit stops the prompt with the reason; the session goes on
+    expect(await promptAndWait(engine, s.id, 'say something forbidden')).toBe('error');
+    expect(lastTurnText(engine, s.id)).toContain('A UserPromptSubmit hook blocked the prompt: no forbidden words');
+    expect(await promptAndWait(engine, s.id, 'fine again')).toBe('end_turn');
+
+    // the snapshot: approving the marker hook now does not add it to this running session
+    await approve(engine, world.ws, ['marker.sh']);
+    expect(await promptAndWait(engine, s.id, 'still fine')).toBe('end_turn');
+    expect(fs.existsSync(path.join(world.ws, 'marker-from-hook'))).toBe(false);
+    expect(notices(engine, s.id, 'hooks_skipped')).toHaveLength(1);
+    // a new session has it
+    const next = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    await waitFor(() => fs.existsSync(path.join(world!.ws, 'marker-from-hook')), 'the approved SessionStart hook of the new session');
+    expect(notices(engine, next.id, 'hooks_skipped')).toHaveLength(0);
+  }, 90_000);
+
+  it('a blocking Stop hook sends its reason as a follow-up prompt, at most 8 times in a row', async () => {
+    world = policyWorld({});
+    world.write({ '.claude/hooks/stop.sh': STOP_BLOCK, '.claude/settings.json': settings({ Stop: [{ hooks: [cmd('sh .claude/hooks/stop.sh')] }] }) });
+    const engine = world.open();
+    world.trust(engine);
+    await approve(engine, world.ws, ['stop.sh']);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'go')).toBe('end_turn');
+    await waitFor(() => engine.policy.view(s.id).hooks.runs.some((r) => r.effect?.startsWith('ignored')), 'the ninth Stop block to be ignored', 60_000);
+    const users = items(engine, s.id).filter((i) => i.kind === 'user_message');
+    expect(users.map((u) => (u.kind === 'user_message' ? u.text : ''))).toEqual(['go', ...Array(8).fill('keep going')]);
+    const effects = engine.policy.view(s.id).hooks.runs.map((r) => r.effect);
+    expect(effects.slice(0, 8)).toEqual(Array.from({ length: 8 }, (_, i) => `sent the reason as follow-up prompt ${i + 1}/8`));
+    await waitFor(() => !engine.sessions.show(s.id).queue.length && engine.sessions.show(s.id).state === 'idle', 'the session to settle');
+    // a user prompt starts a new series
+    expect(await promptAndWait(engine, s.id, 'again')).toBe('end_turn');
+    await waitFor(() => engine.policy.view(s.id).hooks.runs.filter((r) => r.effect?.startsWith('ignored')).length === 2, 'the second series to end', 60_000);
+  }, 120_000);
+
+  it('passes only approved MCP servers and lists the withheld ones', async () => {
+    world = policyWorld({ turns: [{ match: '^mcp', steps: [{ text: 'mcp: [{{mcp}}]' }] }] });
+    world.write({
+      '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['docs-server.js'] }, shady: { command: 'node', args: ['shady-server.js'], env: { TOKEN: 'secret-value-123456' } } } },
+    });
+    const engine = world.open();
+    world.trust(engine);
+    await approve(engine, world.ws, ['docs']);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'mcp please')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('mcp: [docs]');
+    const policy = engine.policy.view(s.id);
+    expect(policy.mcp.passed).toEqual(['docs']);
+    expect(policy.mcp.withheld).toEqual([expect.objectContaining({ name: 'shady', state: 'unapproved', heldBack: false })]);
+    const withheld = notices(engine, s.id, 'mcp_withheld');
+    expect(withheld).toHaveLength(1);
+    expect(withheld[0].title).toContain('shady');
+    expect(JSON.stringify(items(engine, s.id))).not.toContain('secret-value-123456');
+  }, 60_000);
+});

@@ -1,0 +1,234 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { agentText, items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { waitFor } from '../../support/sessions';
+
+/**
+ * Issue 8 priorities 1–2 with the scripted ACP agent: the session snapshot and its provenance,
+ * static rules with the first prompt, contextual rules after reads, the first-write barrier, and
+ * resume failing closed after a rule changed.
+ */
+
+const RULES = {
+  'AGENTS.md': 'Root rule: always be kind.\n',
+  'pkg/AGENTS.md': 'Nested rule: use tabs in pkg.\n',
+  'pkg/notes.txt': 'some notes\n',
+  '.claude/rules/ts.md': '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule: every file starts with a header comment.\n',
+};
+
+const SCENARIO = {
+  capabilities: { resume: true, loadSession: true },
+  turns: [
+    { match: '^read pkg', steps: [{ read: { path: '{{cwd}}/pkg/notes.txt' } }] },
+    { match: '^write ts', steps: [{ write: { path: '{{cwd}}/src/a.ts', content: '// header\nexport {};\n', retry: 1 } }] },
+  ],
+};
+
+let world: PolicyWorld | null = null;
+afterEach(async () => {
+  await world?.closeAll();
+  world = null;
+});
+
+/** The agent text of the last turn only (after the last user message). */
+function lastTurnText(engine: ReturnType<PolicyWorld['open']>, sessionId: string): string {
+  const all = items(engine, sessionId);
+  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
+  return all
+    .slice(lastUser + 1)
+    .filter((i) => i.kind === 'agent_message')
+    .map((i) => (i.kind === 'agent_message' ? i.text : ''))
+    .join('\n');
+}
+
+describe('sessions obey the workspace rules (scripted agent)', () => {
+  it('sends static rules once, attaches nested AGENTS.md rules after a read, blocks the first write then lets the retry through', async () => {
+    world = policyWorld(SCENARIO);
+    world.write(RULES);
+    const engine = world.open();
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    const first = lastTurnText(engine, s.id);
+    expect(first).toContain('<project-instructions>');
+    expect(first).toContain('Root rule: always be kind.');
+    expect(first).not.toContain('Nested rule');
+    expect(first).not.toContain('TS rule');
+
+    expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('read: some notes');
+    // rules triggered by the read go with the next prompt, static rules are not repeated
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    const next = lastTurnText(engine, s.id);
+    expect(next).toContain('<contextual-project-instructions trigger-paths="pkg/notes.txt">');
+    expect(next).toContain('Nested rule: use tabs in pkg.');
+    expect(next).not.toContain('Root rule');
+
+    // first-write barrier: refused before any side effect with the rules, then the retry passes
+    expect(await promptAndWait(engine, s.id, 'write ts')).toBe('end_turn');
+    const write = lastTurnText(engine, s.id);
+    expect(write).toMatch(/write error: Applicable project instructions were loaded before this write\. Review the newly supplied rules, then retry the write\./);
+    expect(write).toContain('TS rule: every file starts with a header comment.');
+    expect(write.indexOf('write error')).toBeLessThan(write.indexOf('write ok'));
+    expect(fs.readFileSync(path.join(world.ws, 'src/a.ts'), 'utf8')).toBe('// header\nexport {};\n');
+
+    expect(await promptAndWait(engine, s.id, 'again')).toBe('end_turn');
+    const again = lastTurnText(engine, s.id);
+    expect(again).not.toContain('Root rule');
+    expect(again).not.toContain('Nested rule');
+    expect(again).not.toContain('TS rule');
+
+    // the transcript keeps compact "rules loaded" entries: references and trigger paths, never bodies
+    const loaded = notices(engine, s.id, 'rules_loaded');
+    expect(loaded.map((n) => n.rules?.map((r) => r.relativePath))).toEqual([['AGENTS.md'], ['pkg/AGENTS.md'], ['.claude/rules/ts.md']]);
+    expect(loaded[1].triggerPaths).toEqual(['pkg/notes.txt']);
+    expect(loaded[2]).toMatchObject({ severity: 'warning', triggerPaths: ['src/a.ts'] });
+    const transcriptJson = JSON.stringify(items(engine, s.id).filter((i) => i.kind === 'notice'));
+    expect(transcriptJson).not.toContain('always be kind');
+    expect(transcriptJson).not.toContain('use tabs');
+    expect(transcriptJson).not.toContain('header comment');
+
+    const { policy } = { policy: engine.policy.view(s.id) };
+    expect(policy.staticRules).toMatchObject({ delivery: 'text', files: [{ relativePath: 'AGENTS.md', source: 'project' }], native: [] });
+    expect(policy.staticRules?.sentAt).toBeTruthy();
+    expect(policy.contextualRules.map((r) => [r.relativePath, r.trigger, r.blockedWrite, r.delivery])).toEqual([
+      ['pkg/AGENTS.md', 'read', false, 'text'],
+      ['.claude/rules/ts.md', 'write', true, 'write-error'],
+    ]);
+    expect(policy.snapshot).toMatchObject({ sourceDir: world.ws, trust: 'trusted' });
+  }, 60_000);
+
+  it('sends rules as embedded file:// resources when the agent advertises embeddedContext', async () => {
+    world = policyWorld({ ...SCENARIO, capabilities: { embeddedContext: true } });
+    world.write(RULES);
+    const engine = world.open();
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    const text = lastTurnText(engine, s.id);
+    expect(text).toContain(`[resource file://${path.join(world.ws, 'AGENTS.md')}]`);
+    expect(text).toContain('Root rule: always be kind.');
+    expect(text).not.toContain('<project-instructions>');
+    expect(engine.policy.view(s.id).staticRules?.delivery).toBe('embedded');
+    const user = items(engine, s.id).find((i) => i.kind === 'user_message');
+    expect(user).toMatchObject({ text: 'hello' });
+  }, 60_000);
+
+  it('keeps the snapshot a session was given: later edits and trust revocation do not change it; a new session sees the new state', async () => {
+    world = policyWorld(SCENARIO);
+    world.write(RULES);
+    const engine = world.open();
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+
+    world.write({ 'pkg/AGENTS.md': 'Nested rule: CHANGED on disk.\n', 'AGENTS.md': 'Root rule: CHANGED on disk.\n' });
+    await engine.resources.refresh(world.ws);
+    engine.trust.set(resolveFolder(world.ws), 'untrusted');
+    await engine.resources.refresh(world.ws);
+
+    expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    const next = lastTurnText(engine, s.id);
+    expect(next).toContain('Nested rule: use tabs in pkg.');
+    expect(next).not.toContain('CHANGED');
+
+    // a new session in the now untrusted workspace gets no project rules at all
+    const fresh = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, fresh.id, 'hello')).toBe('end_turn');
+    const freshText = lastTurnText(engine, fresh.id);
+    expect(freshText).not.toContain('Root rule');
+    expect(engine.policy.view(fresh.id).snapshot?.trust).toBe('restricted');
+    // trusted again: the new session after that sees the changed file
+    engine.trust.set(resolveFolder(world.ws), 'trusted');
+    await engine.resources.refresh(world.ws);
+    const third = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, third.id, 'hello')).toBe('end_turn');
+    expect(lastTurnText(engine, third.id)).toContain('Root rule: CHANGED on disk.');
+  }, 60_000);
+
+  it('fails closed when a static or loaded contextual rule changed before a resume, then continues with the current rules after the user accepts', async () => {
+    world = policyWorld(SCENARIO);
+    world.write(RULES);
+    let engine = world.open();
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    const recorded = engine.policy.view(s.id);
+    expect(recorded.contextualRules.map((r) => r.relativePath)).toEqual(['pkg/AGENTS.md']);
+    await world.closeAll();
+
+    world.write({ 'AGENTS.md': 'Root rule: be very kind.\n', 'pkg/AGENTS.md': 'Nested rule: use spaces in pkg.\n' });
+    engine = world.open();
+    const blocked = engine.sessions.prompt(s.id, 'continue');
+    expect(await engine.sessions.waitForTurn(s.id, blocked.promptId)).toBe('dropped');
+    const failed = engine.sessions.show(s.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.lastError).toContain('Project rule provenance mismatch');
+    expect(failed.lastError).toContain('AGENTS.md');
+    expect(failed.live).toBe(false);
+
+    const policy = engine.policy.view(s.id);
+    expect(policy.mismatch?.actions).toEqual(['continue', 'new']);
+    expect(policy.mismatch?.recordedProvenanceSha256).toBe(recorded.staticRules?.provenanceSha256);
+    const changes = policy.mismatch!.changes;
+    expect(changes.map((c) => [c.relativePath, c.change, c.scope])).toEqual([
+      ['AGENTS.md', 'edited', 'static'],
+      ['pkg/AGENTS.md', 'edited', 'contextual'],
+    ]);
+    expect(changes[0].diff).toContain('-Root rule: always be kind.');
+    expect(changes[0].diff).toContain('+Root rule: be very kind.');
+    expect(changes[1].diff).toContain('+Nested rule: use spaces in pkg.');
+    expect(notices(engine, s.id, 'rules_mismatch')).toHaveLength(1);
+
+    // still closed on another attempt
+    await engine.sessions.resume(s.id);
+    expect(engine.sessions.show(s.id).state).toBe('failed');
+    expect(notices(engine, s.id, 'rules_mismatch')).toHaveLength(1);
+
+    const continued = await engine.policy.resolveMismatch(s.id, 'continue');
+    expect(continued.state).toBe('idle');
+    expect(continued.resume?.outcome).toBe('resumed');
+    const accepted = notices(engine, s.id, 'rules_accepted');
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0].detail).toContain('edited AGENTS.md (static)');
+    expect(accepted[0].title).toContain(engine.policy.view(s.id).staticRules!.provenanceSha256.slice(0, 12));
+    expect(engine.policy.view(s.id).mismatch).toBeNull();
+    expect(await promptAndWait(engine, s.id, 'after accept')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('Root rule: be very kind.');
+    // the changed contextual rule loads again when triggered
+    expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('Nested rule: use spaces in pkg.');
+
+    // and the next restart resumes without complaint
+    await world.closeAll();
+    engine = world.open();
+    expect(await promptAndWait(engine, s.id, 'once more')).toBe('end_turn');
+    expect(engine.sessions.show(s.id).state).toBe('idle');
+  }, 90_000);
+
+  it('"start a new session" after a mismatch closes the old one and starts over with the current rules', async () => {
+    world = policyWorld(SCENARIO);
+    world.write(RULES);
+    let engine = world.open();
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted', title: 'old' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    await world.closeAll();
+    world.write({ 'AGENTS.md': 'Root rule: new version.\n' });
+    engine = world.open();
+    await engine.sessions.resume(s.id);
+    await waitFor(() => engine.policy.view(s.id).mismatch, 'the mismatch');
+    const created = await engine.policy.resolveMismatch(s.id, 'new');
+    expect(created.id).not.toBe(s.id);
+    expect(engine.sessions.show(s.id).state).toBe('closed');
+    expect(await promptAndWait(engine, created.id, 'hello')).toBe('end_turn');
+    expect(agentText(engine, created.id)).toContain('Root rule: new version.');
+  }, 60_000);
+});
