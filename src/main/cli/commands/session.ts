@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Session, StopReason } from '../../../shared/contract';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
+import { registerPickupCommand } from './pickup';
 import { SessionPrinter, type PermissionPolicy } from './sessionOutput';
 
 interface RunOptions extends GlobalOptions {
@@ -27,7 +28,8 @@ export function registerSessionCommands(program: Command): void {
     .option('--on-permission <policy>', 'ask | allow-once | reject', 'ask')
     .option('--mode <id>', 'session mode to select')
     .option('--title <title>', 'session title')
-    .action((dir: string, opts: RunOptions & { agent?: string; agentCommand?: string; prompt?: string; mode?: string; title?: string }) =>
+    .option('--worktree', 'run in a new git worktree on branch atrium/<slug>, created from the folder\'s HEAD')
+    .action((dir: string, opts: RunOptions & { agent?: string; agentCommand?: string; prompt?: string; mode?: string; title?: string; worktree?: boolean }) =>
       runWithEngine(opts, async (ctx) => {
         const policy = checkPolicy(opts.onPermission);
         let agentId = opts.agent;
@@ -46,7 +48,7 @@ export function registerSessionCommands(program: Command): void {
         let id: string | null = null;
         const printer = new SessionPrinter(ctx.engine, () => id, ctx.json, policy);
         try {
-          const { session: created } = await ctx.dispatcher.call('sessions.new', { cwd: path.resolve(dir), agentId, modeId: opts.mode, title: opts.title });
+          const { session: created } = await ctx.dispatcher.call('sessions.new', { cwd: path.resolve(dir), agentId, modeId: opts.mode, title: opts.title, worktree: opts.worktree });
           id = created.id;
           const started = await ctx.dispatcher.call('sessions.resume', { sessionId: created.id });
           if (started.session.state === 'failed') throw new CliError(`The agent could not start: ${started.session.lastError ?? 'unknown error'}`);
@@ -112,6 +114,8 @@ export function registerSessionCommands(program: Command): void {
       if (s.state === 'failed') process.exitCode = 1;
     }),
   );
+
+  registerPickupCommand(session);
 
   withGlobalOptions(session.command('close <id>').description('close a session (it can be resumed later)')).action((id: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ dispatcher, print }) => {

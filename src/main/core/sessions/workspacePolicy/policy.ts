@@ -14,6 +14,7 @@ import { AtriumError } from '../../../../shared/errors';
 import type { EventBus } from '../../events/bus';
 import type { ApprovedMcpServer, HookService } from '../../hooks/service';
 import type { WorkspaceResourcesCache } from '../../resources/cache';
+import type { WorkspaceResourcesSnapshot } from '../../resources/types';
 import type { RuleCatalog } from '../../rules/catalog';
 import { findCatalogRoot, realpathOrSelf } from '../../rules/paths';
 import type { RuleSelection, SelectedRule } from '../../rules/types';
@@ -77,6 +78,10 @@ interface PolicyState {
   isolation: AgentIsolation;
   /** The immutable rule catalog of the snapshot (null until taken, or when rules were unavailable). */
   catalog: RuleCatalog | null;
+  /** The whole immutable resource snapshot (rules and every other member), or null. */
+  resources: WorkspaceResourcesSnapshot | null;
+  /** The snapshot being checked (becomes `resources` once accepted). */
+  pendingResources: WorkspaceResourcesSnapshot | null;
   snapshotReady: boolean;
   taking: Promise<void> | null;
   staticSent: SelectedRule[];
@@ -612,6 +617,7 @@ export class WorkspacePolicy implements SessionHooks {
         this.emit(st.sessionId, 'mismatch');
       }
       st.catalog = catalog;
+      st.resources = st.pendingResources;
       const { sent } = this.splitNative(st, current.files);
       st.staticSent = sent;
       st.loaded = new Set([...current.files.map((f) => f.file.id), ...st.row.loaded.map((l) => l.id)]);
@@ -650,6 +656,7 @@ export class WorkspacePolicy implements SessionHooks {
     this.keepTexts(current.files);
     this.db.put(st.row);
     st.catalog = catalog;
+    st.resources = st.pendingResources;
     st.staticSent = sent;
     st.loaded = new Set(current.files.map((f) => f.file.id));
     st.hookTarget = this.hookTarget(st, snapshot);
@@ -680,15 +687,31 @@ export class WorkspacePolicy implements SessionHooks {
     this.emit(st.sessionId, 'snapshot');
   }
 
-  /** A fresh immutable catalog snapshot of the source project, or null when rules are unavailable (logged). */
+  /**
+   * A fresh immutable snapshot of the source project's resource bundle (kept as the session's
+   * candidate snapshot in `st.pendingResources`); returns its rule catalog, or null when the
+   * resources are unavailable (logged).
+   */
   private async currentCatalog(st: PolicyState): Promise<RuleCatalog | null> {
     try {
       const bundle = await this.deps.resources.resolve(st.row.sourceDir);
-      return this.deps.resources.snapshot(bundle).rules;
+      const snapshot = this.deps.resources.snapshot(bundle);
+      st.pendingResources = snapshot;
+      return snapshot.rules;
     } catch (error) {
       console.error(`[atrium] session ${st.sessionId}: rules of ${st.row.sourceDir} are unavailable:`, error);
+      st.pendingResources = null;
       return null;
     }
+  }
+
+  /**
+   * The immutable resource snapshot a live session was given (seed §1.3: rules, and every other
+   * member of the bundle, e.g. skills and commands), or null before its agent first started in
+   * this process. Later trust, plugin or disk changes never alter it.
+   */
+  snapshotOf(sessionId: string): WorkspaceResourcesSnapshot | null {
+    return this.states.get(sessionId)?.resources ?? null;
   }
 
   private splitNative(st: PolicyState, files: readonly SelectedRule[]): { sent: SelectedRule[]; native: SelectedRule[] } {
@@ -883,6 +906,8 @@ export class WorkspacePolicy implements SessionHooks {
         execWorkspaceDir,
         isolation: isolationFor(r.agentId, this.deps.sessions.agents.preset(r.agentId)),
         catalog: null,
+        resources: null,
+        pendingResources: null,
         snapshotReady: false,
         taking: null,
         staticSent: [],

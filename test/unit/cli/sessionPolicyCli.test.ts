@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeServerInfo } from '../../../src/main/cli/remote';
+import { createDispatcher } from '../../../src/main/core/dispatcher';
+import { startServer, type RunningServer } from '../../../src/main/server/server';
+import { runCli } from '../../support/cli';
+import { repoRoot } from '../../support/corpus';
+import { policyWorld, type PolicyWorld } from '../../support/policy';
+import { scriptedAgentCommand, waitFor } from '../../support/sessions';
+
+/** Issue 8 CLI: `atrium session new --worktree` and `atrium session pickup CODE` against a running Atrium. */
+
+let world: PolicyWorld | null = null;
+let server: RunningServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+  await world?.closeAll();
+  world = null;
+});
+
+/** Runs the CLI without blocking this process (the server under test lives here). */
+function cliAsync(args: string[], stdin?: (child: ReturnType<typeof spawn>) => void): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    if (stdin) stdin(child);
+    else child.stdin.end();
+  });
+}
+
+describe('atrium session (issue 8)', () => {
+  it('session new --worktree runs the agent in a new worktree of the folder', () => {
+    world = policyWorld({});
+    world.write({ 'README.md': 'hi\n' });
+    world.gitInit();
+    const { command, args } = scriptedAgentCommand(world.base, {}, 'cli');
+    const cmdline = [command, ...args].map((a) => `'${a}'`).join(' ');
+    const run = runCli(['session', 'new', world.ws, '--agent-command', cmdline, '--agent', 'fixture', '--worktree', '--title', 'cli work', '--prompt', 'hello', '--json', '--data-dir', world.dataDir]);
+    expect(run.status, run.stderr).toBe(0);
+    const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { session: { id: string; cwd: string }; stopReason: string };
+    expect(last.stopReason).toBe('end_turn');
+    expect(last.session.cwd).toBe(path.join(fs.realpathSync(world.dataDir), 'worktrees', last.session.id));
+    expect(fs.readFileSync(path.join(last.session.cwd, 'README.md'), 'utf8')).toBe('hi\n');
+    const bad = runCli(['session', 'new', world.base, '--agent', 'fixture', '--worktree', '--data-dir', world.dataDir]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('not inside a git checkout');
+  }, 60_000);
+
+  it('session pickup CODE attaches the terminal to a running Atrium session once, follows it and sends prompts', async () => {
+    world = policyWorld({});
+    const engine = world.open();
+    const dispatcher = createDispatcher(engine, {
+      'app.info': () => {
+        throw new Error('unused');
+      },
+      'app.pickFolder': () => {
+        throw new Error('unused');
+      },
+    });
+    const renderer = path.join(world.base, 'renderer');
+    fs.mkdirSync(renderer);
+    server = await startServer({ engine, dispatcher, rendererDir: renderer });
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+
+    // explicit --url/--token, attach only
+    const first = engine.policy.issueHandover(s.id);
+    const attached = await cliAsync(['session', 'pickup', first.code, '--url', server.origin, '--token', server.token, '--no-follow', '--json', '--data-dir', world.dataDir]);
+    expect(attached.status, attached.stderr).toBe(0);
+    const out = JSON.parse(attached.stdout) as { session: { id: string }; surface: { kind: string; via: string } };
+    expect(out.session.id).toBe(s.id);
+    expect(out.surface).toMatchObject({ kind: 'cli', via: 'pickup' });
+    const again = await cliAsync(['session', 'pickup', first.code, '--url', server.origin, '--token', server.token, '--no-follow', '--data-dir', world.dataDir]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('is not a valid handover code');
+
+    // discovery through the data directory, following: a prompt typed in the terminal runs, output comes back
+    writeServerInfo(world.dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
+    const second = engine.policy.issueHandover(s.id);
+    const followed = await cliAsync(['session', 'pickup', second.code, '--on-permission', 'reject', '--data-dir', world.dataDir], (child) => {
+      let seen = '';
+      child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));
+      void (async () => {
+        await waitFor(() => engine.policy.view(s.id).surfaces.length === 2, 'the terminal to attach');
+        child.stdin!.write('hello from the terminal\n');
+        // the terminal printed the agent's answer it received over the WebSocket
+        await waitFor(() => seen.includes('echo: hello from the terminal'), 'the answer in the terminal');
+        child.stdin!.end();
+      })().catch(() => child.kill());
+    });
+    expect(followed.status, followed.stderr).toBe(0);
+    expect(followed.stdout).toContain('echo: hello from the terminal');
+    // detached again; the first terminal stays listed until it detaches itself
+    expect(engine.policy.view(s.id).surfaces.map((x) => x.kind)).toEqual(['cli']);
+  }, 90_000);
+});
