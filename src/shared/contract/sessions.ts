@@ -414,6 +414,8 @@ export const sessionRequests = defineRequests({
         prompt: z.string().min(1).optional(),
         /** Run in a new git worktree on branch `atrium/<slug>` from the workspace's HEAD (issue 8). */
         worktree: z.boolean().optional(),
+        /** The surface creating the session (its first prompt's permission requests go there). */
+        surfaceId: z.string().min(1).max(200).optional(),
       })
       .refine(oneWhere, whereMessage),
     result: z.object({ session: Session }),

@@ -161,4 +161,52 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
     expect(withheld[0].title).toContain('shady');
     expect(JSON.stringify(items(engine, s.id))).not.toContain('secret-value-123456');
   }, 60_000);
+
+  it('runs PostToolUse after fs writes (context for the next prompt), PermissionRequest on permission requests, Notification while one waits, SessionEnd on close', async () => {
+    world = policyWorld({
+      turns: [
+        { match: '^write file', steps: [{ write: { path: '{{cwd}}/out.txt', content: 'x\n' } }] },
+        { match: '^ask edit', steps: [{ permission: { toolCallId: 'p1', title: 'Edit out.txt', kind: 'edit', locations: [{ path: '{{cwd}}/out.txt' }] } }] },
+        { match: '^ask exec', steps: [{ permission: { toolCallId: 'p2', title: 'Run the tests', kind: 'execute' } }] },
+      ],
+    });
+    world.write({
+      '.claude/hooks/post.sh': `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Formatted the file."}}'\n`,
+      '.claude/hooks/perm.sh': `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'\n`,
+      '.claude/hooks/notify.sh': '#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/notified.json"\n',
+      '.claude/hooks/end.sh': '#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/ended.json"\n',
+      '.claude/settings.json': settings({
+        PostToolUse: [{ matcher: 'Write', hooks: [cmd('sh .claude/hooks/post.sh')] }],
+        PermissionRequest: [{ matcher: 'Edit', hooks: [cmd('sh .claude/hooks/perm.sh')] }],
+        Notification: [{ hooks: [cmd('sh .claude/hooks/notify.sh')] }],
+        SessionEnd: [{ hooks: [cmd('sh .claude/hooks/end.sh')] }],
+      }),
+    });
+    const engine = world.open();
+    world.trust(engine);
+    await approve(engine, world.ws, ['post.sh', 'perm.sh', 'notify.sh', 'end.sh']);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+
+    expect(await promptAndWait(engine, s.id, 'write file')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('Formatted the file.');
+
+    expect(await promptAndWait(engine, s.id, 'ask edit')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('permission: allow');
+    expect(items(engine, s.id).find((i) => i.kind === 'permission')).toMatchObject({ answeredBy: 'hook', optionId: 'allow' });
+    expect(fs.existsSync(path.join(world.ws, 'notified.json'))).toBe(false);
+
+    const exec = engine.sessions.prompt(s.id, 'ask exec');
+    const waiting = await waitFor(() => engine.sessions.show(s.id).permissions[0], 'the permission request');
+    const notified = await waitFor(() => JSON.parse(fs.readFileSync(path.join(world!.ws, 'notified.json'), 'utf8')) as Record<string, unknown>, 'the Notification hook');
+    expect(notified).toMatchObject({ hook_event_name: 'Notification', notification_type: 'permission_prompt', message: 'The agent needs your permission to use Run the tests' });
+    engine.sessions.answerPermission(s.id, waiting.requestId, 'reject');
+    expect(await engine.sessions.waitForTurn(s.id, exec.promptId)).toBe('end_turn');
+
+    await engine.sessions.closeSession(s.id);
+    const ended = JSON.parse(fs.readFileSync(path.join(world.ws, 'ended.json'), 'utf8')) as Record<string, unknown>;
+    expect(ended).toMatchObject({ hook_event_name: 'SessionEnd', session_id: s.id });
+    const events = engine.policy.view(s.id).hooks.runs.map((r) => r.event);
+    expect(events).toEqual(['PostToolUse', 'PermissionRequest', 'Notification', 'SessionEnd']);
+  }, 60_000);
 });

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveFolder } from '../../../src/main/core/trust/paths';
+import type { AgentPreset } from '../../../src/main/core/sessions/presets';
 import { agentText, items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
-import { waitFor } from '../../support/sessions';
+import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 
 /**
  * Issue 8 priorities 1–2 with the scripted ACP agent: the session snapshot and its provenance,
@@ -230,5 +231,81 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
     expect(engine.sessions.show(s.id).state).toBe('closed');
     expect(await promptAndWait(engine, created.id, 'hello')).toBe('end_turn');
     expect(agentText(engine, created.id)).toContain('Root rule: new version.');
+  }, 60_000);
+
+  it('maps tool-call locations and permission requests to contextual rules; a write-kind permission under new rules is refused and the rules go with the next prompt', async () => {
+    world = policyWorld({
+      turns: [
+        { match: 'locate', steps: [{ toolCall: { id: 't1', title: 'Look at notes', kind: 'read', status: 'completed', locations: [{ path: '{{cwd}}/pkg/notes.txt' }] } }] },
+        { match: 'ask to edit', steps: [{ permission: { toolCallId: 'e1', title: 'Edit src/b.ts', kind: 'edit', locations: [{ path: '{{cwd}}/src/b.ts' }] } }, { permission: { toolCallId: 'e2', title: 'Edit src/b.ts again', kind: 'edit', locations: [{ path: '{{cwd}}/src/b.ts' }] } }] },
+      ],
+    });
+    world.write(RULES);
+    const engine = world.open();
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'locate it')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('Nested rule: use tabs in pkg.');
+
+    const asking = engine.sessions.prompt(s.id, 'ask to edit');
+    // the first edit is refused by the barrier (answered by `hook`); the second waits for the user
+    const pending = await waitFor(() => engine.sessions.show(s.id).permissions[0], 'the second permission request');
+    expect(pending.title).toBe('Edit src/b.ts again');
+    engine.sessions.answerPermission(s.id, pending.requestId, 'allow');
+    expect(await engine.sessions.waitForTurn(s.id, asking.promptId)).toBe('end_turn');
+    const turn = lastTurnText(engine, s.id);
+    expect(turn).toContain('permission: reject');
+    expect(turn).toContain('permission: allow');
+    const answered = items(engine, s.id).filter((i) => i.kind === 'permission');
+    expect(answered.map((p) => (p.kind === 'permission' ? [p.title, p.answeredBy] : null))).toEqual([
+      ['Edit src/b.ts', 'hook'],
+      ['Edit src/b.ts again', 'user'],
+    ]);
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('TS rule: every file starts with a header comment.');
+    expect(engine.policy.view(s.id).contextualRules.map((r) => [r.relativePath, r.trigger, r.blockedWrite])).toEqual([
+      ['pkg/AGENTS.md', 'tool', false],
+      ['.claude/rules/ts.md', 'permission', true],
+    ]);
+  }, 60_000);
+
+  it('does not send rule files a preset says its agent loads natively, and says so in the transcript', async () => {
+    world = policyWorld({});
+    world.write({ 'AGENTS.md': 'Agents rule: loaded by the agent itself.\n', 'CLAUDE.md': 'Claude rule: sent by Atrium.\n' });
+    const bin = path.join(world.base, 'bin');
+    fs.mkdirSync(bin);
+    const { command, args } = scriptedAgentCommand(world.base, {}, 'native');
+    fs.writeFileSync(path.join(bin, 'scripted-native'), `#!/bin/sh\nexec ${[command, ...args].map((a) => `'${a}'`).join(' ')}\n`, { mode: 0o755 });
+    const preset: AgentPreset = {
+      id: 'native-test',
+      name: 'Native test agent',
+      description: 'reads AGENTS.md itself',
+      package: 'native-test',
+      version: '1.0.0',
+      bin: 'scripted-native',
+      launch: 'exec',
+      args: [],
+      env: {},
+      allowScripts: [],
+      initialModeId: null,
+      nativeRuleFormats: ['agents'],
+    };
+    const engine = world.open({ sessions: { presets: [preset], envPath: bin } });
+    world.trust(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'native-test' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    const text = agentText(engine, s.id);
+    expect(text).toContain('Claude rule: sent by Atrium.');
+    expect(text).not.toContain('Agents rule');
+    const native = notices(engine, s.id, 'rules_native');
+    expect(native).toHaveLength(1);
+    expect(native[0].title).toContain('AGENTS.md');
+    expect(native[0].rules?.map((r) => r.relativePath)).toEqual(['AGENTS.md']);
+    const policy = engine.policy.view(s.id);
+    expect(policy.staticRules?.native.map((r) => r.relativePath)).toEqual(['AGENTS.md']);
+    expect(policy.staticRules?.files.map((r) => r.relativePath)).toEqual(['CLAUDE.md']);
+    expect(policy.agent).toMatchObject({ agentId: 'native-test', nativeRuleFormats: ['agents'], isolated: false });
   }, 60_000);
 });

@@ -33,12 +33,17 @@ describe('worktree sessions', () => {
       'AGENTS.md': 'Root rule: always be kind.\n',
       'api/README.md': 'the api\n',
       '.claude/rules/api.md': '---\npaths:\n  - "api/**"\n---\nAPI rule (committed version).\n',
+      '.claude/hooks/start.sh': '#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/started-here"\n',
+      '.claude/settings.json': JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'sh .claude/hooks/start.sh' }] }] } }),
     });
     world.gitInit();
     // the source project's working copy differs from HEAD: the worktree has the committed version
     world.write({ '.claude/rules/api.md': '---\npaths:\n  - "api/**"\n---\nAPI rule (source project version): version every endpoint.\n' });
     const engine = world.open();
     world.trust(engine);
+    // approved in the source project: the worktree shares the trust root and the approval
+    const start = (await engine.hooks.list({ path: world.ws })).hooks.find((h) => (h.command ?? '').includes('start.sh'))!;
+    await engine.hooks.approve({ path: world.ws }, [{ id: start.id, digest: start.digest }]);
 
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted', worktree: true, title: 'My Feature!' });
     const exec = engine.policy.execution(s.id);
@@ -63,6 +68,9 @@ describe('worktree sessions', () => {
     expect(text).toContain(`cwd=${exec.dir}`);
     expect(fs.readFileSync(path.join(exec.dir, 'api/handler.ts'), 'utf8')).toBe('// v1\n');
     expect(fs.existsSync(path.join(world.ws, 'api/handler.ts'))).toBe(false);
+    // the approved hook ran, in the worktree
+    expect(fs.existsSync(path.join(exec.dir, 'started-here'))).toBe(true);
+    expect(fs.existsSync(path.join(world.ws, 'started-here'))).toBe(false);
     const loaded = engine.policy.view(s.id).contextualRules;
     expect(loaded).toEqual([expect.objectContaining({ relativePath: '.claude/rules/api.md', triggerPaths: ['api/handler.ts'], blockedWrite: true })]);
     expect(notices(engine, s.id, 'worktree')).toHaveLength(1);
@@ -70,6 +78,7 @@ describe('worktree sessions', () => {
     const dirty = engine.policy.execution(s.id);
     expect(dirty.dirty).toBe(true);
     expect(dirty.changes.join('\n')).toContain('api/handler.ts');
+    expect(dirty.branch).toBe(exec.branch);
 
     // archive asks first: uncommitted work is never removed silently
     await expect(engine.policy.archive(s.id, { removeWorktree: true })).rejects.toMatchObject({ code: 'WORKTREE_DIRTY', message: expect.stringContaining('api/handler.ts') });

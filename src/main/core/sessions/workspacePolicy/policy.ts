@@ -3,7 +3,6 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type {
   HookEvent,
   LoadedContextualRule,
-  PolicyRuleRef,
   RuleDelivery,
   RuleTrigger,
   Session,
@@ -33,13 +32,15 @@ import { checkProvenance, mismatchMessage } from './provenance';
 import { barrierMessage, renderRules, ruleBlocks } from './ruleInjection';
 import { claudeToolOf, runSessionHooks, type SessionHookTarget } from './sessionHooks';
 import { PolicyStore, refsOf, type ExecutionRecord, type PolicyRow, type SnapshotRecord } from './store';
-import { checkoutStatus, removeWorktree, type WorktreeInfo } from './worktree';
+import { checkoutStatus, removeWorktree, type CheckoutStatus, type WorktreeInfo } from './worktree';
 
 /** Most Stop-hook follow-up prompts in a row (issue 8). */
 export const MAX_STOP_FOLLOWUPS = 8;
 /** Default idle shutdown (minutes; VibeAround: 10). */
 export const DEFAULT_IDLE_MINUTES = 10;
 const IDLE_SETTING = 'sessions.idleMinutes';
+/** How long the session view reuses a git status (ms). */
+const STATUS_CACHE_MS = 2000;
 
 /** Claude Code tools that write files (seed §7 write kinds). */
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -124,6 +125,7 @@ export class WorkspacePolicy implements SessionHooks {
   readonly handover: HandoverRegistry;
   readonly surfaces = new SurfaceRegistry();
   private readonly bridge: ClaudeHookBridge;
+  private readonly statusCache = new Map<string, { at: number; status: CheckoutStatus }>();
 
   constructor(private readonly deps: WorkspacePolicyDeps) {
     this.db = new PolicyStore(deps.store);
@@ -176,7 +178,7 @@ export class WorkspacePolicy implements SessionHooks {
     return launch;
   }
 
-  beforeSessionSetup(ctx: HookContext, method: 'new' | 'load' | 'resume', params: acp.NewSessionRequest): acp.NewSessionRequest {
+  beforeSessionSetup(ctx: HookContext, _method: 'new' | 'load' | 'resume', params: acp.NewSessionRequest): acp.NewSessionRequest {
     const st = this.state(ctx);
     const mcpServers = st.approvedMcp.map(toAcpServer).filter((s): s is acp.McpServer => s !== null);
     const next: acp.NewSessionRequest = { ...params, mcpServers: [...(params.mcpServers ?? []), ...mcpServers] };
@@ -201,7 +203,6 @@ export class WorkspacePolicy implements SessionHooks {
       }
     }
     next._meta = meta;
-    void method;
     return next;
   }
 
@@ -442,7 +443,7 @@ export class WorkspacePolicy implements SessionHooks {
       contextualRules: row.loaded,
       hooks: { approved: snap?.hooks.approved ?? [], skipped: snap?.hooks.skipped ?? [], runs: row.hookRuns },
       mcp: { passed: snap?.mcp.passed.map((s) => s.name) ?? [], withheld: snap?.mcp.withheld ?? [] },
-      execution: this.executionView(row.execution),
+      execution: this.executionView(row.execution, true),
       surfaces: this.surfaces.list(sessionId),
       handover: this.handover.current(sessionId),
       mismatch: row.mismatch,
@@ -953,8 +954,17 @@ export class WorkspacePolicy implements SessionHooks {
     return { kind: 'folder', dir: cwd, sourceDir, execRoot: root, sourceRoot: root, branch: null, baseCommit: null, createdAt: now, removedAt: null };
   }
 
-  private executionView(e: ExecutionRecord): SessionPolicy['execution'] {
-    const status = e.removedAt ? { branch: null, dirty: null, changes: [] } : checkoutStatus(e.dir);
+  /** Execution facts with git's branch and dirty state (`cached`: reused for 2 s, the session view polls it on every change). */
+  private executionView(e: ExecutionRecord, cached = false): SessionPolicy['execution'] {
+    const hit = cached ? this.statusCache.get(e.dir) : undefined;
+    let status: CheckoutStatus;
+    if (e.removedAt) status = { branch: null, dirty: null, changes: [] };
+    else if (hit && Date.now() - hit.at < STATUS_CACHE_MS) status = hit.status;
+    else {
+      status = checkoutStatus(e.dir);
+      this.statusCache.set(e.dir, { at: Date.now(), status });
+      if (this.statusCache.size > 200) this.statusCache.delete(this.statusCache.keys().next().value as string);
+    }
     return { kind: e.kind, dir: e.dir, sourceDir: e.sourceDir, branch: e.kind === 'worktree' ? e.branch : status.branch, baseCommit: e.baseCommit, dirty: status.dirty, changes: status.changes, removedAt: e.removedAt };
   }
 }
@@ -984,4 +994,3 @@ function stripDetails(s: Session & { permissions?: unknown; diagnostics?: unknow
   return rest;
 }
 
-export type { PolicyRuleRef };
