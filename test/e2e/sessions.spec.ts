@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -114,4 +114,79 @@ test('start a session with the fixture agent, answer a permission prompt, stop a
   await expect(sessions.items('notice').filter({ hasText: 'Resumed the agent session' })).toHaveCount(2);
   await sessions.send('still there?');
   await expect(sessions.transcript).toContainText('echo: still there?');
+});
+
+test('a rule edited while Atrium was stopped fails the session closed; the diff shows and "Continue with the current rules" resumes it', async ({ page }) => {
+  const { dataDir, ws } = prepare();
+  writeFileSync(path.join(ws, 'AGENTS.md'), '# Project rules\n\nAlways be kind.\n');
+  cli(dataDir, 'trust', 'set', ws, 'trusted', '--data-dir', dataDir);
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await sessions.startSession('Scripted agent', 'hello');
+  const id = await sessions.sessionId();
+  await expect(sessions.items('agent_message').last()).toContainText('Always be kind.');
+  await sessions.button(/^Workspace$/).click();
+  await expect(sessions.policyPanel().getByRole('region', { name: 'Rules' })).toContainText('AGENTS.md');
+
+  await server.stop();
+  writeFileSync(path.join(ws, 'AGENTS.md'), '# Project rules\n\nAlways be kind.\nNever push to main.\n');
+  server = await startAtrium(dataDir);
+  await atrium.open(server.url);
+  await page.goto(`${server.origin}/#/sessions/${encodeURIComponent(id)}`);
+  await page.reload();
+  await expect(sessions.view).toHaveAttribute('data-session-id', id);
+  await sessions.send('after the edit');
+  const mismatch = page.getByRole('alert', { name: 'Rules changed' });
+  await expect(mismatch.locator('[data-change="edited"]')).toContainText('AGENTS.md');
+  await mismatch.getByText('Diff', { exact: true }).click();
+  await expect(mismatch.getByLabel('Diff of AGENTS.md')).toContainText('+Never push to main.');
+  await mismatch.getByRole('button', { name: 'Continue with the current rules' }).click();
+  await expect(mismatch).toBeHidden();
+  await expect(sessions.transcript).toContainText('Continued with the current rules');
+  await sessions.send('and now');
+  // the agent was resumed with the current rules: they are sent again, edited
+  await expect(sessions.items('agent_message').last()).toContainText('Never push to main.');
+  await expect(sessions.items('agent_message').last()).toContainText('and now');
+});
+
+test('a session in a new git worktree shows its branch; archiving with a dirty worktree asks before discarding', async ({ page }) => {
+  const { dataDir, ws } = prepare();
+  execFileSync('git', ['init', '-q', ws]);
+  execFileSync('git', ['-C', ws, '-c', 'user.email=e2e@atrium', '-c', 'user.name=e2e', 'commit', '-q', '--allow-empty', '-m', 'init']);
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
+  await sessions.dialog.getByRole('radio', { name: /Scripted agent/ }).check();
+  await expect(sessions.dialog.getByRole('note', { name: 'What the agent does on its own' })).toContainText(/user-defined agent/i);
+  await sessions.dialog.getByLabel('Run in a new git worktree').check();
+  await sessions.dialog.getByLabel('First prompt').fill('hello');
+  await sessions.dialog.getByRole('button', { name: /Start session/ }).click();
+  await expect(sessions.state()).toHaveText('idle');
+  await sessions.button(/^Workspace$/).click();
+  const runsIn = sessions.policyPanel().getByRole('region', { name: 'Execution' });
+  await expect(runsIn).toContainText('atrium/');
+  await expect(runsIn).toContainText('clean');
+  const dir = (await runsIn.locator('dd code').first().textContent())!.trim();
+  expect(existsSync(dir)).toBe(true);
+  writeFileSync(path.join(dir, 'unsaved.txt'), 'work in progress\n');
+
+  await sessions.button(/^Archive$/).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm.getByLabel(/Also remove its worktree/)).toBeChecked();
+  await confirm.getByRole('button', { name: 'Archive', exact: true }).click();
+  await expect(confirm).toContainText('Discard uncommitted changes?');
+  await expect(confirm.getByLabel('Uncommitted changes')).toContainText('unsaved.txt');
+  expect(existsSync(dir)).toBe(true);
+  await confirm.getByRole('button', { name: 'Discard changes and remove' }).click();
+  await expect(confirm).toBeHidden();
+  await expect.poll(() => existsSync(dir)).toBe(false);
+  await expect(runsIn).toContainText('removed');
 });

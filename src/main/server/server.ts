@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -97,9 +98,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!isSameOrigin(req, origin)) return refuse('403 Forbidden');
     if (!tokensEqual(presentedToken(req, url), token)) return refuse('401 Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
+      const connectionId = `ws-${crypto.randomUUID()}`;
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
-      ws.on('message', (data) => void handleFrame(ws, data.toString(), options.dispatcher));
+      ws.on('message', (data) => void handleFrame(ws, connectionId, data.toString(), options.dispatcher));
     });
   });
 
@@ -132,7 +134,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-async function handleFrame(ws: WebSocket, text: string, dispatcher: Dispatcher): Promise<void> {
+/**
+ * Params as dispatched for one connection: `sessions.pickup` is rate-limited per client, so its
+ * `clientId` is this connection's own id, never a value the client chose (it could rotate it).
+ */
+export function connectionParams(method: string, params: unknown, connectionId: string): unknown {
+  if (method !== 'sessions.pickup' || typeof params !== 'object' || params === null || Array.isArray(params)) return params;
+  return { ...params, clientId: connectionId };
+}
+
+async function handleFrame(ws: WebSocket, connectionId: string, text: string, dispatcher: Dispatcher): Promise<void> {
   let frame: ClientFrame;
   try {
     frame = JSON.parse(text) as ClientFrame;
@@ -140,7 +151,7 @@ async function handleFrame(ws: WebSocket, text: string, dispatcher: Dispatcher):
     return; // not JSON: nothing we can answer to
   }
   if (typeof frame?.id !== 'number' || typeof frame.method !== 'string') return;
-  const outcome = await dispatcher.dispatch(frame.method, frame.params);
+  const outcome = await dispatcher.dispatch(frame.method, connectionParams(frame.method, frame.params, connectionId));
   const reply: ServerFrame = outcome.ok ? { id: frame.id, ok: true, result: outcome.result } : { id: frame.id, ok: false, error: outcome.error };
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
 }

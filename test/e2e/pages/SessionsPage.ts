@@ -69,4 +69,33 @@ export class SessionsPage {
   button(name: string | RegExp): Locator {
     return this.view.getByRole('button', { name });
   }
+
+  /** The handover code box of the open session (after "Hand over"). */
+  handoverBox(): Locator {
+    return this.page.getByRole('region', { name: 'Handover code' });
+  }
+
+  /** Clicks "Hand over" and returns the 4-character code shown. */
+  async handOver(): Promise<string> {
+    await this.button(/^Hand over$/).click();
+    const code = this.handoverBox().getByLabel('Code', { exact: true });
+    await expect(code).toHaveText(/^[A-Z2-9]{4}$/);
+    return (await code.textContent())!.trim();
+  }
+
+  /** From the global Sessions list: "Pick up a session", type the code, and wait for the session view. */
+  async pickUp(code: string): Promise<void> {
+    await this.sidebarEntry.click();
+    await this.page.getByRole('button', { name: 'Pick up a session' }).click();
+    const dialog = this.page.getByRole('dialog', { name: 'Pick up a session' });
+    await dialog.getByLabel('Handover code').fill(code);
+    await dialog.getByRole('button', { name: 'Pick up', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(this.view).toBeVisible();
+  }
+
+  /** The Workspace (session policy) side panel. */
+  policyPanel(): Locator {
+    return this.page.getByRole('complementary', { name: 'Workspace policy' });
+  }
 }

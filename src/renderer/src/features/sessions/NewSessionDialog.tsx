@@ -4,9 +4,11 @@ import { Dialog } from 'radix-ui';
 import type { SessionMode } from '../../../../shared/contract';
 import { shortcut } from '../../components/format';
 import { useApp } from '../../state/appStore';
+import { AgentBehaviourNote } from './AgentBehaviourNote';
 import { AgentPicker } from './AgentPicker';
 import { DefineAgentForm } from './DefineAgentForm';
 import { useNewSession } from './newSessionStore';
+import { tabSurfaceId } from './surface';
 import { useAgents } from './useAgents';
 import { useSessionList } from './useSessionList';
 
@@ -47,6 +49,7 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
   const [modeId, setModeId] = useState('');
   const [title, setTitle] = useState('');
   const [prompt, setPrompt] = useState('');
+  const [worktree, setWorktree] = useState(false);
   const [defining, setDefining] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -74,6 +77,8 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
         modeId: modeId.trim() || undefined,
         title: title.trim() || undefined,
         prompt: prompt.trim() ? prompt : undefined,
+        worktree: worktree || undefined,
+        surfaceId: tabSurfaceId,
       });
       onClose();
       openSession(session.id, { kind: 'workspace', id: workspaceId, tab: 'sessions' });
@@ -125,6 +130,13 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
           }}
         />
       )}
+      <AgentBehaviourNote agentId={agentId} />
+      <label className="sess-switch sess-new-worktree" title="git worktree add on a new branch atrium/<slug> from the workspace's HEAD; rules and approvals still come from the workspace">
+        <input type="checkbox" checked={worktree} onChange={(e) => setWorktree(e.target.checked)} aria-label="Run in a new git worktree" />
+        <span>
+          Run in a new git worktree <span className="muted">(new branch <code>atrium/…</code> from HEAD; the workspace folder stays untouched)</span>
+        </span>
+      </label>
       <div className="sess-new-grid">
         <label className="field">
           <span>Mode (optional)</span>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ArrowLeft, Power, Stethoscope } from 'lucide-react';
 import type { SessionDetails } from '../../../../shared/contract';
 import { sessionTitle } from './format';
@@ -16,6 +17,7 @@ export function SessionHeader({
   onDiagnostics,
   onMode,
   onConfig,
+  actions,
 }: {
   session: SessionDetails;
   backLabel: string;
@@ -26,6 +28,8 @@ export function SessionHeader({
   onDiagnostics(): void;
   onMode(modeId: string): void;
   onConfig(id: string, value: string | boolean): void;
+  /** More header buttons (workspace policy, hand over, archive). */
+  actions?: ReactNode;
 }) {
   return (
     <header className="sess-header">
@@ -50,6 +54,7 @@ export function SessionHeader({
         </span>
         <span className="spacer" />
         <UsageMeter usage={session.usage} />
+        {actions}
         <button className={`button${diagnosticsOpen ? ' active' : ''}`} onClick={onDiagnostics} aria-pressed={diagnosticsOpen} title="Process, command, exit status and stderr">
           <Stethoscope size={13} /> Diagnostics
         </button>

@@ -1,13 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
-import { Hand, Loader2 } from 'lucide-react';
+import { Hand, Loader2, ShieldCheck } from 'lucide-react';
+import { useLive } from '../../api/useLive';
 import { useApp } from '../../state/appStore';
 import { Composer, type ComposerHandle } from './Composer';
+import { ArchiveButton } from './ArchiveDialog';
 import { DiagnosticsPanel } from './DiagnosticsPanel';
 import { isTurnRunning } from './format';
+import { HandoverBox, HandoverButton } from './Handover';
 import { PermissionCard } from './PermissionCard';
+import { PolicyPanel } from './PolicyPanel';
 import { QueueList } from './QueueList';
+import { RuleMismatch } from './RuleMismatch';
 import { SessionHeader } from './SessionHeader';
 import { SessionStatusBanner } from './SessionStatusBanner';
+import { useAttachSurface } from './surface';
 import { Transcript } from './Transcript';
 import { useSessionActions } from './useSessionActions';
 import { useSessionData } from './useSessionData';
@@ -25,6 +31,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const select = useApp((s) => s.select);
   const showSessions = useApp((s) => s.showSessions);
   const [diagOpen, setDiagOpen] = useState(false);
+  const [policyOpen, setPolicyOpen] = useState(false);
+  const [hiddenCode, setHiddenCode] = useState<string | null>(null);
+  const policyLive = useLive('sessions.policy', { sessionId }, ['sessionPolicyChanged']);
+  const policy = policyLive.data?.policy ?? null;
+  useAttachSurface(sessionId);
   const [resuming, setResuming] = useState(false);
   const composer = useRef<ComposerHandle>(null);
   const { details, pending } = data;
@@ -113,12 +124,24 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         onDiagnostics={() => {
           if (!diagOpen) data.refreshDetails();
           setDiagOpen(!diagOpen);
+          setPolicyOpen(false);
         }}
+        actions={
+          <>
+            <button className={`button${policyOpen ? ' active' : ''}`} onClick={() => (setPolicyOpen(!policyOpen), setDiagOpen(false))} aria-pressed={policyOpen} title="Rules, hooks, MCP servers, folder or worktree, attached surfaces">
+              <ShieldCheck size={13} /> Workspace
+            </button>
+            <HandoverButton sessionId={sessionId} onIssued={() => (setHiddenCode(null), policyLive.reload())} />
+            {!policy?.archivedAt && <ArchiveButton sessionId={sessionId} execution={policy?.execution ?? null} onArchived={policyLive.reload} />}
+          </>
+        }
         onMode={(m) => void actions.setMode(m)}
         onConfig={(id, v) => void actions.setConfig(id, v)}
       />
       <SessionStatusBanner session={details} resuming={resuming} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />
-      <div className={`sess-body${diagOpen ? ' with-diag' : ''}`}>
+      {policy?.mismatch && <RuleMismatch sessionId={sessionId} mismatch={policy.mismatch} onResolved={policyLive.reload} />}
+      {policy?.handover && policy.handover.code !== hiddenCode && <HandoverBox key={policy.handover.code} code={policy.handover} onDismiss={() => setHiddenCode(policy.handover?.code ?? null)} />}
+      <div className={`sess-body${diagOpen || policyOpen ? ' with-diag' : ''}`}>
         <div className="sess-main">
           {data.items.length === 0 && !data.hasBefore ? (
             <div className="sess-transcript sess-transcript-empty muted">
@@ -145,6 +168,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </div>
         </div>
         {diagOpen && <DiagnosticsPanel session={details} onRefresh={data.refreshDetails} onClose={() => setDiagOpen(false)} />}
+        {policyOpen && <PolicyPanel policy={policy} error={policyLive.error} workspaceId={details.workspaceId} onRefresh={policyLive.reload} onClose={() => setPolicyOpen(false)} />}
       </div>
     </section>
   );

@@ -3,6 +3,7 @@ import { useApp } from '../../state/appStore';
 import { EmptySessions } from './EmptySessions';
 import { useNewSession } from './newSessionStore';
 import { SessionRows } from './SessionRows';
+import { PickupButton } from './PickupDialog';
 import { NeedsYouBadge } from './StateBadge';
 import { needsYouCount, useSessionList } from './useSessionList';
 
@@ -20,6 +21,7 @@ export function SessionsView() {
           <NeedsYouBadge count={needsYouCount(sessions)} />
         </div>
         <div className="toolbar">
+          <PickupButton />
           <button className="button primary" onClick={() => show(null)} disabled={!hasWorkspaces} title={hasWorkspaces ? undefined : 'Add a workspace first'}>
             <MessageSquarePlus size={14} /> New session
           </button>

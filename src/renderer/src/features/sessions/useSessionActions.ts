@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { toast } from 'sonner';
 import { useApp } from '../../state/appStore';
+import { surfaceFor } from './surface';
 
 /** The session view's actions over the contract; failures become toasts that say what to do next. */
 export interface SessionActions {
@@ -29,7 +30,7 @@ export function useSessionActions(sessionId: string): SessionActions {
     };
     return {
       async send(text) {
-        const r = await run('Could not send the prompt', () => client!.request('sessions.prompt', { sessionId, text }), 'Your text is still in the input. Check the session state above, or open Diagnostics.');
+        const r = await run('Could not send the prompt', () => client!.request('sessions.prompt', { sessionId, text, surfaceId: surfaceFor(sessionId) }), 'Your text is still in the input. Check the session state above, or open Diagnostics.');
         return r !== null;
       },
       async stop(clearQueue = false) {

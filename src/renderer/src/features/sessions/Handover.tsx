@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { Share2, X } from 'lucide-react';
+import { toast } from 'sonner';
+import type { HandoverCode } from '../../../../shared/contract';
+import { useApp } from '../../state/appStore';
+import { useNow } from './useNow';
+
+/** "Hand over": issues a 4-character code for this session (valid 120 s, single use). */
+export function HandoverButton({ sessionId, onIssued }: { sessionId: string; onIssued(code: HandoverCode): void }) {
+  const client = useApp((s) => s.client);
+  const [busy, setBusy] = useState(false);
+  const issue = async () => {
+    if (!client) return;
+    setBusy(true);
+    try {
+      onIssued(await client.request('sessions.handover', { sessionId }));
+    } catch (e) {
+      toast.error(`Could not issue a handover code: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button className="button" disabled={busy} onClick={() => void issue()} title="Continue this session in another browser tab or a terminal">
+      <Share2 size={13} /> Hand over
+    </button>
+  );
+}
+
+/** The current code with its countdown and how to use it; gone when it expired or was used. */
+export function HandoverBox({ code, onDismiss }: { code: HandoverCode; onDismiss(): void }) {
+  const now = useNow(1000);
+  const left = Math.max(0, Math.ceil((Date.parse(code.expiresAt) - now) / 1000));
+  if (left === 0) return null;
+  return (
+    <section className="sess-handover" role="region" aria-label="Handover code">
+      <div className="sess-handover-code" aria-label="Code" data-code={code.code}>
+        {code.code}
+      </div>
+      <div className="sess-handover-text">
+        <div>
+          Valid for <strong aria-label="Seconds left">{left} s</strong>, once.
+        </div>
+        <div className="muted">
+          In a terminal: <code className="selectable">atrium session pickup {code.code}</code>, or in another browser tab of this Atrium: Sessions → <em>Pick up a session</em>.
+        </div>
+      </div>
+      <button className="icon-button" aria-label="Hide the handover code" title="Hide (the code stays valid until it expires)" onClick={onDismiss}>
+        <X size={14} />
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { ShieldAlert } from 'lucide-react';
+import { toast } from 'sonner';
+import type { ProvenanceMismatch } from '../../../../shared/contract';
+import { useApp } from '../../state/appStore';
+
+/**
+ * A session that failed closed because its rule files changed (issue 8): which files changed, with
+ * their unified diffs, and the two ways on: continue with the current rules, or a new session.
+ */
+export function RuleMismatch({ sessionId, mismatch, onResolved }: { sessionId: string; mismatch: ProvenanceMismatch; onResolved(): void }) {
+  const client = useApp((s) => s.client);
+  const openSession = useApp((s) => s.openSession);
+  const [busy, setBusy] = useState(false);
+  const resolve = async (action: 'continue' | 'new') => {
+    if (!client) return;
+    setBusy(true);
+    try {
+      const { session } = await client.request('sessions.resolveRuleMismatch', { sessionId, action });
+      onResolved();
+      if (session.id !== sessionId) openSession(session.id);
+    } catch (e) {
+      toast.error(`Could not ${action === 'new' ? 'start a new session' : 'continue'}: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="banner banner-error sess-mismatch" role="alert" aria-label="Rules changed">
+      <div className="sess-mismatch-head">
+        <ShieldAlert size={15} aria-hidden />
+        <strong>The rules of this session changed, so it does not continue until you choose.</strong>
+      </div>
+      <ul className="sess-mismatch-files">
+        {mismatch.changes.map((c) => (
+          <li key={`${c.scope}:${c.relativePath}`} data-change={c.change}>
+            <span className={`sess-mismatch-kind sess-mismatch-${c.change}`}>{c.change}</span> <code>{c.relativePath}</code> <span className="muted">({c.scope}{c.source !== 'project' ? `, ${c.source}` : ''})</span>
+            {c.diff && (
+              <details>
+                <summary>Diff</summary>
+                <pre className="sess-mismatch-diff selectable" aria-label={`Diff of ${c.relativePath}`}>
+                  {c.diff.split('\n').map((line, i) => (
+                    <span key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : undefined}>
+                      {line}
+                      {'\n'}
+                    </span>
+                  ))}
+                </pre>
+              </details>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="sess-mismatch-actions">
+        {mismatch.actions.includes('continue') && (
+          <button className="button primary" disabled={busy} onClick={() => void resolve('continue')} title="Records the new rules in the transcript and resumes">
+            Continue with the current rules
+          </button>
+        )}
+        {mismatch.actions.includes('new') && (
+          <button className="button" disabled={busy} onClick={() => void resolve('new')} title="Closes this session and starts a new one with the current rules">
+            Start a new session
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

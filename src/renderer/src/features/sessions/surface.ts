@@ -1,0 +1,42 @@
+import { useEffect } from 'react';
+import { useApp } from '../../state/appStore';
+
+/**
+ * This window or browser tab as a session surface (issue 8): output fans out to every attached
+ * surface and a permission request goes to the surface that sent the prompt. The id lives as long
+ * as the page; a session picked up with a handover code uses the surface the engine attached.
+ */
+export const surfaceKind: 'app' | 'browser' = (window as unknown as { atrium?: unknown }).atrium ? 'app' : 'browser';
+// crypto.randomUUID needs a secure context; `atrium serve --host` over plain http is not one
+const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+export const tabSurfaceId = `${surfaceKind}-${randomId()}`;
+const picked = new Map<string, string>();
+const mounted = new Map<string, number>();
+
+/** The surface id of this page for a session. */
+export function surfaceFor(sessionId: string): string {
+  return picked.get(sessionId) ?? tabSurfaceId;
+}
+
+/** Remembers the surface a handover pickup attached for a session. */
+export function rememberPickup(sessionId: string, surfaceId: string): void {
+  picked.set(sessionId, surfaceId);
+}
+
+/** Attaches this page to a session while its view is open (detached a tick after it closes, so a remount keeps it). */
+export function useAttachSurface(sessionId: string): void {
+  const client = useApp((s) => s.client);
+  const connection = useApp((s) => s.connection);
+  useEffect(() => {
+    if (!client || connection !== 'open') return;
+    mounted.set(sessionId, (mounted.get(sessionId) ?? 0) + 1);
+    void client.request('sessions.attach', { sessionId, surfaceId: surfaceFor(sessionId), kind: surfaceKind }).catch(() => undefined);
+    return () => {
+      mounted.set(sessionId, (mounted.get(sessionId) ?? 1) - 1);
+      setTimeout(() => {
+        if (mounted.get(sessionId)) return;
+        void client.request('sessions.detach', { sessionId, surfaceId: surfaceFor(sessionId) }).catch(() => undefined);
+      }, 0);
+    };
+  }, [client, connection, sessionId]);
+}

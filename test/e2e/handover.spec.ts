@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { repoRoot } from '../support/corpus';
+import { AtriumPage } from './pages/AtriumPage';
+import { SessionsPage } from './pages/SessionsPage';
+import { startAtrium, type ServedAtrium } from './support/server';
+
+let server: ServedAtrium | null = null;
+test.afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+const cli = (dataDir: string, ...args: string[]) => execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), ...args], { cwd: repoRoot, env: { ...process.env, ATRIUM_DATA_DIR: dataDir }, encoding: 'utf8' });
+
+/** A data dir with one workspace (with an AGENTS.md rule) and the scripted fixture agent. */
+function prepare() {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-handover-'));
+  const dataDir = path.join(base, 'data');
+  const ws = path.join(base, 'project');
+  mkdirSync(ws);
+  writeFileSync(path.join(ws, 'AGENTS.md'), '# Project rules\n\nAlways be kind.\n');
+  cli(dataDir, 'workspace', 'add', ws, '--name', 'project', '--data-dir', dataDir);
+  cli(dataDir, 'trust', 'set', ws, 'trusted', '--data-dir', dataDir);
+  const loader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+  const agent = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
+  const scenario = path.join(repoRoot, 'test/fixtures/agents/scenarios/ui-tour.json');
+  cli(dataDir, 'agents', 'define', 'scripted', process.execPath, '--name', 'Scripted agent', '--data-dir', dataDir, '--', '--import', loader, agent, '--scenario', scenario, '--state', path.join(base, 'agent-state.json'));
+  return { dataDir, ws };
+}
+
+test('hand a session over to a second browser context with a code; both see the same transcript and output', async ({ page, browser }) => {
+  const { dataDir } = prepare();
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await sessions.startSession('Scripted agent', 'hello from the first tab');
+  const id = await sessions.sessionId();
+  // the first prompt carries the static rules (AGENTS.md), which the echo agent repeats
+  await expect(sessions.items('agent_message').last()).toContainText('Always be kind.');
+  await expect(sessions.items('agent_message').last()).toContainText('hello from the first tab');
+  await expect(sessions.state()).toHaveText('idle');
+
+  // the Workspace panel lists the snapshot's rule and this tab as attached
+  await sessions.button(/^Workspace$/).click();
+  await expect(sessions.policyPanel()).toContainText('AGENTS.md');
+  await expect(sessions.policyPanel().getByRole('region', { name: 'Attached surfaces' })).toContainText('browser');
+
+  const code = await sessions.handOver();
+  await expect(sessions.handoverBox()).toContainText(`atrium session pickup ${code}`);
+  await expect(sessions.handoverBox().getByLabel('Seconds left')).toHaveText(/^\d+ s$/);
+
+  // a second browser context: it needs the server token first, then redeems the code
+  const second = await browser.newContext();
+  try {
+    const page2 = await second.newPage();
+    const atrium2 = new AtriumPage(page2);
+    const sessions2 = new SessionsPage(page2);
+    await atrium2.open(server.url);
+    await sessions2.pickUp(code);
+    await expect(sessions2.view).toHaveAttribute('data-session-id', id);
+    await expect(sessions2.items('agent_message').first()).toContainText('hello from the first tab');
+    await expect(sessions2.transcript).toContainText('Static rules sent with the first prompt');
+
+    // the code is used: the first tab's box goes away, and the pickup shows as attached
+    await expect(sessions.handoverBox()).toBeHidden();
+    await expect(sessions.policyPanel().getByRole('region', { name: 'Attached surfaces' })).toContainText('picked up');
+
+    // a prompt from the second context: the output reaches both
+    await sessions2.send('hello from the second tab');
+    await expect(sessions2.transcript).toContainText('echo: hello from the second tab');
+    await expect(sessions.transcript).toContainText('echo: hello from the second tab');
+    await expect(sessions.state()).toHaveText('idle');
+    await expect(sessions2.state()).toHaveText('idle');
+  } finally {
+    await second.close();
+  }
+});
+
+test('a wrong handover code is refused with a message and nothing opens', async ({ page }) => {
+  const { dataDir } = prepare();
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  await atrium.open(server.url);
+  await page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button', { name: /^Sessions/ }).click();
+  await page.getByRole('button', { name: 'Pick up a session' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pick up a session' });
+  await dialog.getByLabel('Handover code').fill('ZZZZ');
+  await dialog.getByRole('button', { name: 'Pick up', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toContainText(/code/i);
+  await expect(page.locator('section.sess-view')).toHaveCount(0);
+});
