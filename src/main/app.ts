@@ -8,6 +8,7 @@ import { APP_VERSION } from './core/version';
 import { bindContract, forwardEvents } from './ipc';
 import { buildMenu } from './menu';
 import { notifyPermissionRequests } from './notifications';
+import { createPickupServer } from './pickupServer';
 import { createMainWindow, isAppUrl, appEntry } from './window';
 
 /** What {@link startDesktop} returns, for tests and for the quit path. */
@@ -33,7 +34,13 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   const flag = argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
   const dataDir = resolveDataDir({ flag, electronUserData: app.getPath('userData') });
   const engine = createEngine({ dataDir });
-  const dispatcher = createDispatcher(engine, desktopHostHandlers(dataDir));
+  // The pickup server needs the dispatcher and the dispatcher answers app.pickupServer: bind late.
+  let pickup: ReturnType<typeof createPickupServer> | null = null;
+  const dispatcher = createDispatcher(engine, {
+    ...desktopHostHandlers(dataDir),
+    'app.pickupServer': ({ enable }) => pickup!.set(enable),
+  });
+  pickup = createPickupServer(engine, dispatcher, outDir);
   const entry = appEntry(outDir);
   const isTrustedSender = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
@@ -70,6 +77,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
     unforward();
     unnotify();
     unbind();
+    await pickup?.close();
     await engine.close();
   };
   app.on('will-quit', () => void shutdown());

@@ -2,6 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { IPC_EVENT_CHANNEL, IPC_REQUEST_PREFIX, REQUEST_NAMES } from '../shared/contract';
 import type { Dispatcher, DispatchOutcome } from './core/dispatcher';
 import type { EventBus } from './core/events/bus';
+import { connectionParams } from './server/server';
 
 /**
  * Binds every contract request to `ipcMain.handle('atrium:req:<name>')`. Only the app's own main
@@ -19,7 +20,8 @@ export function bindContract(
       if (!isTrustedSender(event)) {
         return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This frame may not call Atrium.' } };
       }
-      return dispatcher.dispatch(name, params);
+      // Rate limits key on the surface, never on a client-supplied id (handover pickup).
+      return dispatcher.dispatch(name, connectionParams(name, params, `electron:${event.sender.id}`));
     });
   }
   return () => {

@@ -28,6 +28,7 @@ export function createFakeElectron() {
     sent: Array<{ channel: string; payload: unknown }> = [];
     windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
     mainFrame = { url: '' };
+    id = 1;
     executed: string[] = [];
     isDestroyed = () => false;
     executeJavaScript(code: string) {

@@ -1,3 +1,4 @@
+import { AtriumError } from '../../shared/errors';
 import type { ParamsOf, RequestName, Requests, ResultOf } from '../../shared/contract';
 import type { z } from 'zod';
 import type { Engine } from './engine';
@@ -13,13 +14,19 @@ type Handler<M extends RequestName> = (params: Params<M>) => ResultOf<M> | Promi
 /** A handler for every request in the contract; the type makes a missing one a compile error. */
 export type Handlers = { [M in RequestName]: Handler<M> };
 
-/** Requests only the host (Electron shell, browser server, CLI) can answer. */
-export type HostHandlers = Pick<Handlers, 'app.info' | 'app.pickFolder'>;
+/**
+ * Requests only the host (Electron shell, browser server, CLI) can answer. `app.pickupServer` exists
+ * only in the desktop app; other hosts leave it out and it answers UNSUPPORTED.
+ */
+export type HostHandlers = Pick<Handlers, 'app.info' | 'app.pickFolder'> & Partial<Pick<Handlers, 'app.pickupServer'>>;
 
 /** Maps each engine request to the capability that answers it. */
 export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
   const { workspaces } = engine;
   return {
+    'app.pickupServer': () => {
+      throw new AtriumError('UNSUPPORTED', 'Only the desktop app starts a pickup server; this page is already served to a browser.');
+    },
     ...host,
     'workspaces.list': () => ({ workspaces: workspaces.list() }),
     'workspaces.add': ({ path, name }) => workspaces.add(path, name),

@@ -18,6 +18,12 @@ export const appRequests = defineRequests({
     params: z.object({}),
     result: AppInfo,
   },
+  'app.pickupServer': {
+    description:
+      'Desktop app only: starts (enable) or stops the browser server on demand so a session can be picked up from a browser tab; returns its URL with the token, or null when stopped.',
+    params: z.object({ enable: z.boolean() }),
+    result: z.object({ url: z.string().nullable() }),
+  },
   'app.pickFolder': {
     description: 'Opens the native folder picker (Electron only); null when cancelled.',
     params: z.object({ title: z.string().optional() }),

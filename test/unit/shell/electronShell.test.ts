@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IPC_EVENT_CHANNEL, IPC_REQUEST_PREFIX, REQUEST_NAMES } from '../../../src/shared/contract';
@@ -120,6 +121,23 @@ describe('Electron shell (fake electron module)', () => {
     expect(fake.notifications[0].shown).toBe(true);
     fake.notifications[0].emit('click');
     expect(fake.windows[0].webContents.executed).toEqual(['location.hash = "#/sessions/s1"']);
+  });
+
+  it('starts the pickup server on demand (token required, server.json written 0600) and stops it', async () => {
+    const app = await start();
+    const on = (await invoke(`${IPC_REQUEST_PREFIX}app.pickupServer`, { enable: true })) as { ok: boolean; result: { url: string } };
+    expect(on.ok).toBe(true);
+    const url = new URL(on.result.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    expect((await fetch(url.origin)).status).toBe(401);
+    expect((await fetch(url.href, { redirect: 'manual' })).status).toBe(303);
+    const info = path.join(app.engine.dataDir, 'server.json');
+    expect(fs.statSync(info).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(info, 'utf8')).token).toBe(url.searchParams.get('token'));
+    const off = (await invoke(`${IPC_REQUEST_PREFIX}app.pickupServer`, { enable: false })) as { result: { url: string | null } };
+    expect(off.result.url).toBeNull();
+    expect(fs.existsSync(info)).toBe(false);
+    await expect(fetch(url.origin)).rejects.toThrow();
   });
 
   it('quits when another instance holds the single-instance lock', async () => {

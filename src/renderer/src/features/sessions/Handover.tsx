@@ -44,10 +44,42 @@ export function HandoverBox({ code, onDismiss }: { code: HandoverCode; onDismiss
         <div className="muted">
           In a terminal: <code className="selectable">atrium session pickup {code.code}</code>, or in another browser tab of this Atrium: Sessions → <em>Pick up a session</em>.
         </div>
+        <DesktopPickupServer />
       </div>
       <button className="icon-button" aria-label="Hide the handover code" title="Hide (the code stays valid until it expires)" onClick={onDismiss}>
         <X size={14} />
       </button>
     </section>
+  );
+}
+
+/**
+ * Desktop app only: "Allow pickup from a browser" starts the same loopback server `atrium serve`
+ * runs (token required) so the code can be redeemed in a browser tab; shows its URL.
+ */
+function DesktopPickupServer() {
+  const client = useApp((s) => s.client);
+  const isDesktop = useApp((s) => s.info?.host === 'electron');
+  const [url, setUrl] = useState<string | null>(null);
+  if (!isDesktop || !client) return null;
+  const toggle = async () => {
+    try {
+      setUrl((await client.request('app.pickupServer', { enable: !url })).url);
+    } catch (e) {
+      toast.error((e as Error).message);
+    }
+  };
+  return (
+    <div className="sess-pickup-server">
+      <button className="button" onClick={() => void toggle()}>
+        {url ? 'Stop browser pickup' : 'Allow pickup from a browser'}
+      </button>
+      {url && (
+        <span className="muted">
+          {' '}
+          Open <code className="selectable">{url}</code> (it carries the access token; keep it private).
+        </span>
+      )}
+    </div>
   );
 }

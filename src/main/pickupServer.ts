@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { removeServerInfo, writeServerInfo } from './cli/remote';
+import type { Dispatcher } from './core/dispatcher';
+import type { Engine } from './core/engine';
+import { startServer, type RunningServer } from './server/server';
+
+/**
+ * The desktop app's on-demand browser server ("Allow pickup from a browser", issue 8): the same
+ * server `atrium serve` runs (loopback only, token, origin checks), on the desktop's engine, so a
+ * session handed over on the desktop can be picked up in a browser tab or by `atrium session pickup`
+ * (it writes `<data dir>/server.json`, 0600). `set(true)` starts it once and returns its URL with the
+ * token; `set(false)` stops it.
+ */
+export function createPickupServer(engine: Engine, dispatcher: Dispatcher, outDir: string) {
+  let running: RunningServer | null = null;
+  return {
+    async set(enable: boolean): Promise<{ url: string | null }> {
+      if (enable && !running) {
+        running = await startServer({ engine, dispatcher, rendererDir: path.join(outDir, '../renderer') });
+        writeServerInfo(engine.dataDir, { origin: running.origin, token: running.token, pid: process.pid, startedAt: new Date().toISOString() });
+      } else if (!enable && running) {
+        await running.close();
+        removeServerInfo(engine.dataDir);
+        running = null;
+      }
+      return { url: running?.url ?? null };
+    },
+    async close(): Promise<void> {
+      await this.set(false);
+    },
+  };
+}
