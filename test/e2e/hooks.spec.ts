@@ -36,6 +36,9 @@ test('approve a corpus hook in the UI, edit its script on disk, see the card tur
   const card = hooks.card('.claude/hooks/pre-tool-use-bash.sh');
   await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'unapproved');
   await expect(card.getByRole('list', { name: 'Scripts it runs' })).toContainText('.claude/hooks/pre-tool-use-bash.sh');
+  // the script's bytes are viewable before approving
+  await card.getByRole('button', { name: '.claude/hooks/pre-tool-use-bash.sh' }).click();
+  await expect(card.getByLabel('Content of .claude/hooks/pre-tool-use-bash.sh')).toContainText(fs.readFileSync(path.join(folder, '.claude/hooks/pre-tool-use-bash.sh'), 'utf8').trim().split('\n')[0]);
   await hooks.approve(card);
   await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'approved');
   await expect(hooks.tabBadge()).toBeHidden();

@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 /** The checkout's root folder. */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
-/** `../shared` beside the checkout: read-only reference material, corpus and bench generators. */
-export const sharedDir = path.resolve(repoRoot, '../shared');
+/**
+ * `../shared` beside the checkout (read-only reference material, corpus and bench generators), or
+ * `$ATRIUM_SHARED_DIR` when the checkout lives elsewhere.
+ */
+export const sharedDir = path.resolve(process.env.ATRIUM_SHARED_DIR ?? path.resolve(repoRoot, '../shared'));
 
 /** Names of the corpus entries (folders of `../shared/corpus`). */
 export const CORPUS_ENTRIES = [
@@ -27,6 +30,9 @@ export const CORPUS_ENTRIES = [
  * @returns the absolute path of the workspace folder (named after the entry).
  */
 export function materialize(entry: (typeof CORPUS_ENTRIES)[number] | string, parent?: string): string {
+  if (!existsSync(path.join(sharedDir, 'corpus', entry))) {
+    throw new Error(`The test corpus is missing: ${path.join(sharedDir, 'corpus', entry)}. Tests need the shared folder beside the checkout (../shared) or ATRIUM_SHARED_DIR pointing at it.`);
+  }
   const base = parent ?? mkdtempSync(path.join(os.tmpdir(), 'atrium-ws-'));
   const target = path.join(base, entry);
   execFileSync('bash', [path.join(sharedDir, 'corpus/materialize.sh'), path.join(sharedDir, 'corpus', entry), target], { stdio: 'ignore' });

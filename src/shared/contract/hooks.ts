@@ -319,7 +319,8 @@ export const hooksRequests = defineRequests({
   },
   'hooks.readScript': {
     description: "Content of one script a hook references (only paths in that hook's script list; ≤ 1 MiB).",
-    params: z.object({ ...target, id: z.string().min(1), path: z.string().min(1) }).refine(exactlyOneTarget, targetMessage),
+    // `script` (not `path`): `path` names the workspace folder in every hooks request.
+    params: z.object({ ...target, id: z.string().min(1), script: z.string().min(1) }).refine(exactlyOneTarget, targetMessage),
     result: z.object({ path: z.string(), sha256: z.string(), content: z.string(), size: z.number().int(), truncated: z.boolean(), binary: z.boolean() }),
   },
   'hooks.run': {

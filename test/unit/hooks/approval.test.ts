@@ -190,3 +190,29 @@ describe('MCP servers share the mechanism', () => {
     await expect(w.engine.hooks.approve({ path: w.project }, [{ id: held.mcpServers[0].id }])).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/restricted mode/) });
   });
 });
+
+describe('hooks.readScript through the contract', () => {
+  it('reads a referenced script for a workspace id (the UI call shape)', async () => {
+    const { createDispatcher } = await import('../../../src/main/core/dispatcher');
+    const { createEngine } = await import('../../../src/main/core/engine');
+    const { tempDir } = await import('../../support/tempDir');
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const project = tempDir();
+    fs.mkdirSync(path.join(project, '.claude/hooks'), { recursive: true });
+    fs.writeFileSync(path.join(project, '.claude/hooks/s.sh'), 'echo hi\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(project, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'bash .claude/hooks/s.sh' }] }] } }));
+    const engine = createEngine({ dataDir: tempDir(), homeDir: tempDir(), watchResources: false });
+    try {
+      const dispatcher = createDispatcher(engine, { 'app.info': () => { throw new Error('unused'); }, 'app.pickFolder': () => ({ path: null }) });
+      const { workspace } = engine.workspaces.add(project);
+      await dispatcher.call('trust.set', { workspaceId: workspace.id, state: 'trusted' });
+      const listing = await dispatcher.call('hooks.list', { workspaceId: workspace.id });
+      const hook = listing.hooks.find((h) => h.command === 'bash .claude/hooks/s.sh')!;
+      const res = await dispatcher.dispatch('hooks.readScript', { workspaceId: workspace.id, id: hook.id, script: '.claude/hooks/s.sh' });
+      expect(res).toMatchObject({ ok: true, result: { content: 'echo hi\n' } });
+    } finally {
+      await engine.close();
+    }
+  });
+});

@@ -133,6 +133,13 @@ describe('identity: one decision per folder however it is spelled', () => {
     expect(w.engine.trust.status(path.join(real, 'later'))).toMatchObject({ state: 'untrusted', inherited: false });
   });
 
+  it('refuses to trust a folder that does not exist (a typo), but may mark it untrusted', () => {
+    const w = trustWorld();
+    const missing = path.join(w.src, 'no-such-folder');
+    expect(() => w.engine.trust.set(folder(missing), 'trusted')).toThrowError(expect.objectContaining({ code: 'TRUST_REFUSED', message: expect.stringContaining('does not exist') }));
+    expect(w.engine.trust.set(folder(missing), 'untrusted').decision.state).toBe('untrusted');
+  });
+
   it('NFC and NFD spellings of a folder name share one decision', () => {
     const w = trustWorld();
     const nfc = path.join(w.src, 'caf\u00e9');

@@ -29,6 +29,11 @@ export function registerServeCommand(program: Command): void {
       try {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535, not "${opts.port}".`, 2);
+        if (['0.0.0.0', '::', '[::]'].includes(opts.host)) {
+          // The server only answers requests addressed to the origin it prints (DNS-rebinding
+          // protection), and a wildcard address is no origin a browser can use.
+          throw new CliError(`--host ${opts.host} binds every interface but is no address a browser can open; pass the one interface address to serve on (e.g. --host 192.168.1.20).`, 2);
+        }
         const dataDir = resolveDataDir({ flag: opts.dataDir });
         const engine = createEngine({ dataDir });
         const dispatcher = createDispatcher(engine, {

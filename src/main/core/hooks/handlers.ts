@@ -13,7 +13,7 @@ export function createHooksHandlers(engine: Engine): HooksHandlers {
     'hooks.approveAllUser': async ({ via, ...target }) => ({ changes: await hooks.approveAllUser(target, via) }),
     'hooks.revoke': async ({ ids, via, ...target }) => ({ changes: await hooks.revoke(target, ids, via) }),
     'hooks.diff': ({ id, ...target }) => hooks.diff(target, id),
-    'hooks.readScript': ({ id, path, ...target }) => hooks.readScript(target, id, path),
+    'hooks.readScript': ({ id, script, ...target }) => hooks.readScript(target, id, script),
     'hooks.run': ({ event, input, sessionId, ...target }) => hooks.run(event, input, { ...target, sessionId }),
     'hooks.runs': ({ id, limit, ...target }) => ({ runs: hooks.runs(target, id, limit) }),
     'hooks.history': ({ limit, ...target }) => ({ entries: hooks.history(target, limit) }),

@@ -4,6 +4,11 @@ import { watch, type FSWatcher } from 'chokidar';
 /** Quiet time before a batch of file events is handled (ms). */
 export const HOOK_WATCH_DEBOUNCE_MS = 150;
 
+/** Pseudo-path pushed to force one re-check (no file changed; the listing is simply rebuilt). */
+const RECHECK = '<recheck>';
+/** Delay before re-checking after folders were added to a running watcher (ms). */
+const ADDED_RECHECK_MS = 750;
+
 /**
  * Watches the folders that hold a workspace's hook sources and scripts (depth 0 each, chokidar),
  * debounced: `onBatch` receives the changed absolute paths once events stop for
@@ -38,11 +43,22 @@ export class HookWatcher {
       const w = watch(add, { ignoreInitial: true, depth: 0, followSymlinks: false, ignorePermissionErrors: true });
       w.on('all', (_event, p) => this.push(p));
       w.on('error', () => undefined);
-      this.ready = new Promise((resolve) => w.once('ready', () => resolve()));
+      // A change made between configure() and chokidar's initial scan produces no event: re-check
+      // once the watch is in place, so such an edit is still reported.
+      this.ready = new Promise((resolve) =>
+        w.once('ready', () => {
+          resolve();
+          this.push(RECHECK);
+        }),
+      );
       this.watcher = w;
       return;
     }
-    if (add.length) this.watcher.add(add);
+    if (add.length) {
+      this.watcher.add(add);
+      // Added folders are scanned asynchronously (no 'ready' event): re-check after the scan settles.
+      setTimeout(() => this.push(RECHECK), ADDED_RECHECK_MS).unref();
+    }
     if (remove.length) this.watcher.unwatch(remove);
   }
 

@@ -1,3 +1,4 @@
+import { isExistingDirectory } from '../workspaces/identity';
 import type {
   TrustChange,
   TrustDecision,
@@ -120,6 +121,10 @@ export class TrustService implements TrustGate {
    */
   set(folder: ResolvedFolder, state: TrustDecisionState, options: { parent?: boolean; source?: TrustSource } = {}): SetResult {
     const target = this.targetOf(folder, options.parent);
+    // Trusting a folder that does not exist is almost always a typo; restricting one is harmless.
+    if (state === 'trusted' && (options.source ?? 'user') === 'user' && !isExistingDirectory(target) && !isExistingDirectory(target.normalize('NFD'))) {
+      throw new AtriumError('TRUST_REFUSED', `${target} does not exist, so there is nothing to trust. Check the path (or create the folder first).`);
+    }
     const changes = this.recordMany([{ path: target, state, source: options.source ?? 'user' }]);
     const decision = this.repo.get(target);
     if (!decision) throw new AtriumError('INTERNAL', `The decision for ${target} was not stored.`);

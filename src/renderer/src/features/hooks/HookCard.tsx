@@ -111,7 +111,7 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
 
 function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookId: string; script: Hook['scripts'][number] }) {
   const [open, setOpen] = useState(false);
-  const file = useLive('hooks.readScript', open ? { workspaceId, id: hookId, path: script.path } : null);
+  const file = useLive('hooks.readScript', open ? { workspaceId, id: hookId, script: script.path } : null);
   return (
     <li>
       <button className="link-button hook-script-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>

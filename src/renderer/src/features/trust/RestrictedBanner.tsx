@@ -12,6 +12,8 @@ export function count(n: number, one: string, many = `${one}s`): string {
  */
 export function RestrictedBanner({ workspace, review, onReview }: { workspace: Workspace; review: TrustReview | null; onReview(): void }) {
   if (workspace.trust.state === 'trusted' || workspace.missing) return null;
+  // Nothing to activate: restricted mode changes nothing here, so do not alarm (the badge stays).
+  if (review && review.items.length === 0) return null;
   const c = review?.counts;
   const summary = c
     ? `${count(c.instruction, 'instruction file')}, ${count(c.hook, 'hook')}, ${count(c.mcpServer, 'MCP server')} are inactive.`
