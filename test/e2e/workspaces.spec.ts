@@ -108,4 +108,12 @@ test('keyboard: Ctrl+O opens the add dialog, arrows move through the list, F2 re
   await page.getByLabel('Display name').fill('Beta renamed');
   await page.keyboard.press('Enter');
   await expect(atrium.workspaceItem('Beta renamed')).toBeVisible();
+
+  // Back and Forward move between workspaces inside Atrium
+  await atrium.workspaceItem('alpha').click();
+  await expect(atrium.heading()).toHaveText('alpha');
+  await page.goBack();
+  await expect(atrium.heading()).toHaveText('Beta renamed');
+  await page.goForward();
+  await expect(atrium.heading()).toHaveText('alpha');
 });

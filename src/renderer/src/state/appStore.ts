@@ -55,8 +55,16 @@ export const useApp = create<AppState>((set) => ({
   },
 }));
 
+/** Records a navigation in the browser history, so Back and Forward move within Atrium. */
 function setHash(hash: string): void {
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  if (location.hash !== hash) history.pushState(null, '', hash);
+}
+
+// Back/Forward, or an address typed by hand: follow the URL.
+if (typeof window !== 'undefined') {
+  const follow = () => useApp.setState(readRouteFromHash());
+  window.addEventListener('popstate', follow);
+  window.addEventListener('hashchange', follow);
 }
 
 /** `#/workspace/<id>`, `#/sessions` and `#/sessions/<id>` → the initial route. */
