@@ -164,16 +164,16 @@ function unselected(u: UnselectedRule) {
 }
 
 function describeSelection(s: SelectedRule): string {
-  const scope = s.file.scope ? `${s.file.scope}/` : 'the repository root';
+  const scope = s.file.scope ? `folder ${s.file.scope}/` : 'the repository root';
   switch (s.reason) {
     case 'user':
       return 'User-level rule: applies in every workspace.';
     case 'scope-contains-start':
-      return `Unconditional; its scope ${scope} contains the start folder.`;
+      return `Always applies to ${scope}, which contains the start folder.`;
     case 'pattern-match':
       return `Pattern "${s.matchedPattern}" matches ${s.triggerPath} (relative to ${scope}).`;
     case 'nested-scope':
-      return `Unconditional rule of ${scope}, below the start folder: loads when the session touches ${s.triggerPath}.`;
+      return `Always applies to ${scope}, below the start folder: loads when the session touches ${s.triggerPath}.`;
     default:
       return s.reason;
   }

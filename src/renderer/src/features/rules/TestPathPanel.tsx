@@ -85,7 +85,7 @@ function Explanation({ data, onOpenFile }: { data: RulesExplainResult; onOpenFil
     return (
       <section className="explain" aria-label="Agent view">
         <h3>
-          What {AGENTS.find(([a]) => a === v.agent)?.[1]} loads starting in <code>{v.fromDir}</code>
+          What {AGENTS.find(([a]) => a === v.agent)?.[1]} loads starting in {v.fromDir && v.fromDir !== '.' ? <code>{v.fromDir}</code> : 'the repository root'}
         </h3>
         {v.budgetBytes !== null && <BudgetBar used={v.usedBytes} max={v.budgetBytes} label="agent budget" />}
         <table className="table">
@@ -167,7 +167,7 @@ function RuleRows({ rows, onOpenFile, empty }: { rows: RulesExplainResult['stati
             <code>{r.path}</code>
           )}{' '}
           <span className="muted">{formatBytes(r.bytes)}</span> — {r.detail}
-          {r.matchedPattern && (
+          {r.matchedPattern && !r.detail.includes(r.matchedPattern) && (
             <>
               {' '}
               (pattern <code>{r.matchedPattern}</code>)

@@ -58,8 +58,8 @@ export function SessionHeader({
         <button className={`button${diagnosticsOpen ? ' active' : ''}`} onClick={onDiagnostics} aria-pressed={diagnosticsOpen} title="Process, command, exit status and stderr">
           <Stethoscope size={13} /> Diagnostics
         </button>
-        {session.live && (
-          <button className="button" onClick={onClose} title="Stop the agent process; the session stays resumable">
+        {session.state !== 'closed' && (
+          <button className="button" onClick={onClose} title="Close the session (stops the agent process if it runs); it stays resumable">
             <Power size={13} /> Close
           </button>
         )}
