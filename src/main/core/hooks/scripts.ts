@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { HookScript } from '../../../shared/contract';
 import { isAncestorOrSelf } from '../trust/paths';
 import type { HandlerFields } from './parse';
-import { isCommandSeparator, isRedirection, lexShell } from './shellWords';
+import { lexShell, splitWords } from './shellWords';
 
 /** The folders a command's paths are resolved against. */
 export interface ScriptContext {
@@ -84,24 +84,7 @@ export function scriptCandidates(fields: HandlerFields, ctx: ScriptContext): str
 function collectCommands(command: string, expand: (n: string) => string | undefined, out: Array<Array<{ text: string; usable: boolean }>>, depth: number): void {
   if (depth > 8) return;
   const lex = lexShell(command, expand);
-  let current: Array<{ text: string; usable: boolean }> = [];
-  let skipNext = false;
-  for (const item of lex.items) {
-    if (item.kind === 'op') {
-      if (isRedirection(item.text)) skipNext = true;
-      else if (isCommandSeparator(item.text)) {
-        if (current.length) out.push(current);
-        current = [];
-      }
-      continue;
-    }
-    if (skipNext) {
-      skipNext = false;
-      continue;
-    }
-    current.push({ text: item.text, usable: !item.hasSubstitution });
-  }
-  if (current.length) out.push(current);
+  for (const words of splitWords(lex.items)) out.push(words.map((w) => ({ text: w.text, usable: !w.hasSubstitution })));
   for (const sub of lex.substitutions) collectCommands(sub, expand, out, depth + 1);
 }
 

@@ -9,6 +9,9 @@
 /** One lexed item: a word or an operator (`|`, `||`, `&&`, `;`, `&`, newline, `(`, `)`, or a redirection like `>`, `2>>`, `<`). */
 export type ShellItem = { kind: 'word'; text: string; hasSubstitution: boolean } | { kind: 'op'; text: string };
 
+/** A word item of {@link ShellItem}. */
+export type ShellWord = Extract<ShellItem, { kind: 'word' }>;
+
 /** Result of {@link lexShell}. */
 export interface ShellLex {
   items: ShellItem[];
@@ -193,17 +196,14 @@ export function isCommandSeparator(op: string): boolean {
 }
 
 /**
- * The simple commands of a command line (split at `|`, `&&`, `||`, `;`, `&`, newlines), each as its
- * words without redirections, including those inside `$(...)` and backticks (recursively, depth ≤ 8).
- * Returns null when the line cannot be lexed (unbalanced quotes): callers decide whether to fail open.
+ * Splits lexed items into simple commands (at separators), each as its word items; the word after a
+ * redirection operator (its target) is dropped. Substitutions are left to the caller.
  */
-export function simpleCommands(command: string, depth = 0): string[][] | null {
-  const lex = lexShell(command);
-  if (!lex.ok || depth > 8) return null;
-  const out: string[][] = [];
-  let current: string[] = [];
+export function splitWords(items: readonly ShellItem[]): ShellWord[][] {
+  const out: ShellWord[][] = [];
+  let current: ShellWord[] = [];
   let skipNext = false;
-  for (const item of lex.items) {
+  for (const item of items) {
     if (item.kind === 'op') {
       if (isRedirection(item.text)) skipNext = true;
       else if (isCommandSeparator(item.text)) {
@@ -216,9 +216,21 @@ export function simpleCommands(command: string, depth = 0): string[][] | null {
       skipNext = false;
       continue;
     }
-    current.push(item.text);
+    current.push(item);
   }
   if (current.length) out.push(current);
+  return out;
+}
+
+/**
+ * The simple commands of a command line (split at `|`, `&&`, `||`, `;`, `&`, newlines), each as its
+ * words without redirections, including those inside `$(...)` and backticks (recursively, depth ≤ 8).
+ * Returns null when the line cannot be lexed (unbalanced quotes): callers decide whether to fail open.
+ */
+export function simpleCommands(command: string, depth = 0): string[][] | null {
+  const lex = lexShell(command);
+  if (!lex.ok || depth > 8) return null;
+  const out = splitWords(lex.items).map((words) => words.map((w) => w.text));
   for (const sub of lex.substitutions) {
     const inner = simpleCommands(sub, depth + 1);
     if (inner === null) return null;
