@@ -279,21 +279,7 @@ export class Projector {
           return;
         }
         if (typeof u.toolCallId !== 'string') return;
-        this.put({
-          id: this.nextId(),
-          kind: 'tool_call',
-          turn: r.turnCount || null,
-          createdAt: at,
-          updatedAt: at,
-          toolCallId: u.toolCallId,
-          title: typeof u.title === 'string' ? u.title : '',
-          toolKind: toolKind(u.kind),
-          status: toolStatus(u.status) ?? 'pending',
-          locations: toolLocations(u.locations),
-          content: toolContents(u.content),
-          rawInput: rawJson(u.rawInput),
-          rawOutput: rawJson(u.rawOutput),
-        });
+        this.putNewTool(u, r.turnCount || null, at, '');
         return;
       }
       case 'tool_call_update': {
@@ -304,21 +290,8 @@ export class Projector {
           return;
         }
         this.open = null;
-        this.put({
-          id: this.nextId(),
-          kind: 'tool_call',
-          turn: r.turnCount || null,
-          createdAt: at,
-          updatedAt: at,
-          toolCallId: u.toolCallId,
-          title: typeof u.title === 'string' ? u.title : u.toolCallId,
-          toolKind: toolKind(u.kind),
-          status: toolStatus(u.status) ?? 'pending',
-          locations: toolLocations(u.locations),
-          content: toolContents(u.content),
-          rawInput: rawJson(u.rawInput),
-          rawOutput: rawJson(u.rawOutput),
-        });
+        // An update for a call we never saw: create it, titled by its id until a title arrives.
+        this.putNewTool(u, r.turnCount || null, at, u.toolCallId);
         return;
       }
       case 'plan': {
@@ -411,6 +384,25 @@ export class Projector {
       this.open = target;
       first = false;
     }
+  }
+
+  /** Adds a new tool call item from a `tool_call` (or an unmatched `tool_call_update`). */
+  private putNewTool(u: Partial<acp.ToolCallUpdate> & { toolCallId: string }, turn: number | null, at: string, titleFallback: string): void {
+    this.put({
+      id: this.nextId(),
+      kind: 'tool_call',
+      turn,
+      createdAt: at,
+      updatedAt: at,
+      toolCallId: u.toolCallId,
+      title: typeof u.title === 'string' ? u.title : titleFallback,
+      toolKind: toolKind(u.kind),
+      status: toolStatus(u.status) ?? 'pending',
+      locations: toolLocations(u.locations),
+      content: toolContents(u.content),
+      rawInput: rawJson(u.rawInput),
+      rawOutput: rawJson(u.rawOutput),
+    });
   }
 
   private mergeTool(item: ToolItem, u: Partial<acp.ToolCallUpdate>, at: string): ToolItem {
