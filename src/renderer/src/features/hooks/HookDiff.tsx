@@ -1,34 +1,9 @@
-import { diffLines } from 'diff';
+import { DiffLines, diffRows } from '../../components/DiffLines';
 import { useLive } from '../../api/useLive';
 
-/** A unified line diff of two texts (the `diff` package), with +/− gutters; unchanged runs longer than 6 lines are folded. */
+/** A unified line diff of two texts with +/− gutters; unchanged runs longer than 6 lines are folded to 2 + 2. */
 export function TextDiff({ before, after, label }: { before: string; after: string; label: string }) {
-  const parts = diffLines(before, after);
-  const rows: Array<{ kind: 'add' | 'del' | 'same' | 'fold'; text: string }> = [];
-  for (const part of parts) {
-    const lines = part.value.replace(/\n$/, '').split('\n');
-    const kind: 'add' | 'del' | 'same' = part.added ? 'add' : part.removed ? 'del' : 'same';
-    if (kind === 'same' && lines.length > 6) {
-      rows.push(...lines.slice(0, 2).map((text) => ({ kind, text })));
-      rows.push({ kind: 'fold', text: `… ${lines.length - 4} unchanged lines …` });
-      rows.push(...lines.slice(-2).map((text) => ({ kind, text })));
-    } else rows.push(...lines.map((text) => ({ kind, text })));
-  }
-  return (
-    <pre className="hook-diff" aria-label={label}>
-      {rows.map((r, i) => (
-        <span key={i} className={`diff-line diff-${r.kind}`}>
-          <span className="diff-gutter" aria-hidden>
-            {r.kind === 'add' ? '+' : r.kind === 'del' ? '−' : ' '}
-          </span>
-          {r.kind === 'add' && <span className="sr-only">added: </span>}
-          {r.kind === 'del' && <span className="sr-only">removed: </span>}
-          {r.text}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
+  return <DiffLines rows={diffRows(before, after, 2, 6)} label={label} className="hook-diff" linePrefix="diff" />;
 }
 
 /**
