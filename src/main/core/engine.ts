@@ -8,6 +8,7 @@ import { SessionService, type SessionServiceOptions } from './sessions/service';
 import type { HandoverOptions } from './sessions/workspacePolicy/handover';
 import { WorkspacePolicy } from './sessions/workspacePolicy/policy';
 import { openStore, type Store } from './store/database';
+import { watchExternalWrites } from './store/externalWrites';
 import type { TrustGate } from './trust/gate';
 import { TrustService } from './trust/service';
 import { APP_VERSION } from './version';
@@ -32,6 +33,11 @@ export interface EngineOptions {
   watchHooks?: boolean;
   /** Handover code clock and RNG (tests: a fake clock to expire codes). */
   handover?: HandoverOptions;
+  /**
+   * How often to look for writes by another Atrium process on the same data directory, in
+   * milliseconds (default 1000; 0 turns it off). See `store/externalWrites.ts`.
+   */
+  externalWritePollMs?: number;
 }
 
 /**
@@ -117,6 +123,19 @@ export function createEngine(options: EngineOptions): Engine {
     idleMs: () => policy.idleMinutes() * 60_000,
     permissionSurface: (sessionId, promptSurfaceId) => policy.surfaces.permissionTarget(sessionId, promptSurfaceId),
   });
+  // another process (the CLI next to `atrium serve` or the app) changed the store: tell everyone
+  const pollMs = options.externalWritePollMs ?? 1000;
+  const stopWatchingWrites =
+    pollMs > 0
+      ? watchExternalWrites(store, {
+          intervalMs: pollMs,
+          onExternalWrite: () => {
+            trust.announceExternalChanges(); // also re-pushes the workspace list and revalidates bundles
+            workspaces?.announceExternalChanges();
+            hooks.announceExternalChanges();
+          },
+        })
+      : () => undefined;
   let closed = false;
   return {
     dataDir: options.dataDir,
@@ -135,6 +154,7 @@ export function createEngine(options: EngineOptions): Engine {
     async close() {
       if (closed) return;
       closed = true;
+      stopWatchingWrites();
       await sessions.close();
       await policy.close();
       await hooks.close();

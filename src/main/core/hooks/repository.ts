@@ -116,6 +116,11 @@ export class HookRepository {
     return { id: Number(info.lastInsertRowid), trustRoot, key, itemId, kind, action, digest, previousDigest, label, at, by };
   }
 
+  /** The newest approval audit id (0 when none): changes whenever any approval or revocation is recorded. */
+  maxAuditId(): number {
+    return (this.store.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM hook_audit').get() as { id: number }).id;
+  }
+
   /** Audit entries for any of `trustRoots`, newest first. */
   history(trustRoots: readonly string[], limit: number): HookAuditEntry[] {
     const rows = this.store.db

@@ -86,6 +86,7 @@ export class HookService {
 
   constructor(private readonly options: HookServiceOptions) {
     this.repo = new HookRepository(options.store);
+    this.announcedAuditId = this.repo.maxAuditId();
     this.home = canonicalHome(options.homeDir);
     this.unsubscribe = options.bus.subscribe((event) => {
       if (event === 'trustChanged') for (const id of this.watchers.keys()) this.rescan(id, false);
@@ -280,6 +281,22 @@ export class HookService {
     this.watchers.clear();
     await Promise.all(all.map((w) => w.watcher.close()));
   }
+
+  /**
+   * Pushes `hooksChanged` (`approval`) when another process recorded an approval or revocation
+   * (e.g. `atrium hooks approve` in a terminal while the app runs; see `store/externalWrites.ts`).
+   * Approvals are always read from the database, so runs were already right; this refreshes the
+   * open Hooks tabs. Returns true when it pushed.
+   */
+  announceExternalChanges(): boolean {
+    const id = this.repo.maxAuditId();
+    if (id === this.announcedAuditId) return false;
+    this.announcedAuditId = id;
+    this.emit(null, 'approval');
+    return true;
+  }
+
+  private announcedAuditId = -1;
 
   /** Ids of the workspaces whose hook files are watched now. */
   watchedWorkspaces(): string[] {

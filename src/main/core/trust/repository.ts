@@ -67,6 +67,17 @@ export class TrustRepository {
     return { id: Number(info.lastInsertRowid), ...entry };
   }
 
+  /** The newest audit id (0 when the history is empty). */
+  maxHistoryId(): number {
+    return (this.store.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM trust_history').get() as { id: number }).id;
+  }
+
+  /** Audit entries with an id above `id`, oldest first. */
+  historyAfter(id: number): TrustChange[] {
+    const rows = this.store.db.prepare('SELECT * FROM trust_history WHERE id > ? ORDER BY id').all(id) as HistoryRow[];
+    return rows.map(toChange);
+  }
+
   /** Audit entries, newest first; restricted to `paths` when given. */
   history(options: { paths?: readonly string[]; limit?: number } = {}): TrustChange[] {
     const limit = options.limit ?? 1000;
@@ -80,8 +91,12 @@ export class TrustRepository {
     } else {
       rows = this.store.db.prepare('SELECT * FROM trust_history ORDER BY id DESC LIMIT ?').all(limit) as HistoryRow[];
     }
-    return rows.map((r) => ({ id: r.id, path: r.path, oldState: r.old_state, newState: r.new_state, changedAt: r.changed_at, source: r.source }));
+    return rows.map(toChange);
   }
+}
+
+function toChange(r: HistoryRow): TrustChange {
+  return { id: r.id, path: r.path, oldState: r.old_state, newState: r.new_state, changedAt: r.changed_at, source: r.source };
 }
 
 function toDecision(row: DecisionRow): TrustDecision {

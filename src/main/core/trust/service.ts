@@ -61,10 +61,25 @@ export class TrustService implements TrustGate {
   private readonly repo: TrustRepository;
   /** Canonical home directory. */
   readonly home: string;
+  /** Highest audit id this process has announced (its own writes or ones found by {@link announceExternalChanges}). */
+  private announcedId: number;
 
   constructor(private readonly options: TrustServiceOptions) {
     this.repo = new TrustRepository(options.store);
     this.home = canonicalHome(options.homeDir);
+    this.announcedId = this.repo.maxHistoryId();
+  }
+
+  /**
+   * Pushes `trustChanged` for audit entries another process appended (e.g. `atrium trust set` in a
+   * terminal while the app runs); the engine calls it when the database changed under it (see
+   * `store/externalWrites.ts`). Decisions are always read from the database, so the gate was already
+   * right; this tells the resource cache and the open surfaces. Returns the entries announced.
+   */
+  announceExternalChanges(): TrustChange[] {
+    const fresh = this.repo.historyAfter(this.announcedId);
+    if (fresh.length > 0) this.notify(fresh);
+    return fresh;
   }
 
   /**
@@ -221,6 +236,7 @@ export class TrustService implements TrustGate {
   }
 
   private notify(changes: TrustChange[]): void {
+    for (const c of changes) if (c.id > this.announcedId) this.announcedId = c.id;
     this.options.bus.emit('trustChanged', { changes });
     try {
       this.options.onChanged?.();

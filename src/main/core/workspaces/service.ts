@@ -114,8 +114,27 @@ export class WorkspaceService {
     this.emitChanged();
   }
 
+  /**
+   * Re-pushes `workspacesChanged` when the list differs from the last one pushed, e.g. after
+   * `atrium workspace add` in a terminal while the app runs (see `store/externalWrites.ts`).
+   * @returns true when it pushed
+   */
+  announceExternalChanges(): boolean {
+    const workspaces = this.list();
+    if (JSON.stringify(workspaces) === this.lastPushed) return false;
+    this.push(workspaces);
+    return true;
+  }
+
+  private lastPushed: string | null = null;
+
   private emitChanged(): void {
-    this.bus.emit('workspacesChanged', { workspaces: this.list() });
+    this.push(this.list());
+  }
+
+  private push(workspaces: Workspace[]): void {
+    this.lastPushed = JSON.stringify(workspaces);
+    this.bus.emit('workspacesChanged', { workspaces });
   }
 }
 
