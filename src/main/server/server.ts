@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ClientFrame, ServerFrame } from '../../shared/contract';
 import type { Dispatcher } from '../core/dispatcher';
 import type { Engine } from '../core/engine';
+import { ConnectionSurfaces } from './connectionSurfaces';
 import { TOKEN_COOKIE, createToken, isSameOrigin, presentedToken, securityHeaders, tokensEqual } from './security';
 import { resolveStatic } from './static';
 
@@ -38,12 +39,15 @@ export interface RunningServer {
  * same engine the desktop app uses. Every HTTP request and the WebSocket upgrade need the token
  * (query `?token=` once, then an HttpOnly SameSite=Strict cookie) and a Host/Origin equal to the
  * served origin (DNS-rebinding protection): 401 for a missing/wrong token, 403 for a foreign
- * origin. Engine events are pushed to every connected tab.
+ * origin. Engine events are pushed to every connected tab. The session surfaces a tab attached
+ * over its socket (`sessions.attach`, `sessions.pickup`) are detached when that socket closes
+ * (tab closed or reloaded), so a session never lists a tab that is gone (issue 8).
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? createToken();
   const sockets = new Set<WebSocket>();
+  const surfaces = new ConnectionSurfaces((sessionId, surfaceId) => options.dispatcher.dispatch('sessions.detach', { sessionId, surfaceId }));
   let origin = '';
 
   const server = http.createServer((req, res) => {
@@ -100,8 +104,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     wss.handleUpgrade(req, socket, head, (ws) => {
       const connectionId = `ws-${crypto.randomUUID()}`;
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
-      ws.on('message', (data) => void handleFrame(ws, connectionId, data.toString(), options.dispatcher));
+      ws.on('close', () => {
+        sockets.delete(ws);
+        void surfaces.release(connectionId);
+      });
+      ws.on('message', (data) => void handleFrame(ws, connectionId, data.toString(), options.dispatcher, surfaces));
     });
   });
 
@@ -143,7 +150,7 @@ export function connectionParams(method: string, params: unknown, connectionId: 
   return { ...params, clientId: connectionId };
 }
 
-async function handleFrame(ws: WebSocket, connectionId: string, text: string, dispatcher: Dispatcher): Promise<void> {
+async function handleFrame(ws: WebSocket, connectionId: string, text: string, dispatcher: Dispatcher, surfaces: ConnectionSurfaces): Promise<void> {
   let frame: ClientFrame;
   try {
     frame = JSON.parse(text) as ClientFrame;
@@ -151,7 +158,11 @@ async function handleFrame(ws: WebSocket, connectionId: string, text: string, di
     return; // not JSON: nothing we can answer to
   }
   if (typeof frame?.id !== 'number' || typeof frame.method !== 'string') return;
-  const outcome = await dispatcher.dispatch(frame.method, connectionParams(frame.method, frame.params, connectionId));
+  const params = connectionParams(frame.method, frame.params, connectionId);
+  const outcome = await dispatcher.dispatch(frame.method, params);
+  surfaces.observe(connectionId, frame.method, params, outcome);
+  // the socket closed while the request ran: what it just attached has nobody to show it
+  if (ws.readyState !== ws.OPEN && ws.readyState !== ws.CONNECTING) void surfaces.release(connectionId);
   const reply: ServerFrame = outcome.ok ? { id: frame.id, ok: true, result: outcome.result } : { id: frame.id, ok: false, error: outcome.error };
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IPC_EVENT_CHANNEL, IPC_REQUEST_PREFIX, REQUEST_NAMES } from '../../../src/shared/contract';
 import { createFakeElectron, type FakeElectron } from '../../support/fakeElectron';
+import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 // The shell imports 'electron'; here it gets the fake, so the shell's wiring runs under plain Node.
@@ -138,6 +139,35 @@ describe('Electron shell (fake electron module)', () => {
     expect(off.result.url).toBeNull();
     expect(fs.existsSync(info)).toBe(false);
     await expect(fetch(url.origin)).rejects.toThrow();
+  });
+
+  it('detaches the session surfaces a window attached when its page goes away (new document, webContents destroyed), not on hash navigation', async () => {
+    const app = await start();
+    const call = async (name: string, params: unknown) => {
+      const res = (await invoke(`${IPC_REQUEST_PREFIX}${name}`, params)) as { ok: boolean; result: any; error?: unknown };
+      expect(res.error).toBeUndefined();
+      return res.result;
+    };
+    const { command, args } = scriptedAgentCommand(tempDir('atrium-agent-'), {});
+    await call('agents.define', { id: 'scripted', command, args });
+    const { session } = await call('sessions.new', { cwd: tempDir('atrium-project-'), agentId: 'scripted' });
+    const attached = async () => (await app.dispatcher.call('sessions.policy', { sessionId: session.id })).policy.surfaces.map((s) => s.surfaceId);
+    const wc = fake.windows[0].webContents;
+
+    await call('sessions.attach', { sessionId: session.id, surfaceId: 'app-first', kind: 'app' });
+    expect(await attached()).toEqual(['app-first']);
+    wc.emit('did-start-navigation', { isMainFrame: true, isSameDocument: true, url: `${appFile}#/sessions/x` });
+    wc.emit('did-start-navigation', { isMainFrame: false, isSameDocument: false, url: 'about:blank' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await attached()).toEqual(['app-first']);
+    // a reload loads a new document: its surfaces are gone
+    wc.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false, url: appFile });
+    await waitFor(async () => (await attached()).length === 0, 'the reloaded page to be detached');
+
+    await call('sessions.attach', { sessionId: session.id, surfaceId: 'app-second', kind: 'app' });
+    expect(await attached()).toEqual(['app-second']);
+    wc.emit('destroyed');
+    await waitFor(async () => (await attached()).length === 0, 'the closed window to be detached');
   });
 
   it('quits when another instance holds the single-instance lock', async () => {
