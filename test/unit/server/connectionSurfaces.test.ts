@@ -22,7 +22,7 @@ afterEach(async () => {
   engine = null;
 });
 
-type Reply = { ok: boolean; result?: any; error?: { code: string } };
+type Reply = { ok: boolean; result?: { surface: { surfaceId: string } }; error?: { code: string } };
 
 /** A connected tab: `call` sends one request frame and resolves with its reply; `close` closes the socket as a closing tab does. */
 async function connectTab(s: RunningServer) {
@@ -80,7 +80,7 @@ describe('browser server: surfaces follow their WebSocket', () => {
     const { code } = await dispatcher.call('sessions.handover', { sessionId });
     const picked = await b.call('sessions.pickup', { code, clientId: 'ignored', kind: 'browser', label: 'Browser tab B' });
     expect(picked.ok).toBe(true);
-    const pickupSurface = picked.result.surface.surfaceId as string;
+    const pickupSurface = picked.result!.surface.surfaceId;
     expect(await attached()).toEqual(['browser-a', 'browser-b', pickupSurface].sort());
 
     await a.close();

@@ -143,14 +143,14 @@ describe('Electron shell (fake electron module)', () => {
 
   it('detaches the session surfaces a window attached when its page goes away (new document, webContents destroyed), not on hash navigation', async () => {
     const app = await start();
-    const call = async (name: string, params: unknown) => {
-      const res = (await invoke(`${IPC_REQUEST_PREFIX}${name}`, params)) as { ok: boolean; result: any; error?: unknown };
+    const call = async <T,>(name: string, params: unknown): Promise<T> => {
+      const res = (await invoke(`${IPC_REQUEST_PREFIX}${name}`, params)) as { ok: boolean; result: T; error?: unknown };
       expect(res.error).toBeUndefined();
       return res.result;
     };
     const { command, args } = scriptedAgentCommand(tempDir('atrium-agent-'), {});
     await call('agents.define', { id: 'scripted', command, args });
-    const { session } = await call('sessions.new', { cwd: tempDir('atrium-project-'), agentId: 'scripted' });
+    const { session } = await call<{ session: { id: string } }>('sessions.new', { cwd: tempDir('atrium-project-'), agentId: 'scripted' });
     const attached = async () => (await app.dispatcher.call('sessions.policy', { sessionId: session.id })).policy.surfaces.map((s) => s.surfaceId);
     const wc = fake.windows[0].webContents;
 
