@@ -85,6 +85,8 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
   const warnings: TrustWarning[] = loaded.flatMap((l) => l.warnings);
   const settings = resolveSettings(loaded);
 
+  warnings.push(...bothCodexForms(loaded));
+
   const parsed: ParsedHandler[] = [];
   for (const l of loaded) {
     const hooks = hooksObjectOf(l);
@@ -138,6 +140,16 @@ interface ResolvedSettings {
 const SCOPE_RANK: Record<string, number> = { user: 0, project: 1, plugin: 1, local: 2 };
 
 /** `disableAllHooks` (Claude Code precedence local > project > user), Blade `hooks.enabled`/`defaultTimeout`, Gemini `hooksConfig`. */
+/** Codex merges a layer's `hooks.json` with inline `[hooks]` in its `config.toml`, warning about it (formats.md §1.4); so do we. */
+function bothCodexForms(loaded: readonly LoadedSource[]): TrustWarning[] {
+  const out: TrustWarning[] = [];
+  for (const inline of loaded.filter((l) => l.src.kind === 'codexConfig' && hooksObjectOf(l) !== undefined)) {
+    const file = loaded.find((l) => l.src.format === 'codex' && l.src.kind === 'hooksFile' && l.src.scope === inline.src.scope && hooksObjectOf(l) !== undefined);
+    if (file) out.push({ path: inline.shownPath, line: null, message: `defines hooks inline and ${file.shownPath} defines more: Codex runs both sets`, fix: 'Keep the hooks of this layer in one place (hooks.json or config.toml).' });
+  }
+  return out;
+}
+
 function resolveSettings(loaded: readonly LoadedSource[]): ResolvedSettings {
   const byRank = [...loaded].filter((l) => l.root && l.src.kind === 'settings').sort((a, b) => SCOPE_RANK[a.src.scope] - SCOPE_RANK[b.src.scope]);
   const out: ResolvedSettings = { disableAllHooks: null, bladeEnabled: false, bladeEnabledFile: null, bladeDefaultTimeout: undefined, geminiDisabled: null, geminiDisabledNames: new Set() };

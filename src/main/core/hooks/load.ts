@@ -1,3 +1,4 @@
+import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustWarning } from '../../../shared/contract';
 import { parseJsonText } from '../trust/review/jsonText';
 import { isRecord } from '../trust/review/text';
@@ -46,6 +47,7 @@ export async function loadSource(src: SourceFile): Promise<LoadedSource> {
     base.warnings.push({ path: shownPath, line: null, message: `could not be read (${code ?? 'error'}); its hooks cannot run`, fix: 'Check the file permissions.' });
     return base;
   }
+  if (src.kind === 'codexConfig') return parseCodexConfig(base, text);
   const parsed = parseJsonText(text, { jsonc: src.format === 'gemini' });
   if (!parsed.ok) {
     base.warnings.push({ path: shownPath, line: parsed.line, message: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}; none of its hooks can run`, fix: parsed.fix });
@@ -58,6 +60,56 @@ export async function loadSource(src: SourceFile): Promise<LoadedSource> {
   return { ...base, root: parsed.value, lineOf: parsed.lineOf };
 }
 
+/**
+ * Codex `config.toml`: only its inline `[hooks]` tables matter here. A TOML error names the line;
+ * line numbers of individual hooks are found by their event header (`[[hooks.PreToolUse]]`).
+ */
+function parseCodexConfig(base: LoadedSource, text: string): LoadedSource {
+  let root: unknown;
+  try {
+    root = parseToml(text);
+  } catch (error) {
+    const line = error instanceof TomlError ? error.line : null;
+    base.warnings.push({ path: base.shownPath, line, message: `invalid TOML${line ? ` at line ${line}` : ''}: ${(error as Error).message.split('\n')[0]}; none of its inline [hooks] can run`, fix: 'Fix the TOML syntax (Codex itself refuses to start with this file).' });
+    return base;
+  }
+  if (!isRecord(root)) return base;
+  const lines = codexHookLines(root, text);
+  const lineOf = (node: unknown): number | null => lines.get(node) ?? null;
+  return { ...base, root, lineOf };
+}
+
+/**
+ * Lines of Codex's array-of-tables hook headers: the k-th `[[hooks.<Event>]]` is the k-th group of
+ * that event, and each following `[[hooks.<Event>.hooks]]` is the next handler of that group.
+ * Inline-table forms get no line (warnings then fall back to the file).
+ */
+function codexHookLines(root: Record<string, unknown>, text: string): Map<unknown, number> {
+  const out = new Map<unknown, number>();
+  const hooks = root.hooks;
+  if (!isRecord(hooks)) return out;
+  const groupsSeen = new Map<string, number>();
+  const handlersSeen = new Map<string, number>();
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const m = /^\s*\[\[\s*hooks\.([A-Za-z]+)(\.hooks)?\s*\]\]/.exec(raw);
+    if (!m) return;
+    const groups = hooks[m[1]];
+    if (!Array.isArray(groups)) return;
+    if (!m[2]) {
+      const k = groupsSeen.get(m[1]) ?? 0;
+      groupsSeen.set(m[1], k + 1);
+      handlersSeen.set(m[1], 0);
+      if (groups[k] !== undefined) out.set(groups[k], i + 1);
+      return;
+    }
+    const group = groups[(groupsSeen.get(m[1]) ?? 1) - 1];
+    const j = handlersSeen.get(m[1]) ?? 0;
+    handlersSeen.set(m[1], j + 1);
+    if (isRecord(group) && Array.isArray(group.hooks) && group.hooks[j] !== undefined) out.set(group.hooks[j], i + 1);
+  });
+  return out;
+}
+
 /** The hooks object of a loaded source: `hooks` of a settings file or manifest, or a hooks file's `hooks` (a bare event map is accepted). */
 export function hooksObjectOf(loaded: LoadedSource): unknown {
   const root = loaded.root;
@@ -66,6 +118,12 @@ export function hooksObjectOf(loaded: LoadedSource): unknown {
     if (root.hooks !== undefined) return root.hooks;
     const bare = Object.fromEntries(Object.entries(root).filter(([k]) => k !== 'description' && k !== '$schema'));
     return Object.keys(bare).length ? bare : undefined;
+  }
+  if (loaded.src.kind === 'codexConfig') {
+    // `[hooks.state."<key>"] trusted_hash = …` is Codex's own trust record, not a hook
+    if (!isRecord(root.hooks)) return root.hooks;
+    const events = Object.fromEntries(Object.entries(root.hooks).filter(([k]) => k !== 'state'));
+    return Object.keys(events).length ? events : undefined;
   }
   if (loaded.src.kind === 'pluginManifest') {
     const h = root.hooks;

@@ -8,8 +8,11 @@ import { reviewMarketplace } from '../trust/review/plugins';
 import { isRecord, str } from '../trust/review/text';
 import { parseJsonText } from '../trust/review/jsonText';
 
-/** Where hooks live inside a source file. */
-export type SourceKind = 'settings' | 'hooksFile' | 'pluginManifest';
+/**
+ * Where hooks live inside a source file: a settings file's `hooks`, a hooks file, a plugin
+ * manifest, or Codex's inline `[hooks]` tables in `config.toml` (formats.md §1.4).
+ */
+export type SourceKind = 'settings' | 'hooksFile' | 'pluginManifest' | 'codexConfig';
 
 /** One file that may define hooks (or MCP servers). */
 export interface SourceFile {
@@ -29,6 +32,7 @@ export interface SourceFile {
 const USER_SOURCES: ReadonlyArray<[string, HookFormat, SourceKind]> = [
   ['.claude/settings.json', 'claude', 'settings'],
   ['.codex/hooks.json', 'codex', 'hooksFile'],
+  ['.codex/config.toml', 'codex', 'codexConfig'],
   ['.gemini/settings.json', 'gemini', 'settings'],
   ['.blade/settings.json', 'blade', 'settings'],
 ];
@@ -38,6 +42,7 @@ const PROJECT_SOURCES: ReadonlyArray<[string, HookFormat, SourceKind, HookScope]
   ['.claude/settings.json', 'claude', 'settings', 'project'],
   ['.claude/settings.local.json', 'claude', 'settings', 'local'],
   ['.codex/hooks.json', 'codex', 'hooksFile', 'project'],
+  ['.codex/config.toml', 'codex', 'codexConfig', 'project'],
   ['.gemini/settings.json', 'gemini', 'settings', 'project'],
   ['.blade/settings.json', 'blade', 'settings', 'project'],
   ['.blade/settings.local.json', 'blade', 'settings', 'local'],
