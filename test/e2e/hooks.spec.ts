@@ -57,3 +57,34 @@ test('approve a corpus hook in the UI, edit its script on disk, see the card tur
   await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'approved');
   await expect(hooks.tabBadge()).toBeHidden();
 });
+
+test('allow the host of an http hook that the address policy refuses, then remove it; a bad host name says what to type', async ({ page }) => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-home-'));
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-http-'));
+  fs.mkdirSync(path.join(folder, '.claude'));
+  fs.writeFileSync(path.join(folder, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:4999/stop' }] }] } }, null, 2));
+  server = await startAtrium(undefined, { HOME: home });
+  const atrium = new AtriumPage(page);
+  const trust = new TrustPage(page);
+  const hooks = new HooksPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  await trust.openReview();
+  await trust.trustThisFolder();
+  await hooks.open();
+
+  const section = hooks.httpHosts();
+  await expect(section.getByRole('list', { name: 'Hosts refused by the policy' })).toContainText('127.0.0.1');
+  await expect(section).toContainText('No host is allowed');
+  await section.getByRole('button', { name: 'Allow 127.0.0.1' }).click();
+  await expect(section.getByRole('list', { name: 'Allowed hosts' })).toContainText('127.0.0.1');
+  await expect(section.getByRole('list', { name: 'Hosts refused by the policy' })).toBeHidden();
+
+  await section.getByLabel('Allow a host').fill('not a host!');
+  await section.getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect(section.getByRole('alert')).toContainText('is not a host name (e.g. hooks.example.com');
+
+  await section.getByRole('button', { name: 'Remove 127.0.0.1' }).click();
+  await expect(section.getByRole('list', { name: 'Allowed hosts' })).toBeHidden();
+  await expect(section.getByRole('button', { name: 'Allow 127.0.0.1' })).toBeVisible();
+});

@@ -34,6 +34,11 @@ export class HooksPage {
     return card.getByTestId('hook-diff');
   }
 
+  /** The http hook host allowlist section. */
+  httpHosts(): Locator {
+    return this.panel.getByRole('region', { name: 'http hook hosts' });
+  }
+
   /** The badge on the tab that counts modified hooks. */
   tabBadge(): Locator {
     return this.tab.getByTestId('hooks-tab-badge');

@@ -6,6 +6,7 @@ import { RequestError } from '../../api/client';
 import { useApp } from '../../state/appStore';
 import { ApproveAllDialog, type Approvable } from './ApproveAllDialog';
 import { HookCard } from './HookCard';
+import { HttpHosts } from './HttpHosts';
 import { McpCard } from './McpCard';
 import { RunHistory } from './RunHistory';
 import { useHooksListing } from './useHooks';
@@ -148,6 +149,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
           {hooks.length === 0 && servers.length === 0 && <p className="muted">Nothing matches this filter.</p>}
         </>
       )}
+      <HttpHosts listing={data} />
       <h2 className="section-title">Run history</h2>
       <RunHistory workspaceId={workspace.id} listing={data} />
       {confirm && (
