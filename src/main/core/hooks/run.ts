@@ -26,6 +26,16 @@ export interface RanHandler {
   result: HookResult;
 }
 
+/** An `async: true` command handler started in the background (not awaited by the event). */
+export interface BackgroundHandler {
+  entry: HookEntry;
+  /** Its real result once it finished (re-hashed and run exactly like an awaited handler). */
+  done: Promise<RanHandler>;
+}
+
+/** The message of an async handler's result at the time the event is decided. */
+export const ASYNC_MESSAGE = 'async: started in the background; not awaited, and its result decides nothing';
+
 /**
  * True when a hook's matcher (and `if`) select this call (formats.md §2.5 for Claude, Codex, Gemini
  * and plugin hooks; seed-behaviour §9.3 Blade object matchers for Blade hooks). A hook with `if`
@@ -55,9 +65,17 @@ export function hookMatches(entry: HookEntry, event: HookEvent, input: Record<st
  * handler does not run and is reported `modified`. Claude/Codex/Gemini/plugin handlers run in
  * parallel; Blade handlers run in order (seed-behaviour §9.4), each PreToolUse one seeing the
  * previous one's `updatedInput`, stopping at the first deny/ask/block. Identical Claude handlers
- * from several settings files run once. Never throws.
+ * from several settings files run once. Command handlers with `async: true` (Claude Code
+ * semantics, formats.md §2.5) start in the background: they are not awaited, their output is
+ * ignored for the decision, and the outcome lists them with {@link ASYNC_MESSAGE}; `background`
+ * resolves with their real results. Never throws.
  */
-export async function runMatching(entries: readonly HookEntry[], event: HookEvent, input: Record<string, unknown>, ctx: RunContext): Promise<{ outcome: HookRunOutcome; ran: RanHandler[]; becameModified: string[] }> {
+export async function runMatching(
+  entries: readonly HookEntry[],
+  event: HookEvent,
+  input: Record<string, unknown>,
+  ctx: RunContext,
+): Promise<{ outcome: HookRunOutcome; ran: RanHandler[]; becameModified: string[]; background: BackgroundHandler[] }> {
   const matching = entries.filter((e) => e.hook.runsOn === event && hookMatches(e, event, input, ctx));
   const becameModified: string[] = [];
   const ran: RanHandler[] = [];
@@ -88,8 +106,13 @@ export async function runMatching(entries: readonly HookEntry[], event: HookEven
     const exitCode = e.fields.type === 'http' ? (r.timedOut ? null : httpOk ? 0 : 1) : r.exitCode;
     interpreted.set(e, interpret(event, e.format, { exitCode, timedOut: r.timedOut, stdout: e.fields.type === 'http' && !httpOk ? '' : r.stdout, stderr: r.stderr }));
   };
-  const parallel = runnable.filter((e) => e.format !== 'blade');
-  const sequential = runnable.filter((e) => e.format === 'blade');
+  const isAsync = (e: HookEntry) => e.fields.async === true && e.fields.type === 'command';
+  const background: BackgroundHandler[] = runnable.filter(isAsync).map((e) => {
+    ran.push({ entry: e, result: { id: e.hook.id, digest: e.hook.digest, exitCode: null, durationMs: 0, timedOut: false, decision: 'none', reason: null, stdout: '', stderr: '', truncated: false, skipped: null, message: ASYNC_MESSAGE } });
+    return { entry: e, done: runOne(e, event, input, ctx).then((result) => ({ entry: e, result })) };
+  });
+  const parallel = runnable.filter((e) => !isAsync(e) && e.format !== 'blade');
+  const sequential = runnable.filter((e) => !isAsync(e) && e.format === 'blade');
   await Promise.all([
     Promise.all(parallel.map((e) => execute(e, input))),
     (async () => {
@@ -113,7 +136,7 @@ export async function runMatching(entries: readonly HookEntry[], event: HookEven
   const order = new Map(matching.map((e, n) => [e, n]));
   ran.sort((a, b) => order.get(a.entry)! - order.get(b.entry)!);
   const combined = combine(ran.map((r) => interpreted.get(r.entry)).filter((i): i is Interpreted => Boolean(i)));
-  return { outcome: { event, ...combined, results: ran.map((r) => r.result) }, ran, becameModified };
+  return { outcome: { event, ...combined, results: ran.map((r) => r.result) }, ran, becameModified, background };
 }
 
 function skipReason(e: HookEntry): HookSkipReason | null {

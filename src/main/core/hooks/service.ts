@@ -10,7 +10,7 @@ import type { WorkspaceService } from '../workspaces/service';
 import { canonicalJson } from './canonical';
 import { buildListing, type BuiltListing, type HookEntry, type McpEntry } from './listing';
 import { HookRepository, type ApprovalInput } from './repository';
-import { runMatching } from './run';
+import { runMatching, type RanHandler } from './run';
 import { discoverPlugins, type PluginDiscovery } from './sources';
 import { approvedVersion, currentVersion, readScriptFile, scriptText } from './versions';
 import { HookWatcher } from './watch';
@@ -48,6 +48,13 @@ export interface HookRunContext extends TrustTarget {
    * after the session started do not join it. Others are left out entirely (not reported as skipped).
    */
   only?: ReadonlyMap<string, string>;
+  /**
+   * With `only`: its digests are the approvals (issue 8 snapshot semantics). A listed hook runs
+   * even when its approval was revoked, its folder became restricted or its plugin was switched
+   * off after the snapshot, as long as its definition and script bytes still hash to the pinned
+   * digest (re-hashed again right before running); otherwise it is reported skipped `modified`.
+   */
+  pinned?: boolean;
 }
 
 /** An approved MCP server with its full (unmasked) definition, for starting it in a session. */
@@ -200,20 +207,30 @@ export class HookService {
    */
   async run(event: HookEvent, input: Record<string, unknown>, ctx: HookRunContext): Promise<HookRunOutcome> {
     const f = this.folder(ctx);
-    const built = await this.build(f, false);
-    const entries = ctx.only ? built.hooks.filter((h) => ctx.only!.get(h.hook.id) === h.hook.digest) : built.hooks;
-    const { outcome, ran, becameModified } = await runMatching(entries, event, input, {
+    const pinned = ctx.only && ctx.pinned ? ctx.only : null;
+    const built = await this.build(f, pinned !== null);
+    const entries = pinned ? pinnedEntries(built.hooks, pinned) : ctx.only ? built.hooks.filter((h) => ctx.only!.get(h.hook.id) === h.hook.digest) : built.hooks;
+    const { outcome, ran, becameModified, background } = await runMatching(entries, event, input, {
       path: f.path,
       homeDir: this.options.homeDir,
       sessionId: ctx.sessionId,
       signal: ctx.signal,
       allowedHosts: this.repo.httpHosts(),
     });
-    if (!this.closed && ran.length) {
-      this.repo.recordRuns(ran.map((r) => ({ ...r.result, trustRoot: f.trustRoot, folder: f.path, key: r.entry.hook.key, event, sessionId: ctx.sessionId ?? null })));
+    const record = (done: readonly RanHandler[]) => {
+      if (this.closed || !done.length) return;
+      this.repo.recordRuns(done.map((r) => ({ ...r.result, trustRoot: f.trustRoot, folder: f.path, key: r.entry.hook.key, event, sessionId: ctx.sessionId ?? null })));
       this.emit(f.workspaceId, 'run');
-    }
+    };
+    record(ran.filter((r) => !background.some((b) => b.entry === r.entry)));
     if (becameModified.length) this.emit(f.workspaceId, 'file', becameModified);
+    // async handlers finish later: their real result goes into the run history then
+    for (const b of background) {
+      void b.done.then((r) => {
+        record([r]);
+        if (r.result.skipped === 'modified') this.emit(f.workspaceId, 'file', [r.entry.hook.id]);
+      });
+    }
     return outcome;
   }
 
@@ -251,21 +268,19 @@ export class HookService {
   async approvedMcpServers(target: TrustTarget): Promise<ApprovedMcpServer[]> {
     const f = this.folder(target);
     const built = await this.build(f, false);
-    return built.servers
-      .filter((s) => s.server.state === 'approved')
-      .map((s) => ({
-        id: s.def.id,
-        name: s.def.name,
-        transport: s.def.transport,
-        command: s.def.command,
-        args: s.def.args,
-        cwd: s.def.cwd ? path.resolve(f.path, s.def.cwd) : f.path,
-        url: s.def.url,
-        env: s.def.env,
-        headers: s.def.headers,
-        digest: s.def.digest,
-        source: s.def.source,
-      }));
+    return built.servers.filter((s) => s.server.state === 'approved').map((s) => runnableServer(s, f.path));
+  }
+
+  /**
+   * For the session runtime (issue 8 snapshot semantics): the repository MCP servers of a session's
+   * snapshot (id → digest) whose definition on disk still has that digest, approved now or not
+   * (a revocation after the snapshot does not take them from the running session), unmasked.
+   * Servers that changed or vanished are left out.
+   */
+  async mcpServersAt(target: TrustTarget, pinned: ReadonlyMap<string, string>): Promise<ApprovedMcpServer[]> {
+    const f = this.folder(target);
+    const built = await this.build(f, true);
+    return built.servers.filter((s) => pinned.get(s.def.id) === s.def.digest).map((s) => runnableServer(s, f.path));
   }
 
   /** For the session runtime: true when the repository MCP server named `nameOrId` is approved at its current digest (false when unknown or restricted). */
@@ -413,4 +428,37 @@ function watchDirs(dir: string, homeDir: string, files: readonly string[]): stri
   for (const base of [dir, homeDir]) for (const c of ['.claude', '.codex', '.gemini', '.blade', '.cursor', '.vscode']) dirs.add(path.join(base, c));
   for (const f of files) dirs.add(path.dirname(f));
   return [...dirs];
+}
+
+/** A server's full definition for starting it (`cwd` resolved against the folder). */
+function runnableServer(s: McpEntry, folder: string): ApprovedMcpServer {
+  return {
+    id: s.def.id,
+    name: s.def.name,
+    transport: s.def.transport,
+    command: s.def.command,
+    args: s.def.args,
+    cwd: s.def.cwd ? path.resolve(folder, s.def.cwd) : folder,
+    url: s.def.url,
+    env: s.def.env,
+    headers: s.def.headers,
+    digest: s.def.digest,
+    source: s.def.source,
+  };
+}
+
+/**
+ * The hooks of a snapshot (id → digest) as runnable entries: approved at the pinned digest when
+ * the current definition and scripts still hash to it (whatever the approval, trust or plugin
+ * state says now), else `modified`; invalid and unsupported ones keep their state.
+ */
+function pinnedEntries(hooks: readonly HookEntry[], pinned: ReadonlyMap<string, string>): HookEntry[] {
+  return hooks
+    .filter((h) => pinned.has(h.hook.id))
+    .map((h) => {
+      const digest = pinned.get(h.hook.id)!;
+      const state = h.hook.state === 'invalid' ? 'invalid' : h.hook.digest === digest ? 'approved' : 'modified';
+      const approval = { digest, approvedAt: h.hook.approval?.approvedAt ?? '', approvedBy: h.hook.approval?.approvedBy ?? 'session snapshot' };
+      return { ...h, hook: { ...h.hook, state, heldBack: false, approval } };
+    });
 }

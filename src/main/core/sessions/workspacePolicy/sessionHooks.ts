@@ -47,7 +47,11 @@ export interface SessionHookTarget {
   /** Execution folder (the workspace folder or its worktree counterpart): hooks' cwd and `$CLAUDE_PROJECT_DIR`. */
   path: string;
   sessionId: string;
-  /** The snapshot's approved hooks (id → digest); nothing else runs. */
+  /**
+   * The snapshot's approved hooks (id → digest); nothing else runs. They keep running after a
+   * revocation, a trust or plugin change (issue 8 snapshot semantics), but only while their
+   * definition and scripts still hash to this digest (else: skipped `modified`).
+   */
   only: ReadonlyMap<string, string>;
   /** Events that have at least one approved hook in the snapshot (fast path: others are not run at all). */
   events: ReadonlySet<HookEvent>;
@@ -55,15 +59,16 @@ export interface SessionHookTarget {
 
 /**
  * Runs a session's approved hooks for one event (issue 8 "Hooks and MCP in sessions") through the
- * hook service (issue 6: scripts re-hashed before running, every run recorded), limited to the
- * session's snapshot, and summarises the outcome for the session view. Returns null (and runs
- * nothing) when no approved hook of the snapshot fires on `event`. Never throws.
+ * hook service (issue 6: scripts re-hashed before running, every run recorded), limited to and
+ * pinned at the session's snapshot (see {@link SessionHookTarget.only}), and summarises the
+ * outcome for the session view. Returns null (and runs nothing) when no approved hook of the
+ * snapshot fires on `event`. Never throws.
  */
 export async function runSessionHooks(hooks: HookService, target: SessionHookTarget, event: HookEvent, input: Record<string, unknown>, tool: string | null): Promise<{ outcome: HookRunOutcome; run: SessionHookRun } | null> {
   if (!target.events.has(event)) return null;
   let outcome: HookRunOutcome;
   try {
-    outcome = await hooks.run(event, { session_id: target.sessionId, cwd: target.path, ...input }, { path: target.path, sessionId: target.sessionId, only: target.only });
+    outcome = await hooks.run(event, { session_id: target.sessionId, cwd: target.path, ...input }, { path: target.path, sessionId: target.sessionId, only: target.only, pinned: true });
   } catch (error) {
     console.error(`[atrium] running ${event} hooks failed:`, error);
     return null;

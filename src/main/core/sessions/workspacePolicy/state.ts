@@ -1,0 +1,208 @@
+import type { RuleTrigger } from '../../../../shared/contract';
+import type { EventBus } from '../../events/bus';
+import type { ApprovedMcpServer, HookService } from '../../hooks/service';
+import type { WorkspaceResourcesCache } from '../../resources/cache';
+import type { WorkspaceResourcesSnapshot } from '../../resources/types';
+import type { RuleCatalog } from '../../rules/catalog';
+import { findCatalogRoot, realpathOrSelf } from '../../rules/paths';
+import type { SelectedRule } from '../../rules/types';
+import type { Store } from '../../store/database';
+import type { WorkspaceService } from '../../workspaces/service';
+import type { PolicyNoticeData } from '../events';
+import type { HookContext } from '../hooks';
+import type { SessionService } from '../service';
+import { isolationFor, type AgentIsolation } from './agentIsolation';
+import type { HandoverOptions } from './handover';
+import { toExecutionPath, type PathMapping } from './pathMapping';
+import type { SessionHookTarget } from './sessionHooks';
+import { PolicyStore, type ExecutionRecord, type PolicyRow, type SnapshotRecord } from './store';
+
+/** Dependencies of the workspace policy: the engine's services. */
+export interface WorkspacePolicyDeps {
+  store: Store;
+  bus: EventBus;
+  dataDir: string;
+  resources: WorkspaceResourcesCache;
+  hooks: HookService;
+  sessions: SessionService;
+  workspaces: WorkspaceService;
+  /** Handover clock and RNG (tests). */
+  handover?: HandoverOptions;
+}
+
+/** A contextual rule waiting for the next prompt. */
+export interface PendingRule {
+  rule: SelectedRule;
+  trigger: RuleTrigger;
+  /** True when the reference is already recorded as loaded (a refused write-kind permission, a re-sent rule). */
+  recorded: boolean;
+}
+
+/** A live session's policy state (in memory; the durable part is its {@link PolicyRow}). */
+export interface PolicyState {
+  sessionId: string;
+  row: PolicyRow;
+  mapping: PathMapping;
+  /** The workspace folder in the execution tree: hooks' cwd and hook-listing folder. */
+  execWorkspaceDir: string;
+  isolation: AgentIsolation;
+  /** The immutable rule catalog of the snapshot (null until taken in this process, or when rules were unavailable). */
+  catalog: RuleCatalog | null;
+  /** The whole immutable resource snapshot (rules and every other member), or null. */
+  resources: WorkspaceResourcesSnapshot | null;
+  /** The bundle snapshot read from disk by the last take or check (becomes `resources` once accepted). */
+  pendingResources: WorkspaceResourcesSnapshot | null;
+  /** True while the snapshot is taken or verified for the running (or next) agent process. */
+  snapshotReady: boolean;
+  taking: Promise<void> | null;
+  staticSent: SelectedRule[];
+  /** Rule ids the agent has (static, native, contextual loaded). */
+  loaded: Set<string>;
+  /** Contextual rules to attach to the next prompt. */
+  outbox: Map<string, PendingRule>;
+  /** Static rules go again with the next prompt (the agent lost its context: `replaced-by-new`). */
+  resendStatic: boolean;
+  /** Hook contexts (SessionStart, PostToolUse…) for the next prompt. */
+  contexts: string[];
+  hookTarget: SessionHookTarget;
+  /** The snapshot's MCP servers with their full definitions (null until resolved in this process). */
+  mcp: ApprovedMcpServer[] | null;
+  bridge: { token: string; env: Record<string, string>; hooks: Record<string, unknown> } | null;
+  stopFollowups: number;
+  followupPromptIds: Set<string>;
+  /** Last known fields of tool calls (PostToolUse needs kind/input when only the status changes). */
+  tools: Map<string, Record<string, unknown>>;
+  posted: Set<string>;
+  /** Hooks already reported "skipped: modified since approval" (until they run again). */
+  reportedModified: Set<string>;
+  append: ((event: { kind: 'policy_notice'; data: PolicyNoticeData }) => void) | null;
+}
+
+/**
+ * What every part of the workspace policy shares: the engine's services, the durable store, the
+ * live states by session id, and the small effects every part needs (transcript notices, saving
+ * the row, pushing `sessionPolicyChanged`). Never throws from its effects (they are logged).
+ */
+export class PolicyCore {
+  readonly db: PolicyStore;
+  readonly states = new Map<string, PolicyState>();
+
+  constructor(readonly deps: WorkspacePolicyDeps) {
+    this.db = new PolicyStore(deps.store);
+  }
+
+  /** The live state of a session, created from its stored row (or defaults) on first use. */
+  state(ctx: HookContext): PolicyState {
+    const r = ctx.session;
+    let st = this.states.get(r.id);
+    if (!st) {
+      const stored = this.db.get(r.id);
+      const row = stored ?? this.defaultRow(r);
+      if (!stored) this.db.put(row);
+      const mapping: PathMapping = { cwd: row.execution.dir, execRoot: row.execution.execRoot, sourceRoot: row.execution.sourceRoot };
+      const execWorkspaceDir = toExecutionPath(row.sourceDir, mapping);
+      st = {
+        sessionId: r.id,
+        row,
+        mapping,
+        execWorkspaceDir,
+        isolation: isolationFor(r.agentId, this.deps.sessions.agents.preset(r.agentId)),
+        catalog: null,
+        resources: null,
+        pendingResources: null,
+        snapshotReady: false,
+        taking: null,
+        staticSent: [],
+        loaded: new Set(),
+        outbox: new Map(),
+        resendStatic: false,
+        contexts: [],
+        hookTarget: { path: execWorkspaceDir, sessionId: r.id, only: new Map(), events: new Set() },
+        mcp: null,
+        bridge: null,
+        stopFollowups: 0,
+        followupPromptIds: new Set(),
+        tools: new Map(),
+        posted: new Set(),
+        reportedModified: new Set(),
+        append: null,
+      };
+      if (row.snapshot) st.hookTarget = hookTargetOf(st, row.snapshot);
+      this.states.set(r.id, st);
+    }
+    st.append = ctx.append;
+    return st;
+  }
+
+  /** The row of a session: live, stored, or defaults for a session that never had one. */
+  rowOf(session: { id: string; cwd: string; workspaceId: string | null }): PolicyRow {
+    return this.states.get(session.id)?.row ?? this.db.get(session.id) ?? this.defaultRow(session);
+  }
+
+  /** Defaults for a session created before the policy existed: it runs in its folder. */
+  defaultRow(r: { id: string; cwd: string; workspaceId: string | null }): PolicyRow {
+    let sourceDir = r.cwd;
+    if (r.workspaceId) {
+      try {
+        sourceDir = this.deps.workspaces.get(r.workspaceId).path;
+      } catch {
+        sourceDir = r.cwd;
+      }
+    }
+    sourceDir = realpathOrSelf(sourceDir);
+    return { sessionId: r.id, sourceDir, fromDir: r.cwd, execution: folderExecution(r.cwd, sourceDir, new Date().toISOString()), snapshot: null, loaded: [], hookRuns: [], mismatch: null, archivedAt: null };
+  }
+
+  /** Appends a policy notice to the session's transcript (through the live journal when attached). */
+  notice(st: PolicyState, data: PolicyNoticeData): void {
+    if (st.append) st.append({ kind: 'policy_notice', data });
+    else {
+      try {
+        this.deps.sessions.load(st.sessionId).append({ kind: 'policy_notice', data });
+      } catch (error) {
+        console.error('[atrium] recording a policy notice failed:', error);
+      }
+    }
+  }
+
+  /** Stores the row and pushes `sessionPolicyChanged` with `reason`. */
+  save(st: PolicyState, reason: string): void {
+    try {
+      this.db.put(st.row);
+    } catch (error) {
+      console.error('[atrium] saving session policy failed:', error);
+    }
+    this.emit(st.sessionId, reason);
+  }
+
+  /** Pushes `sessionPolicyChanged`. */
+  emit(sessionId: string, reason: string): void {
+    this.deps.bus.emit('sessionPolicyChanged', { sessionId, reason });
+  }
+
+  /** Keeps the texts of rule files by digest (for mismatch diffs). */
+  keepTexts(files: readonly SelectedRule[]): void {
+    this.db.keepRuleTexts(files.filter((f) => f.file.sha256 && f.file.content !== null).map((f) => ({ sha256: f.file.sha256!, content: f.file.content! })));
+  }
+}
+
+/** Where hooks of a session's snapshot run, and which (id → approved digest). */
+export function hookTargetOf(st: Pick<PolicyState, 'execWorkspaceDir' | 'sessionId'>, snapshot: SnapshotRecord): SessionHookTarget {
+  return {
+    path: st.execWorkspaceDir,
+    sessionId: st.sessionId,
+    only: new Map(snapshot.hooks.approved.map((h) => [h.id, h.digest])),
+    events: new Set(snapshot.hooks.approved.map((h) => h.runsOn).filter((e): e is NonNullable<typeof e> => e !== null)),
+  };
+}
+
+/** A session that runs in its workspace folder: execution and source trees are the same (the catalog root). */
+export function folderExecution(cwd: string, sourceDir: string, now: string): ExecutionRecord {
+  let root = sourceDir;
+  try {
+    root = findCatalogRoot(sourceDir);
+  } catch {
+    root = sourceDir;
+  }
+  return { kind: 'folder', dir: cwd, sourceDir, execRoot: root, sourceRoot: root, branch: null, baseCommit: null, createdAt: now, removedAt: null };
+}

@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../src/main/core/engine';
+import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { waitFor } from '../../support/sessions';
+
+/**
+ * Issue 8 "On resume it is recomputed; a mismatch fails closed", within one Atrium process: every
+ * re-attach of an agent process to an existing session (after idle shutdown, after a crash, after
+ * close and resume) recomputes the static provenance and hydrates the loaded contextual
+ * references, exactly as after a restart.
+ */
+
+const RULES = {
+  'AGENTS.md': 'Root rule: always be kind.\n',
+  'pkg/AGENTS.md': 'Nested rule: use tabs in pkg.\n',
+  'pkg/notes.txt': 'some notes\n',
+};
+
+const SCENARIO = {
+  capabilities: { resume: true, loadSession: true },
+  turns: [
+    { match: '^read pkg', steps: [{ read: { path: '{{cwd}}/pkg/notes.txt' } }] },
+    { match: '^crash', steps: [{ crash: { exitCode: 3, stderr: 'scripted crash' } }] },
+  ],
+};
+
+let world: PolicyWorld | null = null;
+afterEach(async () => {
+  await world?.closeAll();
+  world = null;
+});
+
+function lastTurnText(engine: Engine, sessionId: string): string {
+  const all = items(engine, sessionId);
+  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
+  return all
+    .slice(lastUser + 1)
+    .filter((i) => i.kind === 'agent_message')
+    .map((i) => (i.kind === 'agent_message' ? i.text : ''))
+    .join('\n');
+}
+
+/** A session that was given the root rule (static) and the pkg rule (contextual, after a read). */
+async function startedSession(engine: Engine, ws: string) {
+  const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+  expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+  expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
+  expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+  expect(engine.policy.view(s.id).contextualRules.map((r) => r.relativePath)).toEqual(['pkg/AGENTS.md']);
+  return s;
+}
+
+/** Asserts the fail-closed state after a re-attach attempt, as after a restart. */
+function expectFailedClosed(engine: Engine, sessionId: string, change: [string, string, string], before: string, after: string) {
+  const failed = engine.sessions.show(sessionId);
+  expect(failed.state).toBe('failed');
+  expect(failed.live).toBe(false);
+  expect(failed.lastError).toContain('Project rule provenance mismatch');
+  expect(failed.lastError).toContain(change[0]);
+  const policy = engine.policy.view(sessionId);
+  expect(policy.mismatch?.actions).toEqual(['continue', 'new']);
+  expect(policy.mismatch!.changes.map((c) => [c.relativePath, c.change, c.scope])).toEqual([change]);
+  expect(policy.mismatch!.changes[0].diff).toContain(`-${before}`);
+  expect(policy.mismatch!.changes[0].diff).toContain(`+${after}`);
+  expect(notices(engine, sessionId, 'rules_mismatch')).toHaveLength(1);
+}
+
+describe('re-attaching an agent in the same Atrium process re-checks the rules (scripted agent)', () => {
+  it('after idle shutdown: an edited static rule fails the next prompt closed; "continue" records the new rules and proceeds', async () => {
+    world = policyWorld(SCENARIO);
+    world.write(RULES);
+    const engine = world.open({ sessions: { idleMs: 300 } });
+    world.trust(engine);
+    const s = await startedSession(engine, world.ws);
+    const recorded = engine.policy.view(s.id).staticRules!.provenanceSha256;
+    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+
+    world.write({ 'AGENTS.md': 'Root rule: be very kind.\n' });
+    const blocked = engine.sessions.prompt(s.id, 'continue');
+    expect(await engine.sessions.waitForTurn(s.id, blocked.promptId)).toBe('dropped');
+    expectFailedClosed(engine, s.id, ['AGENTS.md', 'edited', 'static'], 'Root rule: always be kind.', 'Root rule: be very kind.');
+    expect(engine.policy.view(s.id).mismatch?.recordedProvenanceSha256).toBe(recorded);
+
+    const continued = await engine.policy.resolveMismatch(s.id, 'continue');
+    expect(continued.state).toBe('idle');
+    expect(notices(engine, s.id, 'rules_accepted')[0].detail).toContain('edited AGENTS.md (static)');
+    expect(engine.policy.view(s.id).mismatch).toBeNull();
+    expect(await promptAndWait(engine, s.id, 'after accept')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('Root rule: be very kind.');
+
+    // unchanged rules: the next idle respawn resumes without complaint and sends nothing again
+    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 2 && !engine.sessions.show(s.id).live, 'second idle shutdown');
+    expect(await promptAndWait(engine, s.id, 'quiet')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).not.toContain('Root rule');
+    expect(engine.sessions.show(s.id).resume?.outcome).toBe('resumed');
+  }, 90_000);
+
+  it('after close and resume: an edited contextual rule the session loaded fails closed (hydration); "continue" drops it so it loads again', async () => {
+    world = policyWorld(SCENARIO);
+    world.write(RULES);
+    const engine = world.open();
+    world.trust(engine);
+    const s = await startedSession(engine, world.ws);
+    await engine.sessions.closeSession(s.id);
+
+    world.write({ 'pkg/AGENTS.md': 'Nested rule: use spaces in pkg.\n' });
+    await engine.sessions.resume(s.id);
+    expectFailedClosed(engine, s.id, ['pkg/AGENTS.md', 'edited', 'contextual'], 'Nested rule: use tabs in pkg.', 'Nested rule: use spaces in pkg.');
+    // another attempt stays closed, with one notice
+    await engine.sessions.resume(s.id);
+    expect(engine.sessions.show(s.id).state).toBe('failed');
+    expect(notices(engine, s.id, 'rules_mismatch')).toHaveLength(1);
+
+    const continued = await engine.policy.resolveMismatch(s.id, 'continue');
+    expect(continued.state).toBe('idle');
+    expect(engine.policy.view(s.id).contextualRules).toEqual([]);
+    // accepting records new rules: the static ones go again with the next prompt
+    expect(await promptAndWait(engine, s.id, 'after accept')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('Root rule: always be kind.');
+    expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('Nested rule: use spaces in pkg.');
+  }, 90_000);
+
+  it('after the agent crashed: resuming with a changed static rule fails closed', async () => {
+    world = policyWorld(SCENARIO);
+    world.write(RULES);
+    const engine = world.open();
+    world.trust(engine);
+    const s = await startedSession(engine, world.ws);
+    expect(await promptAndWait(engine, s.id, 'crash now')).toBe('crashed');
+    await waitFor(() => engine.sessions.show(s.id).state === 'failed' && !engine.sessions.show(s.id).live, 'the crash');
+
+    world.write({ 'AGENTS.md': 'Root rule: always be kind.\nAnd tidy.\n' });
+    await engine.sessions.resume(s.id);
+    const policy = engine.policy.view(s.id);
+    expect(policy.mismatch?.changes.map((c) => [c.relativePath, c.change, c.scope])).toEqual([['AGENTS.md', 'edited', 'static']]);
+    expect(engine.sessions.show(s.id).lastError).toContain('Project rule provenance mismatch');
+    expect(notices(engine, s.id, 'rules_mismatch')).toHaveLength(1);
+  }, 90_000);
+});

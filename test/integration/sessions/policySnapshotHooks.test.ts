@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../src/main/core/engine';
+import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { waitFor } from '../../support/sessions';
+
+/**
+ * Issue 8 "Trust revocation, plugin toggles and disk edits after that never change what the
+ * running session was given; the next session sees the new state", for hooks and MCP servers:
+ * a running session keeps the hooks of its snapshot (re-verified by digest right before each run,
+ * so changed bytes never run) and the MCP servers of its snapshot across agent respawns.
+ */
+
+const LOG_PROMPT = '#!/bin/sh\ncat > /dev/null\necho prompt >> "$CLAUDE_PROJECT_DIR/prompt-log"\n';
+const TAMPERED = '#!/bin/sh\ncat > /dev/null\ntouch "$CLAUDE_PROJECT_DIR/tampered-ran"\n';
+const settings = (hooks: Record<string, unknown>) => ({ hooks });
+const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
+
+let world: PolicyWorld | null = null;
+afterEach(async () => {
+  await world?.closeAll();
+  world = null;
+});
+
+async function idOf(engine: Engine, ws: string, needle: string) {
+  const listing = await engine.hooks.list({ path: ws });
+  const h = listing.hooks.find((x) => (x.command ?? '').includes(needle)) ?? listing.mcpServers.find((x) => x.name === needle);
+  if (!h) throw new Error(`no hook or server ${needle}`);
+  return { id: h.id, digest: h.digest };
+}
+
+const logLines = (ws: string) => (fs.existsSync(path.join(ws, 'prompt-log')) ? fs.readFileSync(path.join(ws, 'prompt-log'), 'utf8').trim().split('\n').length : 0);
+
+function lastTurnText(engine: Engine, id: string) {
+  const all = items(engine, id);
+  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
+  return all
+    .slice(lastUser + 1)
+    .map((i) => (i.kind === 'agent_message' ? i.text : ''))
+    .join('\n');
+}
+
+describe('the snapshot of hooks and MCP servers (scripted agent)', () => {
+  it('a hook revoked mid-session keeps running in that session (also after an idle respawn); a new session does not run it', async () => {
+    world = policyWorld({ capabilities: { resume: true } });
+    world.write({ '.claude/hooks/log.sh': LOG_PROMPT, '.claude/settings.json': settings({ UserPromptSubmit: [{ hooks: [cmd('sh .claude/hooks/log.sh')] }] }) });
+    const engine = world.open({ sessions: { idleMs: 400 } });
+    world.trust(engine);
+    const hook = await idOf(engine, world.ws, 'log.sh');
+    await engine.hooks.approve({ path: world.ws }, [hook]);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'one')).toBe('end_turn');
+    expect(logLines(world.ws)).toBe(1);
+
+    await engine.hooks.revoke({ path: world.ws }, [hook.id]);
+    expect(await promptAndWait(engine, s.id, 'two')).toBe('end_turn');
+    expect(logLines(world.ws)).toBe(2);
+    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    expect(await promptAndWait(engine, s.id, 'three')).toBe('end_turn');
+    expect(logLines(world.ws)).toBe(3);
+    expect(notices(engine, s.id, 'hooks_skipped')).toHaveLength(0);
+
+    const next = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, next.id, 'fresh')).toBe('end_turn');
+    expect(logLines(world.ws)).toBe(3);
+    expect(notices(engine, next.id, 'hooks_skipped').map((n) => n.title)).toEqual(['1 hook skipped: not approved']);
+  }, 90_000);
+
+  it('a hook script edited mid-session is skipped with one "modified since approval" notice and its new bytes never run', async () => {
+    world = policyWorld({});
+    world.write({ '.claude/hooks/log.sh': LOG_PROMPT, '.claude/settings.json': settings({ UserPromptSubmit: [{ hooks: [cmd('sh .claude/hooks/log.sh')] }] }) });
+    const engine = world.open();
+    world.trust(engine);
+    const hook = await idOf(engine, world.ws, 'log.sh');
+    await engine.hooks.approve({ path: world.ws }, [hook]);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'one')).toBe('end_turn');
+    expect(logLines(world.ws)).toBe(1);
+
+    world.write({ '.claude/hooks/log.sh': TAMPERED });
+    expect(await promptAndWait(engine, s.id, 'two')).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'three')).toBe('end_turn');
+    expect(fs.existsSync(path.join(world.ws, 'tampered-ran'))).toBe(false);
+    expect(logLines(world.ws)).toBe(1);
+    const skipped = notices(engine, s.id, 'hooks_skipped');
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatchObject({ severity: 'warning', title: 'UserPromptSubmit hook skipped: modified since approval', link: { tab: 'hooks', ids: [hook.id] } });
+    expect(skipped[0].detail).toContain('.claude/settings.json');
+    const runs = engine.policy.view(s.id).hooks.runs;
+    expect(runs.at(-1)?.results).toEqual([expect.objectContaining({ id: hook.id, skipped: 'modified' })]);
+
+    // restoring the approved bytes lets it run again
+    world.write({ '.claude/hooks/log.sh': LOG_PROMPT });
+    expect(await promptAndWait(engine, s.id, 'four')).toBe('end_turn');
+    expect(logLines(world.ws)).toBe(2);
+  }, 90_000);
+
+  it('passes the snapshot\'s MCP servers on resume after an idle respawn and after a restart, even when revoked meanwhile; a new session does not get them', async () => {
+    const scenario = { capabilities: { resume: true }, turns: [{ match: '^mcp', steps: [{ text: 'mcp: [{{mcp}}]' }] }] };
+    world = policyWorld(scenario);
+    world.write({ '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['docs-server.js'] } } } });
+    let engine = world.open({ sessions: { idleMs: 400 } });
+    world.trust(engine);
+    const docs = await idOf(engine, world.ws, 'docs');
+    await engine.hooks.approve({ path: world.ws }, [docs]);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, s.id, 'mcp please')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('mcp: [docs]');
+
+    await engine.hooks.revoke({ path: world.ws }, [docs.id]);
+    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    expect(await promptAndWait(engine, s.id, 'mcp again')).toBe('end_turn');
+    expect(engine.sessions.show(s.id).resume?.outcome).toBe('resumed');
+    expect(lastTurnText(engine, s.id)).toContain('mcp: [docs]');
+
+    await world.closeAll();
+    engine = world.open();
+    expect(await promptAndWait(engine, s.id, 'mcp after restart')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('mcp: [docs]');
+
+    // a changed definition never starts, even in the session that had it
+    world.write({ '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['other-server.js'] } } } });
+    const fresh = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    expect(await promptAndWait(engine, fresh.id, 'mcp fresh')).toBe('end_turn');
+    expect(lastTurnText(engine, fresh.id)).toContain('mcp: []');
+    await world.closeAll();
+    engine = world.open();
+    expect(await promptAndWait(engine, s.id, 'mcp changed')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toContain('mcp: []');
+  }, 120_000);
+});
