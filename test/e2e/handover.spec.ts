@@ -84,6 +84,78 @@ test('hand a session over to a second browser context with a code; both see the 
   }
 });
 
+test('a permission request goes to the surface that sent the prompt; a closed tab is detached', async ({ page, browser }) => {
+  const { dataDir } = prepare();
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await sessions.startSession('Scripted agent', 'hello');
+  await expect(sessions.state()).toHaveText('idle');
+  const code = await sessions.handOver();
+
+  const second = await browser.newContext();
+  let secondOpen = true;
+  try {
+    const page2 = await second.newPage();
+    const sessions2 = new SessionsPage(page2);
+    await new AtriumPage(page2).open(server.url);
+    await sessions2.pickUp(code);
+    await sessions2.button(/^Workspace$/).click();
+    await expect(sessions2.attachedSurfaces()).toHaveCount(2);
+    const labelB = await sessions2.ownSurfaceLabel();
+    expect(labelB).toMatch(/^Browser tab [0-9A-F]{4}$/);
+    await sessions.button(/^Workspace$/).click();
+    const labelA = await sessions.ownSurfaceLabel();
+    expect(labelA).not.toBe(labelB);
+
+    // B sends the prompt: only B gets the answer buttons, A a one-line notice naming B
+    await sessions2.send('ask before deleting');
+    const cardB = sessions2.permissionCard('Delete build/');
+    await expect(cardB.getByRole('button', { name: /Allow/ })).toBeVisible();
+    const noticeA = sessions.permissionElsewhere('Delete build/');
+    await expect(noticeA).toContainText(`Waiting for an answer on ${labelB}`);
+    await expect(sessions.permissionCard('Delete build/')).toHaveCount(0);
+    await expect(sessions.view.getByRole('button', { name: /Allow/ })).toHaveCount(0);
+    // Alt+1 on A does not answer a request addressed to B
+    await sessions.input.focus();
+    await page.keyboard.press('Alt+1');
+    await expect(cardB).toBeVisible();
+
+    // answering in B resolves it in both
+    await cardB.getByRole('button', { name: /Allow/ }).click();
+    await expect(cardB).toBeHidden();
+    await expect(noticeA).toBeHidden();
+    await expect(sessions2.transcript).toContainText('permission: allow');
+    await expect(sessions.transcript).toContainText('permission: allow');
+
+    // A may take over a request addressed to B, explicitly
+    await sessions2.send('ask again');
+    await expect(sessions2.permissionCard('Delete build/')).toBeVisible();
+    await sessions.permissionElsewhere('Delete build/').getByRole('button', { name: 'Answer here instead' }).click();
+    await sessions.permissionCard('Delete build/').getByRole('button', { name: /Reject/ }).click();
+    await expect(sessions2.permissionCard('Delete build/')).toBeHidden();
+    await expect(sessions2.transcript).toContainText('permission: reject');
+
+    // closing A's browser context detaches A: B's list drops it
+    await expect(sessions2.attachedSurfaces()).toHaveCount(2);
+    await page.context().close();
+    await expect(sessions2.attachedSurfaces()).toHaveCount(1);
+    await expect(sessions2.attachedSurfaces()).toContainText(labelB);
+    await expect(sessions2.policyPanel().getByRole('region', { name: 'Attached surfaces' })).not.toContainText(labelA);
+
+    // a prompt from B with A gone still asks B
+    await sessions2.send('ask once more');
+    await expect(sessions2.permissionCard('Delete build/').getByRole('button', { name: /Allow/ })).toBeVisible();
+    await second.close();
+    secondOpen = false;
+  } finally {
+    if (secondOpen) await second.close();
+  }
+});
+
 test('a wrong handover code is refused with a message and nothing opens', async ({ page }) => {
   const { dataDir } = prepare();
   server = await startAtrium(dataDir);

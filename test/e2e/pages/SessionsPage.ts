@@ -52,6 +52,23 @@ export class SessionsPage {
     return this.view.locator('.sess-header [data-session-state]');
   }
 
+  /** The one-line notice shown instead of the card when another attached surface was asked (issue 8 routing). */
+  permissionElsewhere(title: string): Locator {
+    return this.page.getByRole('status', { name: `Permission request elsewhere: ${title}` });
+  }
+
+  /** The attached-surfaces list of the open Workspace panel, one item per surface. */
+  attachedSurfaces(): Locator {
+    return this.policyPanel().getByRole('region', { name: 'Attached surfaces' }).getByRole('listitem');
+  }
+
+  /** The label this page is known by to other surfaces (its own row in the attached list, "(this tab)"). */
+  async ownSurfaceLabel(): Promise<string> {
+    const own = this.policyPanel().locator('[data-here] .sess-surface-label');
+    await expect(own).toHaveCount(1);
+    return (await own.textContent())!.trim();
+  }
+
   permissionCard(title: string | RegExp): Locator {
     return this.page.getByRole('region', { name: typeof title === 'string' ? `Permission request: ${title}` : title });
   }

@@ -11,11 +11,13 @@ import { useNewSession } from './newSessionStore';
 import { tabSurfaceId } from './surface';
 import { useAgents } from './useAgents';
 import { useSessionList } from './useSessionList';
+import { useWorkspaceGit, WhereItRuns, WorktreeOption } from './WorktreeOption';
 
 /**
- * New session: workspace, agent (with install state and an Install button with progress), optional
- * mode, title and first prompt. Starting opens the session view at once (the agent starts in the
- * background; progress shows there). Ctrl/⌘+Enter starts.
+ * New session: workspace, agent (with install state and an Install button with progress), where it
+ * runs (the folder, or a new git worktree: the description says which), optional mode, title and
+ * first prompt. Starting opens the session view at once (the agent starts in the background;
+ * progress shows there). Ctrl/⌘+Enter starts.
  */
 export function NewSessionDialog() {
   const open = useNewSession((s) => s.open);
@@ -26,9 +28,6 @@ export function NewSessionDialog() {
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog dialog-wide sess-new-dialog" aria-describedby="new-session-desc">
           <Dialog.Title className="dialog-title">New session</Dialog.Title>
-          <p id="new-session-desc" className="dialog-text">
-            Atrium starts the agent in the workspace folder and asks you before it writes files or runs commands.
-          </p>
           {open && <NewSessionForm onClose={hide} />}
         </Dialog.Content>
       </Dialog.Portal>
@@ -50,6 +49,7 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
   const [title, setTitle] = useState('');
   const [prompt, setPrompt] = useState('');
   const [worktree, setWorktree] = useState(false);
+  const git = useWorkspaceGit(workspaceId);
   const [defining, setDefining] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -77,7 +77,7 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
         modeId: modeId.trim() || undefined,
         title: title.trim() || undefined,
         prompt: prompt.trim() ? prompt : undefined,
-        worktree: worktree || undefined,
+        worktree: (worktree && git?.kind !== 'none') || undefined,
         surfaceId: tabSurfaceId,
       });
       onClose();
@@ -99,6 +99,9 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
   const noneInstalled = agents !== null && installed.length === 0;
   return (
     <div className="sess-new-body" onKeyDown={onKeyDown}>
+      <p id="new-session-desc" className="dialog-text" aria-live="polite">
+        <WhereItRuns workspace={usable.find((w) => w.id === workspaceId) ?? null} worktree={worktree && git?.kind !== 'none'} />
+      </p>
       <label className="field">
         <span>Workspace</span>
         <select value={workspaceId} onChange={(e) => setWorkspaceId(e.target.value)} aria-label="Workspace">
@@ -131,12 +134,7 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
         />
       )}
       <AgentBehaviourNote agentId={agentId} />
-      <label className="sess-switch sess-new-worktree" title="git worktree add on a new branch atrium/<slug> from the workspace's HEAD; rules and approvals still come from the workspace">
-        <input type="checkbox" checked={worktree} onChange={(e) => setWorktree(e.target.checked)} aria-label="Run in a new git worktree" />
-        <span>
-          Run in a new git worktree <span className="muted">(new branch <code>atrium/…</code> from HEAD; the workspace folder stays untouched)</span>
-        </span>
-      </label>
+      <WorktreeOption git={git} checked={worktree} onChange={setWorktree} />
       <div className="sess-new-grid">
         <label className="field">
           <span>Mode (optional)</span>

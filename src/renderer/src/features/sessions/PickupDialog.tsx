@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { LogIn } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useApp } from '../../state/appStore';
-import { rememberPickup, surfaceKind, tabSurfaceId } from './surface';
+import { rememberPickup, surfaceKind, surfaceLabel, tabSurfaceId } from './surface';
 
 /** "Pick up a session": redeems a handover code from another surface and opens that session here. */
 export function PickupButton() {
@@ -18,8 +18,7 @@ export function PickupButton() {
     setBusy(true);
     setError(null);
     try {
-      const label = surfaceKind === 'browser' ? 'Browser tab' : 'Desktop window';
-      const { session, surface } = await client.request('sessions.pickup', { code: code.trim().toUpperCase(), clientId: tabSurfaceId /* the browser server uses its connection id instead */, kind: surfaceKind, label });
+      const { session, surface } = await client.request('sessions.pickup', { code: code.trim().toUpperCase(), clientId: tabSurfaceId /* the browser server uses its connection id instead */, kind: surfaceKind, label: surfaceLabel });
       rememberPickup(session.id, surface.surfaceId);
       setOpen(false);
       setCode('');

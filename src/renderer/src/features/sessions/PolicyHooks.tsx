@@ -1,7 +1,11 @@
+import type { ReactNode } from 'react';
 import type { SessionHooksInfo } from '../../../../shared/contract';
 
-/** Hooks of a session's snapshot: approved ones, ones that never run (and why), and the recent runs with every handler's result. */
-export function PolicyHooks({ hooks }: { hooks: SessionHooksInfo }) {
+/**
+ * Hooks of a session's snapshot: approved ones, ones that never run (and why, with `hooksTab`, a
+ * link to where they are approved), and the recent runs with every handler's result.
+ */
+export function PolicyHooks({ hooks, hooksTab }: { hooks: SessionHooksInfo; hooksTab?: ReactNode }) {
   const runs = hooks.runs.slice(-20).reverse();
   return (
     <section className="sess-policy-section" aria-label="Hooks">
@@ -9,12 +13,13 @@ export function PolicyHooks({ hooks }: { hooks: SessionHooksInfo }) {
         Hooks <span className="muted">· {hooks.approved.length} approved</span>
       </h3>
       {hooks.skipped.length > 0 && (
-        <ul className="sess-policy-list">
+        <ul className="sess-policy-list" aria-label="Hooks that do not run">
           {hooks.skipped.map((h) => (
             <li key={h.id}>
               <code>{h.event}</code> {h.command && <code className="sess-policy-cmd">{h.command}</code>} <span className="sess-policy-tag">{h.heldBack ? 'held back (restricted)' : `not run: ${h.state}`}</span>
             </li>
           ))}
+          {hooksTab && <li>{hooksTab}</li>}
         </ul>
       )}
       {runs.length === 0 ? (

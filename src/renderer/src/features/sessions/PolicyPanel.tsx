@@ -2,6 +2,7 @@ import { RefreshCw, X } from 'lucide-react';
 import type { PolicyRuleRef, SessionPolicy } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { PolicyHooks } from './PolicyHooks';
+import { surfaceFor, surfaceKind } from './surface';
 
 /**
  * The session's workspace policy (issue 8): what its snapshot gave the agent (static rules and the
@@ -65,16 +66,19 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
           }}
         />
       </section>
-      <PolicyHooks hooks={policy.hooks} />
+      <PolicyHooks hooks={policy.hooks} hooksTab={workspaceId ? <HooksTabLink workspaceId={workspaceId} what="Review hooks on the Hooks tab" /> : null} />
       <section className="sess-policy-section" aria-label="MCP servers">
         <h3>MCP servers</h3>
         <p className="muted">{policy.mcp.passed.length ? `Passed: ${policy.mcp.passed.join(', ')}` : 'None passed to the agent.'}</p>
         {policy.mcp.withheld.length > 0 && (
-          <ul className="sess-policy-list">
+          <ul className="sess-policy-list" aria-label="Withheld MCP servers">
             {policy.mcp.withheld.map((m) => (
-              <li key={m.id}>
+              <li key={m.id} data-mcp-state={m.state}>
                 <strong>{m.name}</strong> <span className="sess-policy-tag">withheld</span>
-                <div className="muted">{m.reason}</div>
+                <div className="muted">
+                  {m.reason.charAt(0).toUpperCase() + m.reason.slice(1)}. A session keeps the servers it started with: after approving, start a new session.
+                </div>
+                {workspaceId && <HooksTabLink workspaceId={workspaceId} what={m.heldBack ? 'Review the folder on the Hooks tab' : `Review ${m.name} on the Hooks tab`} />}
               </li>
             ))}
           </ul>
@@ -118,14 +122,29 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
         ) : (
           <ul className="sess-policy-list">
             {policy.surfaces.map((s) => (
-              <li key={s.surfaceId} data-surface-kind={s.kind}>
-                {s.label} <span className="muted">· {s.kind}{s.via === 'pickup' ? ' · picked up' : ''} · since {new Date(s.attachedAt).toLocaleTimeString()}</span>
+              <li key={s.surfaceId} data-surface-kind={s.kind} data-surface-id={s.surfaceId} data-here={s.surfaceId === surfaceFor(policy.sessionId) || undefined}>
+                <span className="sess-surface-label">{s.label}</span>
+                {s.surfaceId === surfaceFor(policy.sessionId) && <span className="sess-surface-here"> (this {surfaceKind === 'app' ? 'window' : 'tab'})</span>}{' '}
+                <span className="muted">
+                  · {s.kind}
+                  {s.via === 'pickup' ? ' · picked up' : ''} · since {new Date(s.attachedAt).toLocaleTimeString()}
+                </span>
               </li>
             ))}
           </ul>
         )}
       </section>
     </>
+  );
+}
+
+/** A link to the workspace's Hooks tab, where hooks and MCP servers are approved by digest. */
+function HooksTabLink({ workspaceId, what }: { workspaceId: string; what: string }) {
+  const select = useApp((s) => s.select);
+  return (
+    <button type="button" className="link-button sess-policy-link" onClick={() => select(workspaceId, 'hooks')}>
+      {what}
+    </button>
   );
 }
 

@@ -1,8 +1,26 @@
 import { Loader2, Play, Stethoscope } from 'lucide-react';
 import type { SessionDetails } from '../../../../shared/contract';
 
-/** Says what the session's state means and what to do next (Resume, Diagnostics), for every non-running state. */
-export function SessionStatusBanner({ session, resuming, onResume, onDiagnostics }: { session: SessionDetails; resuming: boolean; onResume(): void; onDiagnostics(): void }) {
+/**
+ * Says what the session's state means and what to do next (Resume, Diagnostics), for every
+ * non-running state. Nothing while a rule mismatch is pending (`ruleMismatch`): the session failed
+ * closed and a resume fails again until the user picks one of RuleMismatch's two ways on, so a
+ * Resume button there would only mislead.
+ */
+export function SessionStatusBanner({
+  session,
+  resuming,
+  ruleMismatch,
+  onResume,
+  onDiagnostics,
+}: {
+  session: SessionDetails;
+  resuming: boolean;
+  ruleMismatch: boolean;
+  onResume(): void;
+  onDiagnostics(): void;
+}) {
+  if (ruleMismatch) return null;
   const resumeButton = (
     <button className="button primary" onClick={onResume} disabled={resuming}>
       {resuming ? <Loader2 size={13} className="spin" /> : <Play size={13} />} {resuming ? 'Resuming…' : 'Resume'}

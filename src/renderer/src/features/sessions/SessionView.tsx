@@ -8,20 +8,24 @@ import { DiagnosticsPanel } from './DiagnosticsPanel';
 import { isTurnRunning } from './format';
 import { HandoverBox, HandoverButton } from './Handover';
 import { PermissionCard } from './PermissionCard';
+import { PermissionElsewhere } from './PermissionElsewhere';
+import { routePermission, usePermissionTargets } from './permissionRouting';
 import { PolicyPanel } from './PolicyPanel';
 import { QueueList } from './QueueList';
 import { RuleMismatch } from './RuleMismatch';
 import { SessionHeader } from './SessionHeader';
 import { SessionStatusBanner } from './SessionStatusBanner';
-import { useAttachSurface } from './surface';
+import { surfaceFor, useAttachSurface } from './surface';
 import { Transcript } from './Transcript';
 import { useSessionActions } from './useSessionActions';
 import { useSessionData } from './useSessionData';
 
 /**
  * One session: header (state, agent, usage, mode/config switches), the streaming transcript,
- * pending permission cards, the queue and the input. Keyboard: Enter sends, Esc stops the running
- * turn, Alt+1…9 answers the oldest permission request. Its URL is `#/sessions/<id>`.
+ * pending permission cards, the queue and the input. A permission request addressed to another
+ * attached surface shows as a one-line notice naming it (see permissionRouting). Keyboard: Enter
+ * sends, Esc stops the running turn, Alt+1…9 answers the oldest request answerable here. Its URL
+ * is `#/sessions/<id>`.
  */
 export function SessionView({ sessionId }: { sessionId: string }) {
   const data = useSessionData(sessionId);
@@ -40,6 +44,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const composer = useRef<ComposerHandle>(null);
   const { details, pending } = data;
   const running = details ? isTurnRunning(details) : false;
+  const routing = usePermissionTargets();
+  const routed = pending.map((item) => ({ item, route: routePermission(routing, sessionId, item, surfaceFor(sessionId), policy?.surfaces ?? null) }));
+  const answerable = routed.filter((r) => r.route.answerHere).map((r) => r.item);
+  const elsewhere = routed.flatMap((r) => (r.route.answerHere ? [] : [r.route]));
 
   const back = () => (returnTo.kind === 'workspace' && workspaces.some((w) => w.id === returnTo.id) ? select(returnTo.id, returnTo.tab) : showSessions());
   const backLabel = returnTo.kind === 'workspace' ? (workspaces.find((w) => w.id === returnTo.id)?.name ?? 'Sessions') : 'Sessions';
@@ -54,8 +62,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   };
 
   // Esc stops the turn; Alt+digit answers the oldest permission request (not while a dialog is open)
-  const latest = useRef({ running, pending, actions });
-  latest.current = { running, pending, actions };
+  const latest = useRef({ running, pending: answerable, actions });
+  latest.current = { running, pending: answerable, actions };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
@@ -106,9 +114,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       <div className="sess-working muted" role="status">
         <Loader2 size={13} className="spin" aria-hidden /> Working… <kbd>Esc</kbd> stops
       </div>
-    ) : details.state === 'awaiting_permission' || pending.length ? (
+    ) : answerable.length || (details.state === 'awaiting_permission' && !elsewhere.length) ? (
       <div className="sess-working sess-working-attention" role="status">
         <Hand size={13} aria-hidden /> Waiting for your permission answer below
+      </div>
+    ) : elsewhere.length ? (
+      <div className="sess-working muted" role="status">
+        <Hand size={13} aria-hidden /> Waiting for an answer on {elsewhere[0].surface?.label ?? 'another surface'}
       </div>
     ) : null;
 
@@ -138,7 +150,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         onMode={(m) => void actions.setMode(m)}
         onConfig={(id, v) => void actions.setConfig(id, v)}
       />
-      <SessionStatusBanner session={details} resuming={resuming} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />
+      <SessionStatusBanner session={details} resuming={resuming} ruleMismatch={Boolean(policy?.mismatch)} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />
       {policy?.mismatch && <RuleMismatch sessionId={sessionId} mismatch={policy.mismatch} onResolved={policyLive.reload} />}
       {policy?.handover && policy.handover.code !== hiddenCode && <HandoverBox key={policy.handover.code} code={policy.handover} onDismiss={() => setHiddenCode(policy.handover?.code ?? null)} />}
       <div className={`sess-body${diagOpen || policyOpen ? ' with-diag' : ''}`}>
@@ -160,9 +172,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             <Transcript sessionId={sessionId} items={data.items} hasBefore={data.hasBefore} loadingOlder={data.loadingOlder} onLoadOlder={data.loadOlder} footer={footer} />
           )}
           <div className="sess-bottom">
-            {pending.map((p, i) => (
-              <PermissionCard key={p.requestId} sessionId={sessionId} item={p} index={i} onAnswer={actions.answer} />
-            ))}
+            {routed.map(({ item, route }) =>
+              route.answerHere ? (
+                <PermissionCard key={item.requestId} sessionId={sessionId} item={item} index={answerable.indexOf(item)} onAnswer={actions.answer} />
+              ) : (
+                <PermissionElsewhere key={item.requestId} item={item} surface={route.surface} onTakeOver={() => routing.takeOver(sessionId, item.requestId)} />
+              ),
+            )}
             <QueueList queue={details.queue} onRemove={(id) => void actions.dequeue(id)} />
             <Composer ref={composer} commands={details.commands} running={running} queued={details.queue.length} onSend={actions.send} onStop={() => void actions.stop()} />
           </div>

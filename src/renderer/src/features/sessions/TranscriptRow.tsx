@@ -125,7 +125,7 @@ function PermissionLine({ item }: { item: Of<'permission'> }) {
       {item.state === 'pending' ? <ShieldQuestion size={14} aria-hidden /> : allowed ? <ShieldCheck size={14} aria-hidden /> : <ShieldX size={14} aria-hidden />}
       <span>
         Permission for <strong>{item.title}</strong>:{' '}
-        {item.state === 'pending' ? <em>waiting for your answer below</em> : item.state === 'cancelled' ? `cancelled${by}` : `${chosen?.name ?? item.optionId}${by}`}
+        {item.state === 'pending' ? <em>waiting for an answer</em> : item.state === 'cancelled' ? `cancelled${by}` : `${chosen?.name ?? item.optionId}${by}`}
       </span>
     </div>
   );

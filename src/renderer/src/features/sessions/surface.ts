@@ -10,6 +10,11 @@ export const surfaceKind: 'app' | 'browser' = (window as unknown as { atrium?: u
 // crypto.randomUUID needs a secure context; `atrium serve --host` over plain http is not one
 const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 export const tabSurfaceId = `${surfaceKind}-${randomId()}`;
+/**
+ * How other surfaces name this one ("Waiting for an answer on Browser tab 3F2A"): two tabs of the
+ * same browser must be told apart, so a browser tab carries the first 4 characters of its id.
+ */
+export const surfaceLabel = surfaceKind === 'app' ? 'Desktop app' : `Browser tab ${tabSurfaceId.slice('browser-'.length, 'browser-'.length + 4).toUpperCase()}`;
 const picked = new Map<string, string>();
 const mounted = new Map<string, number>();
 
@@ -30,7 +35,7 @@ export function useAttachSurface(sessionId: string): void {
   useEffect(() => {
     if (!client || connection !== 'open') return;
     mounted.set(sessionId, (mounted.get(sessionId) ?? 0) + 1);
-    void client.request('sessions.attach', { sessionId, surfaceId: surfaceFor(sessionId), kind: surfaceKind }).catch(() => undefined);
+    void client.request('sessions.attach', { sessionId, surfaceId: surfaceFor(sessionId), kind: surfaceKind, label: surfaceLabel }).catch(() => undefined);
     return () => {
       mounted.set(sessionId, (mounted.get(sessionId) ?? 1) - 1);
       setTimeout(() => {

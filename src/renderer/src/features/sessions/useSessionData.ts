@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PermissionItem, Session, SessionDetails, TranscriptItem } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
+import { trackPermissionTargets } from './permissionRouting';
 import { mergeSnapshot, upsertItems } from './transcriptItems';
 
 /** Transcript items loaded per page. */
@@ -81,6 +82,7 @@ export function useSessionData(sessionId: string): SessionData {
   // live deltas
   useEffect(() => {
     if (!client) return;
+    trackPermissionTargets(client);
     const offItems = client.on('sessionEvent', (p) => {
       if (p.sessionId !== sessionId) return;
       const floor = hasBeforeRef.current ? firstId.current : null;
@@ -98,6 +100,11 @@ export function useSessionData(sessionId: string): SessionData {
         });
       }
     });
+    // the request event carries its addressee; it usually arrives before the batched transcript delta
+    const offAsked = client.on('permissionRequested', (p) => {
+      if (p.sessionId !== sessionId || p.permission.state !== 'pending') return;
+      setPending((current) => (current.has(p.permission.requestId) ? current : new Map(current).set(p.permission.requestId, p.permission)));
+    });
     const offHeader = client.on('sessionUpdated', ({ session }) => {
       if (session.id !== sessionId) return;
       setDetails((d) => (d ? { ...d, ...session } : d));
@@ -108,6 +115,7 @@ export function useSessionData(sessionId: string): SessionData {
     });
     return () => {
       offItems();
+      offAsked();
       offHeader();
     };
   }, [client, sessionId, refreshDetails]);

@@ -1,0 +1,25 @@
+import { ShieldQuestion } from 'lucide-react';
+import type { AttachedSurface, PermissionItem } from '../../../../shared/contract';
+import './surfaces.css';
+
+/**
+ * A pending permission request addressed to another attached surface (issue 8: it goes to the
+ * surface that sent the prompt): one line naming that surface instead of the answer buttons, so
+ * the request is not answered twice from two places. "Answer here instead" takes it over on this
+ * surface — every surface holds the same token, so this is about who is looking, not about
+ * authority, and the asked surface may be a terminal or a tab nobody is watching.
+ */
+export function PermissionElsewhere({ item, surface, onTakeOver }: { item: PermissionItem; surface: AttachedSurface | null; onTakeOver(): void }) {
+  const where = surface?.label ?? 'another surface';
+  return (
+    <div className="sess-permission-elsewhere" role="status" aria-label={`Permission request elsewhere: ${item.title}`} data-request-id={item.requestId} data-surface-id={surface?.surfaceId}>
+      <ShieldQuestion size={14} aria-hidden />
+      <span className="sess-permission-elsewhere-text">
+        <strong>{item.title}</strong>: Waiting for an answer on <span className="sess-permission-elsewhere-surface">{where}</span>
+      </span>
+      <button type="button" className="link-button" onClick={onTakeOver} title={`Show the answer buttons here; ${where} still shows them too`}>
+        Answer here instead
+      </button>
+    </div>
+  );
+}
