@@ -138,4 +138,24 @@ describe('re-attaching an agent in the same Atrium process re-checks the rules (
     expect(engine.sessions.show(s.id).lastError).toContain('Project rule provenance mismatch');
     expect(notices(engine, s.id, 'rules_mismatch')).toHaveLength(1);
   }, 90_000);
+
+  it('after the agent lost the session (replaced-by-new): the static rules and the loaded contextual rules go again with the next prompt', async () => {
+    world = policyWorld({ ...SCENARIO, persist: false });
+    world.write(RULES);
+    const engine = world.open({ sessions: { idleMs: 300 } });
+    world.trust(engine);
+    const s = await startedSession(engine, world.ws);
+    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+
+    expect(await promptAndWait(engine, s.id, 'where were we')).toBe('end_turn');
+    expect(engine.sessions.show(s.id).resume?.outcome).toBe('replaced-by-new');
+    const text = lastTurnText(engine, s.id);
+    expect(text).toContain('Root rule: always be kind.');
+    expect(text).toContain('Nested rule: use tabs in pkg.');
+    expect(notices(engine, s.id, 'rules_loaded').at(-1)?.title).toBe('Static rules sent again (the agent started a new session) (1 file, text)');
+    // recorded once: the contextual reference is not duplicated, and nothing is sent a third time
+    expect(engine.policy.view(s.id).contextualRules.map((r) => r.relativePath)).toEqual(['pkg/AGENTS.md']);
+    expect(await promptAndWait(engine, s.id, 'and now')).toBe('end_turn');
+    expect(lastTurnText(engine, s.id)).toBe('echo: and now');
+  }, 90_000);
 });
