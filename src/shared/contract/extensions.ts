@@ -13,7 +13,10 @@ import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
 import { TrustWarning } from './trust';
 
-/** Where a resource comes from: Atrium itself, `~/…`, the repository, its personal `*.local.*` file, an enabled plugin. */
+/**
+ * Where a resource comes from: Atrium itself, `~/…`, the repository, a personal local-scope source
+ * (`*.local.*` files, or `~/.claude.json` `projects["<this folder>"]`), an enabled plugin.
+ */
 export const ExtensionSource = z.enum(['builtin', 'user', 'project', 'local', 'plugin']);
 export type ExtensionSource = z.infer<typeof ExtensionSource>;
 
@@ -61,6 +64,12 @@ export const SkillInfo = z.object({
   userInvocable: z.boolean(),
   /** Size of the body in UTF-8 bytes. */
   bodyBytes: z.number().int(),
+  /** Named positional arguments (`arguments:` as a space-separated string or a list) → `$name` in the body. */
+  arguments: z.array(z.string()),
+  /** Hooks the frontmatter registers while the skill is invoked (`hooks:`), or null when it declares none. */
+  hooks: z.object({ count: z.number().int(), events: z.array(z.string()) }).nullable(),
+  /** The literal `` !`cmd` `` embeds (and ```` ```! ```` blocks) of the body: they run when the skill is invoked. */
+  shellEmbeds: z.array(z.string()),
 });
 export type SkillInfo = z.infer<typeof SkillInfo>;
 
@@ -137,8 +146,14 @@ export const PluginInfo = z.object({
   manifestPath: z.string().nullable(),
   /** Marketplace name when listed by a marketplace, else null. */
   marketplace: z.string().nullable(),
-  /** `user` (`~/.claude/plugins`, `~/.blade/plugins`) or `project` (the workspace's plugin folders and marketplaces). */
+  /**
+   * `user` (`~/.claude/plugins`, `~/.blade/plugins`, and plugins installed from a marketplace:
+   * `~/.claude/plugins/installed_plugins.json` → `~/.claude/plugins/cache/…`) or `project` (the
+   * workspace's plugin folders and marketplaces).
+   */
   source: ExtensionSource,
+  /** For an installed plugin: its `installed_plugins.json` scope (`user`, `project`, `local`), else null. */
+  installScope: z.string().nullable(),
   enabled: z.boolean(),
   /** The layer that set `enabled`, or null when it is the default (plugin folders: on; marketplace entries: off). */
   enabledBy: PluginEnabledBy.nullable(),
@@ -202,7 +217,11 @@ export const LspServerInfo = z.object({
 });
 export type LspServerInfo = z.infer<typeof LspServerInfo>;
 
-/** Project files that exist but are inactive in restricted mode, counted by kind (names only; nothing was parsed). */
+/**
+ * Restricted mode: what trusting the folder would activate, by kind, from the same discovery the
+ * trusted bundle uses (active skills, commands, subagents, styles, MCP and LSP servers; enabled
+ * plugins). All zero when the folder is trusted.
+ */
 export const RestrictedCounts = z.object({
   skills: z.number().int(),
   commands: z.number().int(),

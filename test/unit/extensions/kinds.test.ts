@@ -87,7 +87,8 @@ describe('every kind from real temp trees (issue 5 Kinds)', () => {
     expect(winner(r.skills, 'same')).toBe('user-blade');
     expect(winner(r.commands, 'same')).toBe('user-blade');
     expect(r.skills.every((s) => s.source === 'user')).toBe(true);
-    expect(r.restrictedCounts).toMatchObject({ skills: 2, commands: 2, agents: 2, styles: 2 });
+    // what trusting would activate: one winner per id (the project .blade file), styles keep both scopes apart
+    expect(r.restrictedCounts).toMatchObject({ skills: 1, commands: 1, agents: 1, styles: 1 });
   });
 
   it('a project MCP server overrides a user one of the same name; a local settings file beats the shared one', async () => {
@@ -106,18 +107,27 @@ describe('every kind from real temp trees (issue 5 Kinds)', () => {
     expect(restricted.mcpServers.map((s) => [s.command, s.status])).toEqual([['user-db', 'active']]);
   });
 
-  it('restricted mode lists nothing active from the project and counts what is inactive', async () => {
+  it('restricted mode lists nothing active from the project and counts what trusting would activate', async () => {
     const dir = makeDir({
       '.claude/skills/a/SKILL.md': skill('a'),
+      '.claude/skills/folder-without-skill/notes.md': 'not a skill',
       '.claude/commands/x.md': 'x',
-      '.mcp.json': '{"mcpServers":{"s":{"command":"x"}}}',
-      '.lsp.json': '{}',
+      '.mcp.json': '{"mcpServers":{"s":{"command":"x"},"t":{"url":"https://t.example/mcp"}}}',
+      '.lsp.json': JSON.stringify({ go: { command: 'gopls', extensionToLanguage: { '.go': 'go' } }, broken: { args: [] } }),
       '.claude/plugins/p/.claude-plugin/plugin.json': '{"name":"p"}',
+      '.claude/plugins/p/commands/pc.md': 'from the plugin',
+      '.claude/plugins/off/.claude-plugin/plugin.json': '{"name":"off"}',
+      '.claude/settings.json': JSON.stringify({ enabledPlugins: { off: false } }),
+      'apps/web/.claude/skills/deploy/SKILL.md': skill('deploy'),
     });
     const c = await build(dir, makeDir(), false);
     expect(c.trusted).toBe(false);
     for (const k of ['skills', 'commands', 'agents', 'plugins', 'mcpServers', 'styles', 'lspServers'] as const) expect(c[k]).toEqual([]);
-    expect(c.restrictedCounts).toEqual({ skills: 1, commands: 1, agents: 0, plugins: 1, mcp: 1, styles: 0, lsp: 1 });
+    // the same discovery as the trusted bundle: 2 skills (one nested), the plugin's command, 2 servers, the valid LSP server, 1 enabled plugin
+    expect(c.restrictedCounts).toEqual({ skills: 2, commands: 2, agents: 0, plugins: 1, mcp: 2, styles: 0, lsp: 1 });
+    const trusted = await build(dir, makeDir(), true);
+    expect(trusted.restrictedCounts).toEqual({ skills: 0, commands: 0, agents: 0, plugins: 0, mcp: 0, styles: 0, lsp: 0 });
+    expect([ids(trusted.skills).length, ids(trusted.commands).length, ids(trusted.mcpServers).length, ids(trusted.lspServers).length]).toEqual([2, 2, 2, 1]);
   });
 
   it('dangling skill links and links stored as text are warnings, never crashes', async () => {

@@ -11,8 +11,8 @@ import { collectPluginResources, type PluginResources } from './plugins/contribu
 import { discoverPlugins } from './plugins/discover';
 import { readEnabledLayers, resolveEnabled } from './plugins/enabled';
 import { applyPrecedence } from './precedence';
-import { countProjectExtensions } from './restricted';
 import { nativeRoots } from './roots';
+import { nestedSkillRoots, scanNestedSkills } from './skills/nested';
 import { scanSkills } from './skills/scan';
 import { applyStyleLimits, scanStyles } from './styles/scan';
 import { scanAgents } from './subagents/scan';
@@ -26,23 +26,59 @@ export interface BuildContext {
   gate: TrustGate;
 }
 
+/** What one discovery reads: the project only when `trusted`, the user's sources only when `includeUser`. */
+interface Discovery {
+  workspaceDir: string;
+  homeDir: string;
+  trusted: boolean;
+  includeUser: boolean;
+}
+
 /**
  * Builds the extensions value of a workspace bundle (issue 5) from disk: plugins first (their
  * enabled state decides what they contribute), then skills, commands, subagents and output styles
- * from the native folders (`nativeRoots`) and enabled plugins, precedence applied (`precedence.ts`),
- * then MCP and LSP servers. Project sources are read only when the trust gate allows the workspace
- * folder; otherwise only user-level sources are active and `restrictedCounts` tells what the
- * project holds. Bad files never fail the build (they become warnings); resolves a frozen catalog.
+ * from the native folders (`nativeRoots`), nested `.claude/skills` folders (`skills/nested.ts`) and
+ * enabled plugins, precedence applied (`precedence.ts`), then MCP (`~/.claude.json` included) and
+ * LSP servers. Project sources are read only when the trust gate allows the workspace folder;
+ * otherwise only user-level sources are active and `restrictedCounts` tells what trusting would
+ * activate ({@link discoverProjectExtensions}). Bad files never fail the build (they become
+ * warnings); resolves a frozen catalog.
  */
 export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatalog> {
+  const trusted = ctx.gate.mayActivateProjectResources(ctx.workspaceDir);
+  const catalog = await discover({ workspaceDir: ctx.workspaceDir, homeDir: ctx.homeDir, trusted, includeUser: true });
+  if (trusted) return catalog;
+  // restricted mode: what trusting would activate, from the very same discovery
+  const counts = countActive(await discoverProjectExtensions(ctx.workspaceDir, ctx.homeDir));
+  return freeze({ ...catalog, restrictedCounts: counts, digest: sha256Hex(JSON.stringify([catalog.digest, counts])) });
+}
+
+/**
+ * The project's own extensions, as trusting the folder would activate them: the bundle build with
+ * the project treated as trusted and the user's sources (`~/.claude/…`, `~/.blade/…`,
+ * `~/.claude.json`, installed plugins) left out. Settings layers still decide plugin enabled state
+ * (the user's `enabledPlugins` included), so the result is exactly the project part of the bundle
+ * the workspace gets once trusted. The trust review lists these (`trust/review/resources.ts`) and
+ * restricted mode counts them. Never throws for bad files (warnings).
+ */
+export function discoverProjectExtensions(workspaceDir: string, homeDir: string): Promise<ExtensionCatalog> {
+  return discover({ workspaceDir, homeDir, trusted: true, includeUser: false });
+}
+
+/** Restricted-mode counts: resources of each kind that would be active, plugins that would be enabled. */
+function countActive(c: ExtensionCatalog): ExtensionCatalog['restrictedCounts'] {
+  const active = (items: ReadonlyArray<{ status: string }>) => items.filter((i) => i.status === 'active').length;
+  return { skills: active(c.skills), commands: active(c.commands), agents: active(c.agents), plugins: c.plugins.filter((p) => p.enabled).length, mcp: active(c.mcpServers), styles: active(c.styles), lsp: active(c.lspServers) };
+}
+
+async function discover(ctx: Discovery): Promise<ExtensionCatalog> {
   const started = performance.now();
-  const { workspaceDir, homeDir } = ctx;
-  const trusted = ctx.gate.mayActivateProjectResources(workspaceDir);
+  const { workspaceDir, homeDir, trusted, includeUser } = ctx;
   const shown = (abs: string) => displayPath(abs, workspaceDir, homeDir);
   const warnings: ExtensionWarning[] = [];
 
   // plugins and their enabled state
-  const discovered = await discoverPlugins({ homeDir, workspaceDir, trusted, shown });
+  const discovered = await discoverPlugins({ homeDir, workspaceDir, trusted, includeUser, shown });
   warnings.push(...discovered.warnings);
   const layers = await readEnabledLayers(homeDir, workspaceDir, trusted, shown);
   warnings.push(...layers.warnings);
@@ -62,6 +98,7 @@ export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatal
       manifestPath: c.manifestPath ? shown(c.manifestPath) : null,
       marketplace: c.marketplace,
       source: c.source,
+      installScope: c.installScope,
       enabled: enabled && !error,
       enabledBy,
       status: error ? 'error' : enabled ? 'enabled' : 'disabled',
@@ -86,29 +123,37 @@ export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatal
   const commands: CommandRecord[] = [];
   const agents: AgentRecord[] = [];
   const styles: StyleRecord[] = [];
-  for (const root of nativeRoots('skills', homeDir, workspaceDir, trusted)) {
+  for (const root of nativeRoots('skills', homeDir, workspaceDir, trusted, includeUser)) {
     const r = await scanSkills(root, shown);
     skills.push(...r.skills);
     warnings.push(...r.warnings);
   }
-  for (const root of nativeRoots('commands', homeDir, workspaceDir, trusted)) {
+  const watchRoots: string[] = [];
+  if (trusted) {
+    const roots = await nestedSkillRoots(workspaceDir);
+    const nested = await scanNestedSkills(roots, new Set(skills.filter((s) => s.source === 'project').map((s) => s.id)), shown);
+    skills.push(...nested.skills);
+    warnings.push(...nested.warnings);
+    watchRoots.push(...roots.map((r) => r.dir));
+  }
+  for (const root of nativeRoots('commands', homeDir, workspaceDir, trusted, includeUser)) {
     const r = await scanCommands(root, shown);
     commands.push(...r.commands);
     warnings.push(...r.warnings);
   }
-  for (const root of nativeRoots('agents', homeDir, workspaceDir, trusted)) {
+  for (const root of nativeRoots('agents', homeDir, workspaceDir, trusted, includeUser)) {
     const r = await scanAgents(root, shown);
     agents.push(...r.agents);
     warnings.push(...r.warnings);
   }
-  for (const root of nativeRoots('output-styles', homeDir, workspaceDir, trusted)) {
+  for (const root of nativeRoots('output-styles', homeDir, workspaceDir, trusted, includeUser)) {
     const r = await scanStyles(root, shown);
     styles.push(...r.styles);
     warnings.push(...r.warnings);
   }
 
   // MCP (enabled plugins' servers included) and LSP
-  const mcp = await collectMcpServers({ workspaceDir, homeDir, trusted, plugins: active, shown });
+  const mcp = await collectMcpServers({ workspaceDir, homeDir, trusted, includeUser, plugins: active, shown });
   warnings.push(...mcp.warnings);
   for (const p of plugins) p.contributes.mcpServers = mcp.servers.filter((s) => s.plugin === p.name).length;
   const lsp: LspRecord[] = [];
@@ -128,7 +173,7 @@ export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatal
     root: workspaceDir,
     homeDir,
     trusted,
-    restrictedCounts: trusted ? { skills: 0, commands: 0, agents: 0, plugins: 0, mcp: 0, styles: 0, lsp: 0 } : await countProjectExtensions(workspaceDir),
+    restrictedCounts: { skills: 0, commands: 0, agents: 0, plugins: 0, mcp: 0, styles: 0, lsp: 0 },
     skills: applyPrecedence([...skills, ...fromPlugins('skills')]),
     commands: applyPrecedence([...commands, ...fromPlugins('commands')]),
     agents: applyPrecedence([...agents, ...fromPlugins('agents')]),
@@ -137,6 +182,7 @@ export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatal
     styles: applyStyleLimits(applyPrecedence([...styles, ...fromPlugins('styles')])),
     lspServers: dedupeLsp(lsp),
     warnings,
+    watchRoots,
     digest: '',
     builtAt: new Date().toISOString(),
     buildMs: 0,
@@ -146,12 +192,17 @@ export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatal
       catalog.trusted,
       ...(['skills', 'commands', 'agents', 'styles', 'mcpServers', 'lspServers'] as const).flatMap((k) => (catalog[k] as ReadonlyArray<{ id: string; status: string; path: string; sha256?: string | null; digest?: string; warnings: unknown[] }>).map((r) => [k, r.id, r.status, r.path, r.sha256 ?? r.digest ?? null, r.warnings.length])),
       ...plugins.map((p) => ['plugin', p.id, p.status, p.path, p.warnings.length]),
-      catalog.restrictedCounts,
       warnings.length,
     ]),
   );
   const buildMs = Math.round((performance.now() - started) * 10) / 10;
-  return deepFreeze({ ...catalog, digest, buildMs, snapshot(this: ExtensionCatalog) { return this; } }) as ExtensionCatalog;
+  return freeze({ ...catalog, digest, buildMs });
+}
+
+/** The immutable catalog: every part frozen, `snapshot()` returning itself. */
+function freeze(c: Omit<ExtensionCatalog, 'snapshot'>): ExtensionCatalog {
+  const copy = { ...c, snapshot(this: ExtensionCatalog) { return this; } };
+  return deepFreeze(copy) as ExtensionCatalog;
 }
 
 function dedupeLsp(servers: LspRecord[]): LspRecord[] {

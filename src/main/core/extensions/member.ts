@@ -7,8 +7,10 @@ import type { ExtensionCatalog } from './types';
 
 /** Project paths (relative to the workspace) whose changes can change the extensions. */
 const PROJECT_PATHS = ['.claude', '.blade', '.claude-plugin', '.cursor', '.vscode', '.mcp.json', '.lsp.json', '.gemini', '.codex'];
-/** User paths (relative to home) whose changes can change the extensions. */
-const USER_PATHS = ['.claude', '.blade', '.cursor', '.gemini', '.codex', '.mcp.json'];
+/** User paths (relative to home) whose changes can change the extensions (`.claude.json`: user and local MCP servers). */
+const USER_PATHS = ['.claude', '.blade', '.cursor', '.gemini', '.codex', '.mcp.json', '.claude.json'];
+/** A nested skills folder anywhere below the workspace (`apps/web/.claude/skills/…`). */
+const NESTED_SKILLS = /[\\/]\.(claude|blade)[\\/]skills([\\/]|$)/;
 const USER_RECURSIVE = ['skills', 'commands', 'agents', 'output-styles'];
 
 /**
@@ -25,6 +27,7 @@ export const extensionsMember: ResourceMemberFactory<'extensions'> = {
     const relevant = (p: string): boolean =>
       PROJECT_PATHS.some((rel) => isInside(path.join(context.workspaceDir, rel), p)) ||
       USER_PATHS.some((rel) => isInside(path.join(context.homeDir, rel), p)) ||
+      (isInside(context.workspaceDir, p) && NESTED_SKILLS.test(p)) ||
       value.plugins.some((pl) => isInside(pl.root, p));
     return {
       get value() {
@@ -34,7 +37,9 @@ export const extensionsMember: ResourceMemberFactory<'extensions'> = {
       async watchSpec(): Promise<WatchSpec> {
         const exists = async (p: string) => fs.stat(p).then(() => true, () => false);
         const recursive: string[] = [];
-        const shallow: string[] = [context.workspaceDir];
+        // the home folder itself only for ~/.claude.json (user and local MCP servers)
+        const shallow: string[] = [context.workspaceDir, context.homeDir];
+        recursive.push(...value.watchRoots);
         for (const rel of ['.claude', '.blade', '.claude-plugin', '.cursor', '.vscode']) {
           const abs = path.join(context.workspaceDir, rel);
           if (await exists(abs)) recursive.push(abs);
@@ -42,7 +47,7 @@ export const extensionsMember: ResourceMemberFactory<'extensions'> = {
         for (const tool of ['.claude', '.blade']) {
           const base = path.join(context.homeDir, tool);
           if (!(await exists(base))) continue;
-          shallow.push(base, path.join(base, 'plugins'));
+          shallow.push(base, path.join(base, 'plugins')); // installed_plugins.json lives here
           for (const sub of USER_RECURSIVE) if (await exists(path.join(base, sub))) recursive.push(path.join(base, sub));
         }
         for (const p of value.plugins) if (!isInside(context.workspaceDir, p.root)) recursive.push(p.root);

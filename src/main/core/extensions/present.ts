@@ -6,7 +6,7 @@ const strip = <T extends object>(record: T, keys: readonly string[]): Record<str
   for (const [k, v] of Object.entries(record)) if (!keys.includes(k)) out[k] = v;
   return out;
 };
-const INTERNAL = ['absolutePath', 'layer', 'local', 'template', 'bodyLine', 'prompt', 'root', 'manifest', 'entry'];
+const INTERNAL = ['absolutePath', 'layer', 'local', 'template', 'bodyLine', 'prompt', 'root', 'manifest', 'entry', 'meta'];
 
 /**
  * The contract's `extensions.list` shape of a catalog (engine-only fields such as absolute paths,

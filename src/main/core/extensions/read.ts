@@ -76,6 +76,12 @@ export function parseMarkdown(bytes: Uint8Array, shown: string): MarkdownFile | 
   };
 }
 
+/** The frontmatter of a parsed file with the line of each top-level key (see `Frontmatter` in types.ts). */
+export function frontmatterOf(file: MarkdownFile | ReadFailure): { data: Record<string, unknown>; lines: Record<string, number | null> } {
+  if (failed(file)) return { data: {}, lines: {} };
+  return { data: file.data, lines: Object.fromEntries(Object.keys(file.data).map((k) => [k, file.lineOf(k)])) };
+}
+
 /** True for a {@link ReadFailure}. */
 export function failed(r: MarkdownFile | ReadFailure): r is ReadFailure {
   return 'error' in r;

@@ -16,12 +16,14 @@ export interface ScanRoot {
 
 /**
  * The native folders of one kind (`skills`, `commands`, `agents`, `output-styles`) in precedence
- * order (issue 5): `~/.claude/<sub>`, `~/.blade/<sub>`, then, only when the trust gate allows the
- * project, `<workspace>/.claude/<sub>` and `<workspace>/.blade/<sub>`.
+ * order (issue 5): `~/.claude/<sub>`, `~/.blade/<sub>` (unless `includeUser` is false: the
+ * project-only discovery), then, only when the trust gate allows the project,
+ * `<workspace>/.claude/<sub>` and `<workspace>/.blade/<sub>`.
  */
-export function nativeRoots(sub: string, homeDir: string, workspaceDir: string, trusted: boolean): ScanRoot[] {
+export function nativeRoots(sub: string, homeDir: string, workspaceDir: string, trusted: boolean, includeUser = true): ScanRoot[] {
   const roots: ScanRoot[] = [];
-  for (const scope of trusted ? (['user', 'project'] as const) : (['user'] as const)) {
+  const scopes = [...(includeUser ? (['user'] as const) : []), ...(trusted ? (['project'] as const) : [])];
+  for (const scope of scopes) {
     for (const tool of ['claude', 'blade'] as const) {
       const base = scope === 'user' ? homeDir : workspaceDir;
       roots.push({ dir: path.join(base, `.${tool}`, sub), layer: layerOf(scope, tool), source: scope, tool, plugin: null });

@@ -20,19 +20,30 @@ export interface Located {
   local: boolean;
 }
 
+/**
+ * The parsed frontmatter of a Markdown resource, kept for readers that need more than the listed
+ * fields (the trust review lists frontmatter `hooks` and `mcpServers` from it instead of parsing
+ * the file again). `lines` maps each top-level key to its 1-based file line.
+ */
+export interface Frontmatter {
+  data: Readonly<Record<string, unknown>>;
+  lines: Readonly<Record<string, number | null>>;
+}
+
 /** A skill in the bundle: metadata only; the body is read on demand and checked against `sha256`. */
-export type SkillRecord = SkillInfo & Located;
+export type SkillRecord = SkillInfo & Located & { meta: Frontmatter };
 
 /** A command in the bundle, with its template (the body after the frontmatter) frozen at build time. */
 export type CommandRecord = CommandInfo &
   Located & {
+    meta: Frontmatter;
     template: string;
     /** 1-based file line of the template's first line. */
     bodyLine: number;
   };
 
 /** A subagent in the bundle. */
-export type AgentRecord = AgentInfo & Located;
+export type AgentRecord = AgentInfo & Located & { meta: Frontmatter };
 
 /** An output style in the bundle, with its prompt frozen at build time (seed §3: the snapshot keeps it). */
 export type StyleRecord = StyleInfo & Located & { prompt: string };
@@ -73,6 +84,8 @@ export interface ExtensionCatalog {
   readonly styles: readonly StyleRecord[];
   readonly lspServers: readonly LspRecord[];
   readonly warnings: readonly ExtensionWarning[];
+  /** Extra folders to watch recursively (nested `.claude/skills` and `.blade/skills` roots found by the build). */
+  readonly watchRoots: readonly string[];
   /** SHA-256 over every resource's id and digest (and plugin states). */
   readonly digest: string;
   readonly builtAt: string;

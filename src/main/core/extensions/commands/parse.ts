@@ -1,5 +1,5 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, firstParagraph, flag, hintText, symlinkAsText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
+import { failed, firstParagraph, flag, frontmatterOf, hintText, symlinkAsText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
 import type { ScanRoot } from '../roots';
 import type { CommandRecord } from '../types';
 import { findFileRefs, findShellEmbeds } from './embeds';
@@ -12,7 +12,7 @@ import { indexingWarning } from './indexing';
  */
 export function commandFromFile(file: MarkdownFile | ReadFailure, name: string, root: ScanRoot, absolutePath: string, shown: string): CommandRecord {
   const id = root.plugin ? `plugin:${root.plugin}:${name}` : name;
-  const base = { id, name, source: root.source, tool: root.tool, plugin: root.plugin, path: shown, absolutePath, layer: root.layer, local: false, overriddenBy: null };
+  const base = { id, name, source: root.source, tool: root.tool, plugin: root.plugin, path: shown, absolutePath, layer: root.layer, local: false, overriddenBy: null, meta: frontmatterOf(file) };
   if (failed(file)) {
     return { ...base, description: null, argumentHint: null, allowedTools: [], model: null, disableModelInvocation: false, frontmatter: {}, hasShellEmbeds: false, shellEmbeds: [], fileRefs: [], sha256: null, status: 'invalid', warnings: [file.error], template: '', bodyLine: 1 };
   }

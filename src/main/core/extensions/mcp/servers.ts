@@ -1,11 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
-import { mcpServersFromMap, readMcpServers, type McpDefinition } from '../../hooks/mcp';
+import { mcpServersFromMap, readMcpServers } from '../../hooks/mcp';
 import { parseJsonText } from '../../trust/review/jsonText';
-import { isRecord, redactUrl } from '../../trust/review/text';
-import { layerOf, type Layer } from '../precedence';
+import { isRecord } from '../../trust/review/text';
+import { layerOf } from '../precedence';
 import { warn } from '../read';
+import { readClaudeJsonServers } from './claudeJson';
+import { mcpRecord } from './record';
 import type { McpRecord, PluginRecord } from '../types';
 
 /** What {@link collectMcpServers} needs. */
@@ -13,6 +15,8 @@ export interface McpContext {
   workspaceDir: string;
   homeDir: string;
   trusted: boolean;
+  /** False for the project-only discovery (`discoverProjectExtensions`): user files are left out. */
+  includeUser: boolean;
   /** Enabled plugins only. */
   plugins: readonly PluginRecord[];
   shown(absolute: string): string;
@@ -23,20 +27,26 @@ export interface McpContext {
  * (`hooks/mcp.ts`, the same definitions and digests MCP approval uses): the user's files
  * (`~/.claude/settings.json`, `~/.cursor/mcp.json`, `~/.gemini/settings.json`, `~/.codex/config.toml`,
  * `~/.blade/…`), the project's (`.mcp.json` wrapped or bare, `.cursor/mcp.json`, `.vscode/mcp.json`
- * `servers`, settings `mcpServers`…) only when trusted, and each enabled plugin's `.mcp.json`,
+ * `servers`, settings `mcpServers`…) only when trusted, the user and local scopes of `~/.claude.json`
+ * (`mcp/claudeJson.ts`, user-level: read in restricted mode too), and each enabled plugin's `.mcp.json`,
  * manifest `mcpServers` (file or inline) and marketplace entry. A server without `type` gets it from
  * its fields. Secret-looking env and header values and arguments are masked (`hooks/mask.ts`). Never throws.
  */
 export async function collectMcpServers(ctx: McpContext): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
   const servers: McpRecord[] = [];
   const warnings: ExtensionWarning[] = [];
-  const user = await readMcpServers(ctx.homeDir, ctx.homeDir, []);
-  for (const d of user.servers) servers.push(toRecord(d, { source: 'user', path: `~/${d.source.file}`, layer: layerOf('user', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
-  warnings.push(...user.warnings.map((w) => ({ ...w, path: `~/${w.path}` })));
+  if (ctx.includeUser) {
+    const user = await readMcpServers(ctx.homeDir, ctx.homeDir, []);
+    for (const d of user.servers) servers.push(mcpRecord(d, { source: 'user', path: `~/${d.source.file}`, layer: layerOf('user', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
+    warnings.push(...user.warnings.map((w) => ({ ...w, path: `~/${w.path}` })));
+    const own = await readClaudeJsonServers(ctx.homeDir, ctx.workspaceDir);
+    servers.push(...own.servers);
+    warnings.push(...own.warnings);
+  }
   if (ctx.trusted) {
     const project = await readMcpServers(ctx.workspaceDir, ctx.homeDir, []);
     for (const d of project.servers) {
-      servers.push(toRecord(d, { source: d.source.scope === 'local' ? 'local' : 'project', path: d.source.file, layer: layerOf('project', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
+      servers.push(mcpRecord(d, { source: d.source.scope === 'local' ? 'local' : 'project', path: d.source.file, layer: layerOf('project', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
     }
     warnings.push(...project.warnings);
   }
@@ -55,7 +65,7 @@ export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 
   const add = (map: unknown, absolutePath: string, lineOf?: (n: unknown) => number | null) => {
     const shownPath = ctx.shown(absolutePath);
     const source: HookSource = { scope: 'plugin', file: shownPath, plugin: plugin.name, format: 'plugin', absolutePath };
-    for (const d of mcpServersFromMap(map, source, plugin.root, ctx.homeDir, lineOf)) servers.push(toRecord(d, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
+    for (const d of mcpServersFromMap(map, source, plugin.root, ctx.homeDir, lineOf)) servers.push(mcpRecord(d, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
   };
   const readFile = async (absolutePath: string) => {
     const text = await fs.readFile(absolutePath, 'utf8').catch(() => null);
@@ -78,33 +88,4 @@ export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 
     }
   }
   return { servers, warnings };
-}
-
-function toRecord(d: McpDefinition, where: { source: McpRecord['source']; path: string; layer: Layer; plugin: string | null }): McpRecord {
-  const fix = (w: { path: string; line: number | null; message: string; fix: string | null }) => ({ ...w, path: where.path });
-  return {
-    id: where.plugin ? `plugin:${where.plugin}:${d.name}` : d.name,
-    name: d.name,
-    transport: d.transport,
-    command: d.command,
-    args: d.maskedArgs,
-    url: d.url === null ? null : redactUrl(d.url),
-    cwd: d.cwd,
-    envNames: Object.keys(d.env),
-    headerNames: Object.keys(d.headers),
-    env: d.maskedEnv,
-    headers: d.maskedHeaders,
-    source: where.source,
-    plugin: where.plugin,
-    path: where.path,
-    line: d.line,
-    digest: d.digest,
-    approvalId: d.id,
-    status: d.invalid.length ? 'invalid' : 'active',
-    overriddenBy: null,
-    warnings: [...d.invalid, ...d.warnings].map(fix),
-    absolutePath: d.source.absolutePath,
-    layer: where.layer,
-    local: where.source === 'local',
-  };
 }

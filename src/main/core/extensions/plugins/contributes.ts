@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
 import { parseJsonText } from '../../trust/review/jsonText';
 import { commandsFromFiles, scanCommands } from '../commands/scan';
+import { summarizeHooks } from '../hookCount';
 import { lspFromMap, readLspFile } from '../lsp/scan';
 import { readMarkdown } from '../read';
 import type { ScanRoot } from '../roots';
@@ -130,21 +131,11 @@ export async function collectPluginResources(p: PluginLike, shown: (abs: string)
 
 async function countHooks(p: PluginLike, inside: (rel: string) => string | null): Promise<number> {
   const m = p.manifest ?? {};
-  const count = (v: unknown): number => {
-    const events = v && typeof v === 'object' && !Array.isArray(v) && 'hooks' in v && typeof (v as { hooks: unknown }).hooks === 'object' ? (v as { hooks: unknown }).hooks : v;
-    if (!events || typeof events !== 'object' || Array.isArray(events)) return 0;
-    let n = 0;
-    for (const groups of Object.values(events)) {
-      if (!Array.isArray(groups)) continue;
-      for (const g of groups) n += g && typeof g === 'object' && Array.isArray((g as { hooks?: unknown }).hooks) ? (g as { hooks: unknown[] }).hooks.length : 1;
-    }
-    return n;
-  };
-  if (m.hooks && typeof m.hooks === 'object') return count(m.hooks);
+  if (m.hooks && typeof m.hooks === 'object') return summarizeHooks(m.hooks)?.count ?? 0;
   const file = typeof m.hooks === 'string' ? inside(m.hooks) : path.join(p.root, 'hooks', 'hooks.json');
   if (!file) return 0;
   const text = await fs.readFile(file, 'utf8').catch(() => null);
   if (text === null) return 0;
   const parsed = parseJsonText(text.replace(/^\uFEFF/, ''));
-  return parsed.ok ? count(parsed.value) : 0;
+  return parsed.ok ? (summarizeHooks(parsed.value)?.count ?? 0) : 0;
 }

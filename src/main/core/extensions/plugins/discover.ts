@@ -1,29 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { parseJsonText } from '../../trust/review/jsonText';
 import { isInside } from '../paths';
-import { layerOf, rankOf, type Layer } from '../precedence';
+import { layerOf, rankOf } from '../precedence';
 import { warn } from '../read';
-import { validateManifest, type ManifestCheck } from './manifest';
+import { findManifest, readJson, readPlugin, type PluginCandidate } from './candidate';
+import { installedPlugins } from './installed';
 
-/** A plugin found on disk, before its enabled state is decided. */
-export interface PluginCandidate {
-  name: string;
-  /** Absolute plugin folder. */
-  root: string;
-  /** Absolute manifest path, or null. */
-  manifestPath: string | null;
-  /** The object the plugin is defined by: plugin.json, or the marketplace entry (strict: false / no plugin.json). */
-  manifest: Record<string, unknown> | null;
-  entry: Record<string, unknown> | null;
-  marketplace: string | null;
-  source: 'user' | 'project';
-  layer: Layer;
-  check: ManifestCheck;
-  /** On unless switched off by a settings layer: plugin folders yes (unless `defaultEnabled: false`), marketplace entries no. */
-  defaultEnabled: boolean;
-}
+export type { PluginCandidate } from './candidate';
 
 /** Most marketplace entries read (seed "Numbers at a glance"). */
 const MAX_MARKET_ENTRIES = 5000;
@@ -35,13 +19,16 @@ const NOT_PLUGINS = new Set(['cache', 'marketplaces', 'repos', 'data', 'node_mod
  * (preferred) or `.claude-plugin/plugin.json` under `~/.claude/plugins`, `~/.blade/plugins` and —
  * only when the project is trusted — `.claude/plugins`, `.blade/plugins`, plus the local (`./…`)
  * entries of the workspace's `.claude-plugin/marketplace.json` (`metadata.pluginRoot` honoured;
- * `strict: false` entries are their own definition; remote sources are counted in one warning).
+ * `strict: false` entries are their own definition; remote sources are counted in one warning),
+ * plus the plugins installed from marketplaces (`installedPlugins`, user-level). With
+ * `includeUser: false` (the project-only discovery) the user's plugins are left out.
  * Same-named plugins: the higher layer wins and the other is reported. Never throws.
  */
-export async function discoverPlugins(options: { homeDir: string; workspaceDir: string; trusted: boolean; shown(abs: string): string }): Promise<{ plugins: PluginCandidate[]; warnings: ExtensionWarning[] }> {
+export async function discoverPlugins(options: { homeDir: string; workspaceDir: string; trusted: boolean; includeUser: boolean; shown(abs: string): string }): Promise<{ plugins: PluginCandidate[]; warnings: ExtensionWarning[] }> {
   const found: PluginCandidate[] = [];
   const warnings: ExtensionWarning[] = [];
-  const scopes: Array<['user' | 'project', string]> = [['user', options.homeDir]];
+  const scopes: Array<['user' | 'project', string]> = [];
+  if (options.includeUser) scopes.push(['user', options.homeDir]);
   if (options.trusted) scopes.push(['project', options.workspaceDir]);
   for (const [scope, base] of scopes) {
     for (const tool of ['claude', 'blade'] as const) {
@@ -57,9 +44,14 @@ export async function discoverPlugins(options: { homeDir: string; workspaceDir: 
         const root = path.join(dir, e.name);
         const manifest = await findManifest(root);
         if (!manifest) continue;
-        found.push(await candidate(root, manifest, null, null, scope, layerOf(scope, tool), options.shown, warnings));
+        found.push(await readPlugin({ root, manifestPath: manifest, entry: null, marketplace: null, source: scope, layer: layerOf(scope, tool) }, options.shown));
       }
     }
+  }
+  if (options.includeUser) {
+    const installed = await installedPlugins(options.homeDir, options.workspaceDir, options.shown);
+    found.push(...installed.plugins);
+    warnings.push(...installed.warnings);
   }
   if (options.trusted) found.push(...(await marketplacePlugins(options.workspaceDir, options.shown, warnings)));
   const byName = new Map<string, PluginCandidate>();
@@ -73,59 +65,6 @@ export async function discoverPlugins(options: { homeDir: string; workspaceDir: 
     }
   }
   return { plugins: [...byName.values()], warnings };
-}
-
-async function findManifest(root: string): Promise<string | null> {
-  for (const dir of ['.blade-plugin', '.claude-plugin']) {
-    const p = path.join(root, dir, 'plugin.json');
-    try {
-      if ((await fs.stat(p)).isFile()) return p;
-    } catch {
-      // try the next
-    }
-  }
-  return null;
-}
-
-async function readJson(file: string, shown: string, warnings: ExtensionWarning[]): Promise<{ value: unknown; lineOf: (n: unknown) => number | null } | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
-  const parsed = parseJsonText(text.replace(/^\uFEFF/, ''));
-  if (!parsed.ok) {
-    warnings.push(warn(shown, parsed.line, `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`, parsed.fix));
-    return { value: undefined, lineOf: () => null };
-  }
-  return { value: parsed.value, lineOf: parsed.lineOf };
-}
-
-async function candidate(root: string, manifestPath: string | null, entry: Record<string, unknown> | null, marketplace: string | null, source: 'user' | 'project', layer: Layer, shown: (a: string) => string, warnings: ExtensionWarning[]): Promise<PluginCandidate> {
-  const folder = path.basename(root);
-  const fileWarnings: ExtensionWarning[] = [];
-  const json = manifestPath ? await readJson(manifestPath, shown(manifestPath), fileWarnings) : null;
-  const strict = entry?.strict !== false;
-  let manifest: Record<string, unknown> | null = json && isRecord(json.value) ? json.value : null;
-  let check: ManifestCheck;
-  if (manifestPath && json && json.value === undefined) {
-    check = { name: typeof entry?.name === 'string' ? entry.name : folder, version: null, description: null, defaultEnabled: true, errors: fileWarnings, warnings: [] };
-  } else if (manifest) {
-    check = validateManifest(manifest, shown(manifestPath!), typeof entry?.name === 'string' ? entry.name : folder, json!.lineOf);
-    if (entry && !strict && ['commands', 'agents', 'skills', 'hooks', 'mcpServers', 'lspServers', 'outputStyles'].some((k) => manifest![k] !== undefined)) {
-      check.errors.push(warn(shown(manifestPath!), 1, 'the marketplace entry has "strict": false (the entry is the whole definition), but this plugin.json declares components too; Claude Code refuses to load it', 'Move the components into the marketplace entry, or drop "strict": false.'));
-    }
-  } else {
-    manifest = entry;
-    check = validateManifest(entry ?? {}, shown(root), folder);
-    check.warnings = check.warnings.filter((w) => !/^unknown key|^no "name"/.test(w.message));
-  }
-  if (entry && manifest !== entry && typeof entry.name === 'string' && entry.name !== check.name) {
-    check.warnings.push(warn(shown(manifestPath ?? root), null, `the marketplace lists it as "${entry.name}" but its manifest says "${check.name}"`, 'Use one name in both.'));
-  }
-  void warnings;
-  return { name: check.name, root, manifestPath, manifest, entry, marketplace, source, layer, check, defaultEnabled: entry ? false : check.defaultEnabled };
 }
 
 async function marketplacePlugins(workspaceDir: string, shown: (a: string) => string, warnings: ExtensionWarning[]): Promise<PluginCandidate[]> {
@@ -160,7 +99,7 @@ async function marketplacePlugins(workspaceDir: string, shown: (a: string) => st
       warnings.push(warn(shown(file), json.lineOf(entry), `plugin "${entry.name}": its folder ${shown(root)} does not exist`, 'Fix "source", or add the plugin folder.'));
       continue;
     }
-    out.push(await candidate(root, await findManifest(root), entry, market, 'project', 'project-claude', shown, warnings));
+    out.push(await readPlugin({ root, manifestPath: await findManifest(root), entry, marketplace: market, source: 'project', layer: 'project-claude' }, shown));
   }
   if (remote > 0) warnings.push(warn(shown(file), null, `${remote} of ${entries.length} marketplace entries have remote sources (github, url, git-subdir…); they are not listed until installed`, null));
   return out;

@@ -1,5 +1,7 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, firstParagraph, flag, hintText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
+import { shellEmbedCommands } from '../commands/embeds';
+import { summarizeHooks } from '../hookCount';
+import { failed, firstParagraph, flag, frontmatterOf, hintText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
 import type { ScanRoot } from '../roots';
 import type { SkillRecord } from '../types';
 
@@ -12,14 +14,15 @@ const MAX_DESCRIPTION = 1024;
  * A skill from its parsed `SKILL.md` (formats.md §2.8, seed §10). `folder` is the skill's folder
  * name, which is its id (Claude Code's command name; `plugin:<plugin>:<folder>` for plugin skills);
  * frontmatter `name` is the display name. `name` and `description` are required by the spec: when
- * missing, the folder name and the first paragraph are used and a warning says so. Unreadable
- * files are listed as `invalid`.
+ * missing, the folder name and the first paragraph are used and a warning says so. `arguments`
+ * (named positional arguments) and `hooks` (registered while the skill runs, with a warning that
+ * they need hook approval) are listed too. Unreadable files are listed as `invalid`.
  */
 export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, root: ScanRoot, absolutePath: string, shown: string): SkillRecord {
   const id = root.plugin ? `plugin:${root.plugin}:${folder}` : folder;
-  const base = { id, source: root.source, tool: root.tool, plugin: root.plugin, path: shown, absolutePath, layer: root.layer, local: false, overriddenBy: null };
+  const base = { id, source: root.source, tool: root.tool, plugin: root.plugin, path: shown, absolutePath, layer: root.layer, local: false, overriddenBy: null, meta: frontmatterOf(file) };
   if (failed(file)) {
-    return { ...base, name: folder, description: '', whenToUse: null, argumentHint: null, allowedTools: [], model: null, disableModelInvocation: false, userInvocable: true, bodyBytes: 0, sha256: null, status: 'invalid', warnings: [file.error] };
+    return { ...base, name: folder, description: '', whenToUse: null, argumentHint: null, allowedTools: [], model: null, disableModelInvocation: false, userInvocable: true, bodyBytes: 0, arguments: [], hooks: null, shellEmbeds: [], sha256: null, status: 'invalid', warnings: [file.error] };
   }
   const warnings: ExtensionWarning[] = [...file.warnings];
   const d = file.data;
@@ -40,6 +43,8 @@ export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, 
   } else if (description.length > MAX_DESCRIPTION) {
     warnings.push(warn(shown, file.lineOf('description'), `description is ${description.length} characters; the Agent Skills spec allows ${MAX_DESCRIPTION}`, 'Shorten the description; move details into the body.'));
   }
+  const args = argumentNames(d.arguments, shown, file.lineOf('arguments'), warnings);
+  const hooks = skillHooks(d.hooks, shown, file.lineOf('hooks'), warnings);
   return {
     ...base,
     name,
@@ -51,8 +56,37 @@ export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, 
     disableModelInvocation: flag(d['disable-model-invocation'], false),
     userInvocable: flag(d['user-invocable'], true),
     bodyBytes: Buffer.byteLength(file.body, 'utf8'),
+    arguments: args,
+    hooks,
+    shellEmbeds: shellEmbedCommands(file.body),
     sha256: file.sha256,
     status: 'active',
     warnings,
   };
+}
+
+/** `arguments`: a space-separated string or a list of names (formats.md §2.8); anything else is a warning. */
+function argumentNames(value: unknown, shown: string, line: number | null, warnings: ExtensionWarning[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) return value.map((v) => String(v).trim()).filter(Boolean);
+  warnings.push(warn(shown, line, '"arguments" must be a space-separated string or a list of names; it is ignored', 'Write arguments: issue priority (or a YAML list of names).'));
+  return [];
+}
+
+/**
+ * Frontmatter `hooks` (formats.md §2.8): counted and listed with their events. They are not part of
+ * the user's settings: they run only while the skill is invoked, and (in Atrium) only once approved.
+ */
+function skillHooks(value: unknown, shown: string, line: number | null, warnings: ExtensionWarning[]): { count: number; events: string[] } | null {
+  if (value === undefined || value === null) return null;
+  const summary = summarizeHooks(value);
+  if (summary === null) {
+    warnings.push(warn(shown, line, '"hooks" is not an object of events; agents reject it', 'Write hooks: with event names as keys (PreToolUse: [...]).'));
+    return null;
+  }
+  if (summary.count > 0) {
+    warnings.push(warn(shown, line, `declares ${summary.count} hook${summary.count === 1 ? '' : 's'} (${summary.events.join(', ')}): they run only while the skill is invoked, and only once approved like any other hook`, null));
+  }
+  return summary;
 }

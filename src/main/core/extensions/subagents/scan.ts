@@ -1,5 +1,5 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, text, toolList, warn, readMarkdown, symlinkAsText } from '../read';
+import { failed, frontmatterOf, text, toolList, warn, readMarkdown, symlinkAsText } from '../read';
 import { DOC_NAMES, type ScanRoot } from '../roots';
 import type { AgentRecord } from '../types';
 import { findMarkdown } from '../walk';
@@ -22,7 +22,7 @@ export async function agentFromFile(absolute: string, root: ScanRoot, shown: (ab
   const where = shown(absolute);
   const fileName = absolute.split(/[\\/]/).pop()!.replace(/\.md$/i, '');
   const file = await readMarkdown(absolute, where);
-  const base = { source: root.source, tool: root.tool, plugin: root.plugin, path: where, absolutePath: absolute, layer: root.layer, local: false, overriddenBy: null };
+  const base = { source: root.source, tool: root.tool, plugin: root.plugin, path: where, absolutePath: absolute, layer: root.layer, local: false, overriddenBy: null, meta: frontmatterOf(file) };
   if (failed(file)) return { ...base, id: idOf(root, fileName), name: fileName, description: null, tools: [], model: null, sha256: null, status: 'invalid', warnings: [file.error] };
   const warnings = [...file.warnings];
   const name = text(file.data.name) ?? fileName;

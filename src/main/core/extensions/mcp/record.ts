@@ -1,0 +1,38 @@
+import type { McpDefinition } from '../../hooks/mcp';
+import { redactUrl } from '../../trust/review/text';
+import type { Layer } from '../precedence';
+import type { McpRecord } from '../types';
+
+/**
+ * An MCP definition of the hooks issue's reader as a bundle record (masked values, redacted URL,
+ * `invalid` when it cannot start). Also used by the trust review for files the bundle does not read,
+ * so both show one parse of every server.
+ */
+export function mcpRecord(d: McpDefinition, where: { source: McpRecord['source']; path: string; layer: Layer; plugin: string | null }): McpRecord {
+  const fix = (w: { path: string; line: number | null; message: string; fix: string | null }) => ({ ...w, path: where.path });
+  return {
+    id: where.plugin ? `plugin:${where.plugin}:${d.name}` : d.name,
+    name: d.name,
+    transport: d.transport,
+    command: d.command,
+    args: d.maskedArgs,
+    url: d.url === null ? null : redactUrl(d.url),
+    cwd: d.cwd,
+    envNames: Object.keys(d.env),
+    headerNames: Object.keys(d.headers),
+    env: d.maskedEnv,
+    headers: d.maskedHeaders,
+    source: where.source,
+    plugin: where.plugin,
+    path: where.path,
+    line: d.line,
+    digest: d.digest,
+    approvalId: d.id,
+    status: d.invalid.length ? 'invalid' : 'active',
+    overriddenBy: null,
+    warnings: [...d.invalid, ...d.warnings].map(fix),
+    absolutePath: d.source.absolutePath,
+    layer: where.layer,
+    local: where.source === 'local',
+  };
+}
