@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { repoRoot } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
+import { HooksPage } from './pages/HooksPage';
 import { SessionsPage } from './pages/SessionsPage';
 import { startAtrium, type ServedAtrium } from './support/server';
 
@@ -144,6 +145,9 @@ test('a rule edited while Atrium was stopped fails the session closed; the diff 
   await expect(mismatch.locator('[data-change="edited"]')).toContainText('AGENTS.md');
   await mismatch.getByText('Diff', { exact: true }).click();
   await expect(mismatch.getByLabel('Diff of AGENTS.md')).toContainText('+Never push to main.');
+  // the only ways on are the card's two: no Resume (it would fail closed again)
+  await expect(mismatch.getByRole('button', { name: 'Start a new session' })).toBeVisible();
+  await expect(sessions.view.getByRole('button', { name: /^Resum/ })).toHaveCount(0);
   await mismatch.getByRole('button', { name: 'Continue with the current rules' }).click();
   await expect(mismatch).toBeHidden();
   await expect(sessions.transcript).toContainText('Continued with the current rules');
@@ -166,7 +170,14 @@ test('a session in a new git worktree shows its branch; archiving with a dirty w
   await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
   await sessions.dialog.getByRole('radio', { name: /Scripted agent/ }).check();
   await expect(sessions.dialog.getByRole('note', { name: 'What the agent does on its own' })).toContainText(/user-defined agent/i);
+  const where = page.locator('#new-session-desc');
+  await expect(where).toContainText(`starts the agent in the workspace folder ${ws}`);
   await sessions.dialog.getByLabel('Run in a new git worktree').check();
+  // ticked, the description says where it will run instead
+  await expect(where).toContainText(`creates a new git worktree of ${ws}`);
+  await expect(where).toContainText('atrium/<title>-<session id> from its current HEAD');
+  await expect(where).toContainText('Rules are matched in the workspace (the source project)');
+  await expect(where).not.toContainText('starts the agent in the workspace folder');
   await sessions.dialog.getByLabel('First prompt').fill('hello');
   await sessions.dialog.getByRole('button', { name: /Start session/ }).click();
   await expect(sessions.state()).toHaveText('idle');
@@ -189,4 +200,71 @@ test('a session in a new git worktree shows its branch; archiving with a dirty w
   await expect(confirm).toBeHidden();
   await expect.poll(() => existsSync(dir)).toBe(false);
   await expect(runsIn).toContainText('removed');
+});
+
+test('the worktree option is disabled, with the reason, for a workspace that is not a git repository', async ({ page }) => {
+  const { dataDir, ws } = prepare();
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
+  const option = sessions.dialog.getByLabel('Run in a new git worktree');
+  await expect(option).toBeDisabled();
+  await expect(option).not.toBeChecked();
+  await expect(sessions.dialog.getByRole('note', { name: 'Why no worktree' })).toContainText('not inside a git repository');
+  await expect(page.locator('#new-session-desc')).toContainText(`starts the agent in the workspace folder ${ws}`);
+});
+
+test('the Workspace panel lists the run of an approved hook with its result and a withheld MCP server with the reason and a link', async ({ page }) => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-home-'));
+  const { dataDir, ws } = prepare();
+  mkdirSync(path.join(ws, '.claude/hooks'), { recursive: true });
+  writeFileSync(path.join(ws, '.claude/hooks/prompt-guard.sh'), '#!/bin/sh\ninput=$(cat)\ncase "$input" in\n  *forbidden*) echo "no forbidden words here" >&2; exit 2;;\nesac\nexit 0\n');
+  writeFileSync(path.join(ws, '.claude/settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'sh .claude/hooks/prompt-guard.sh' }] }] } }));
+  writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { shady: { command: 'node', args: ['shady-server.js'] } } }));
+  cli(dataDir, 'trust', 'set', ws, 'trusted', '--data-dir', dataDir);
+  server = await startAtrium(dataDir, { HOME: home });
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  const hooks = new HooksPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+
+  // approve the hook in the Hooks tab; leave the MCP server unapproved
+  await hooks.open();
+  const card = hooks.card('prompt-guard.sh');
+  await hooks.approve(card);
+  await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'approved');
+
+  await sessions.openTab();
+  await sessions.startSession('Scripted agent', 'hello');
+  await expect(sessions.transcript).toContainText('echo: hello');
+  await sessions.send('a forbidden prompt');
+  await expect(sessions.transcript).toContainText('no forbidden words here');
+  await sessions.button(/^Workspace$/).click();
+
+  const hooksSection = sessions.policyPanel().getByRole('region', { name: 'Hooks' });
+  await expect(hooksSection).toContainText('1 approved');
+  const runs = hooksSection.getByRole('list', { name: 'Hook runs' }).getByRole('listitem');
+  // newest first: the blocked prompt (exit 2, with the hook's reason), then the one it let through (exit 0)
+  await expect(runs).toHaveCount(2);
+  await expect(runs.nth(0)).toHaveAttribute('data-decision', 'block');
+  await expect(runs.nth(0)).toContainText('UserPromptSubmit');
+  await expect(runs.nth(0)).toContainText('no forbidden words here');
+  await expect(runs.nth(0)).toContainText('block, exit 2');
+  await expect(runs.nth(1)).toHaveAttribute('data-decision', 'none');
+  await expect(runs.nth(1)).toContainText('exit 0');
+
+  const mcp = sessions.policyPanel().getByRole('region', { name: 'MCP servers' });
+  await expect(mcp).toContainText('None passed to the agent.');
+  const withheld = mcp.getByRole('list', { name: 'Withheld MCP servers' }).getByRole('listitem');
+  await expect(withheld).toHaveCount(1);
+  await expect(withheld).toContainText('shady');
+  await expect(withheld).toContainText('Not approved: review and approve it on the Hooks tab');
+  await withheld.getByRole('button', { name: 'Review shady on the Hooks tab' }).click();
+  await expect(hooks.panel).toBeVisible();
+  await expect(hooks.panel).toContainText('shady');
 });
