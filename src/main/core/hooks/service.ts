@@ -202,8 +202,10 @@ export class HookService {
   /**
    * Runs the approved hooks of `event` that match `input` (see `runMatching`), records every
    * handler's result in the run history and pushes `hooksChanged` (`run`; `file` with
-   * `becameModified` when a script changed since approval). Never throws for hook failures; throws
-   * only for a bad target.
+   * `becameModified` when a script changed since approval). With `ctx.pinned` the `only` digests
+   * stand in for the approvals (a session's snapshot, see {@link HookRunContext.pinned}). `async`
+   * command handlers are recorded when they finish, not when the event is decided. Never throws
+   * for hook failures; throws only for a bad target.
    */
   async run(event: HookEvent, input: Record<string, unknown>, ctx: HookRunContext): Promise<HookRunOutcome> {
     const f = this.folder(ctx);
