@@ -133,6 +133,12 @@ export const TrustItemDetail = z
     linkTarget: z.string(),
     /** Handler `if` condition (permission-rule syntax). */
     condition: z.string(),
+    /**
+     * For an extension the workspace bundle holds once trusted: its id on the Extensions tab and in
+     * `atrium resources` (`deploy`, `frontend/lint`, `plugin:p:deploy`, `project:typescript`), so
+     * both surfaces name it alike. Absent for items the bundle does not read (nested folders, other tools).
+     */
+    resourceId: z.string(),
   })
   .partial();
 export type TrustItemDetail = z.infer<typeof TrustItemDetail>;

@@ -46,7 +46,7 @@ describe('contract surfaces', () => {
       '.claude/plugins/p/.claude-plugin/plugin.json': JSON.stringify({ name: 'p', commands: 5 }),
       '.claude/commands/x.md': 'Block:\n```!\nmake test\n```\nInline !`date`',
     });
-    const r = await reviewFolder(dir, { trustRoot: dir, state: 'undecided' });
+    const r = await reviewFolder(dir, { trustRoot: dir, state: 'undecided', homeDir: makeDir() });
     expect(r.items.find((i) => i.kind === 'lspServer')!.warnings.map((w) => w.message)).toContain('LSP server "go": "maxRestarts" must be a whole number from 0 to 10');
     expect(r.items.find((i) => i.kind === 'plugin')!.warnings.map((w) => w.message)).toContain('"commands" must be string or array or object, not number; Claude Code refuses to load the plugin');
     expect(r.items.find((i) => i.kind === 'command')!.detail.shellEmbeds).toEqual(['make test', 'date']);

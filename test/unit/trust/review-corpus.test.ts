@@ -11,7 +11,7 @@ const reviews: Record<string, TrustReview> = {};
 
 async function reviewEntry(entry: string): Promise<TrustReview> {
   const dir = materialize(entry, base);
-  return reviewFolder(dir, { trustRoot: dir, state: 'undecided' });
+  return reviewFolder(dir, { trustRoot: dir, state: 'undecided', homeDir: persistentTempDir('atrium-review-home-') });
 }
 
 const byKind = (r: TrustReview, kind: TrustReviewItem['kind']) => r.items.filter((i) => i.kind === kind);
@@ -118,17 +118,19 @@ describe('trust review over materialized corpus workspaces', () => {
     );
     const review = byKind(r, 'command').find((c) => c.path === '.claude/commands/review.md')!;
     expect(review).toMatchObject({ name: '/review', executable: true, detail: { shellEmbeds: ['git branch --show-current'] } });
-    expect(byKind(r, 'command').find((c) => c.path === '.claude/commands/backend/lint.md')).toMatchObject({ name: '/lint (backend)', executable: false });
+    // names as on the Extensions tab (the bundle's ids): subfolders are part of a command's name
+    expect(byKind(r, 'command').find((c) => c.path === '.claude/commands/backend/lint.md')).toMatchObject({ name: '/backend/lint', executable: false, detail: { resourceId: 'backend/lint' } });
     expect(byKind(r, 'skill').map((s) => s.name).sort()).toEqual(['crlf-skill', 'release-notes']);
     expect(byKind(r, 'subagent')).toEqual([expect.objectContaining({ name: 'reviewer' })]);
-    expect(byKind(r, 'outputStyle')).toEqual([expect.objectContaining({ name: 'Terse' })]);
+    expect(byKind(r, 'outputStyle')).toEqual([expect.objectContaining({ name: 'project:terse', detail: expect.objectContaining({ resourceId: 'project:terse' }) })]);
   });
 
   it('kitchen-sink: YAML errors, BOMs, hidden characters and an empty override are warnings naming file and line', () => {
     const r = reviews['synthetic__kitchen-sink'];
     const skill = r.items.find((i) => i.path === '.claude/skills/release-notes/SKILL.md')!;
-    expect(skill.warnings[0]).toMatchObject({ line: 3, message: expect.stringContaining('not valid YAML') });
-    expect(skill.warnings[0].fix).toContain(`description: 'Draft release notes: summarise merged PRs, group by area'`);
+    // the bundle's frontmatter reader repairs the unquoted colon and says so (the Extensions tab shows the same warning)
+    expect(skill.warnings[0]).toMatchObject({ line: 3, message: expect.stringContaining('contains ": "') });
+    expect(skill.warnings[0].fix).toContain('description: "Draft release notes: summarise merged PRs, group by area"');
     const agent = r.items.find((i) => i.path === '.claude/agents/reviewer.md')!;
     expect(agent.warnings[0].message).toContain('byte order mark');
     const hidden = r.items.find((i) => i.path === '.claude/rules/hidden.md')!;
@@ -175,7 +177,11 @@ describe('trust review over materialized corpus workspaces', () => {
     ]);
     expect(r.items.some((i) => i.path.startsWith('commands/') || i.path.startsWith('agents/') || i.path.startsWith('settings/'))).toBe(false);
     expect(byKind(r, 'command').every((c) => c.name.startsWith('/codex-reviewer:') || c.name.startsWith('/ralph-reviewed:'))).toBe(true);
-    expect(byKind(r, 'plugin').map((p) => p.name).sort()).toEqual(['0xbigboss-plugins', 'codex-reviewer', 'ralph-reviewed']);
+    // the marketplace's two local plugins, from the bundle: off until enabled, so their commands are not listed
+    expect(byKind(r, 'plugin').map((p) => [p.name, p.summary.includes('off until enabled')]).sort()).toEqual([
+      ['codex-reviewer', true],
+      ['ralph-reviewed', true],
+    ]);
     expect(byKind(r, 'instruction').map((i) => i.path)).toEqual(expect.arrayContaining(['CLAUDE.local.md']));
   });
 

@@ -7,7 +7,7 @@ import { reviewFolder } from '../../../src/main/core/trust/review/review';
 import { tempDir } from '../../support/tempDir';
 import { git, writeFiles } from './helpers';
 
-const review = (dir: string): Promise<TrustReview> => reviewFolder(dir, { trustRoot: dir, state: 'undecided' });
+const review = (dir: string): Promise<TrustReview> => reviewFolder(dir, { trustRoot: dir, state: 'undecided', homeDir: tempDir('atrium-home-') });
 const find = (r: TrustReview, p: string) => r.items.filter((i) => i.path === p);
 
 describe('malformed files are items with warnings, never exceptions', () => {
@@ -40,7 +40,8 @@ describe('malformed files are items with warnings, never exceptions', () => {
       '.gemini/commands/broken.toml': 'prompt = "unterminated\n',
     });
     const r = await review(dir);
-    expect(find(r, '.claude/skills/bad/SKILL.md')[0].warnings[0]).toMatchObject({ line: 3, fix: expect.stringContaining("description: 'Does: things'") });
+    // the extensions bundle's parser: the same warning as on the Extensions tab
+    expect(find(r, '.claude/skills/bad/SKILL.md')[0].warnings[0]).toMatchObject({ line: 3, fix: 'Quote it: description: "Does: things"' });
     expect(find(r, '.claude/rules/glob.md')[0].warnings[0]).toMatchObject({ line: 2, fix: expect.stringContaining(`paths: '**/*.ts'`) });
     expect(find(r, '.claude/rules/glob.md')[0].summary).toContain('applies to **/*.ts');
     const toml = find(r, '.codex/config.toml')[0];
@@ -87,6 +88,9 @@ describe('the whole tree, not just the top level', () => {
   it('Blade, Cursor and plugin formats: object matchers, flat hooks, manifest-referenced files, frontmatter hooks', async () => {
     const dir = tempDir();
     writeFiles(dir, {
+      '.claude/plugins/q/.claude-plugin/plugin.json': JSON.stringify({ name: 'q', version: '1.0.0', hooks: './config/h.json', mcpServers: { inline: { command: 'node', args: ['srv.js'] } } }),
+      '.claude/plugins/q/config/h.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/stop.sh' }] }] } }),
+      '.claude/plugins/q/commands/go.md': '---\ndescription: Go\n---\nDo it',
       '.blade/settings.json': JSON.stringify({ hooks: { enabled: true, PreToolUse: [{ name: 'guard', matcher: { tools: 'Edit|Write', paths: 'src/**' }, hooks: [{ type: 'command', command: 'guard.sh' }] }] }, lspServers: { go: { command: 'gopls', extensionToLanguage: { '.go': 'go' } } } }),
       '.cursor/hooks.json': JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: './audit.sh' }] } }),
       'tools/p/.claude-plugin/plugin.json': JSON.stringify({ name: 'p', version: '1.0.0', hooks: './config/h.json', mcpServers: { inline: { command: 'node', args: ['srv.js'] } } }),
@@ -98,12 +102,21 @@ describe('the whole tree, not just the top level', () => {
     expect(r.items.find((i) => i.tool === 'blade' && i.kind === 'hook')).toMatchObject({ detail: { matcher: 'tools=Edit|Write paths=src/**', command: 'guard.sh', description: 'guard' } });
     expect(r.items.find((i) => i.kind === 'lspServer')).toMatchObject({ name: 'go', tool: 'blade' });
     expect(r.items.find((i) => i.tool === 'cursor')).toMatchObject({ kind: 'hook', detail: { event: 'beforeShellExecution', command: './audit.sh' } });
+    // a plugin the workspace loads (.claude/plugins/q): its manifest-referenced hooks file, inline MCP server and namespaced command
+    expect(r.items.find((i) => i.path === '.claude/plugins/q/config/h.json')).toMatchObject({ kind: 'hook', detail: { plugin: 'q', command: '${CLAUDE_PLUGIN_ROOT}/stop.sh' } });
+    expect(r.items.find((i) => i.name === 'plugin:q:inline')).toMatchObject({ kind: 'mcpServer', path: '.claude/plugins/q/.claude-plugin/plugin.json', detail: { plugin: 'q', command: 'node srv.js', resourceId: 'plugin:q:inline' } });
+    expect(r.items.find((i) => i.path === '.claude/plugins/q/commands/go.md')).toMatchObject({ kind: 'command', name: '/plugin:q:go', detail: { resourceId: 'plugin:q:go' } });
+    // a plugin folder elsewhere (tools/p) does not load when trusted: listed as such, its hook file still reviewed, its resources not
+    expect(r.items.find((i) => i.kind === 'plugin' && i.name === 'p')!.summary).toContain('not loaded by trusting');
     expect(r.items.find((i) => i.path === 'tools/p/config/h.json')).toMatchObject({ kind: 'hook', detail: { plugin: 'p', command: '${CLAUDE_PLUGIN_ROOT}/stop.sh' } });
-    expect(r.items.find((i) => i.name === 'inline')).toMatchObject({ kind: 'mcpServer', detail: { plugin: 'p', command: 'node srv.js' } });
-    expect(r.items.find((i) => i.path === 'tools/p/commands/go.md')).toMatchObject({ kind: 'command', name: '/p:go' });
+    expect(r.items.some((i) => i.path === 'tools/p/commands/go.md' || i.name === 'inline')).toBe(false);
     const skillHook = r.items.find((i) => i.kind === 'hook' && i.path === '.claude/skills/s/SKILL.md');
-    expect(skillHook).toMatchObject({ detail: { event: 'PreToolUse', matcher: 'Bash', command: './check.sh' } });
-    expect(r.items.find((i) => i.kind === 'skill')!.warnings[0].message).toContain('pre-approves shell commands');
+    expect(skillHook).toMatchObject({ line: 5, detail: { event: 'PreToolUse', matcher: 'Bash', command: './check.sh' } });
+    const skill = r.items.find((i) => i.kind === 'skill')!;
+    expect(skill.warnings.map((w) => w.message)).toEqual([
+      'declares 1 hook (PreToolUse): they run only while the skill is invoked, and only once approved like any other hook',
+      'pre-approves shell commands while it runs: Bash(git:*)',
+    ]);
   });
 });
 
@@ -125,8 +138,9 @@ describe('symbolic links', () => {
 
     expect(find(r, '.claude/CLAUDE.md')[0]).toMatchObject({ kind: 'instruction', summary: 'Claude Code: # Shared rules', detail: { linkTarget: '../AGENTS.md' } });
     expect(find(r, '.claude/skills/inner/SKILL.md')[0]).toMatchObject({ kind: 'skill', name: 'inner' });
-    const away = find(r, '.claude/skills/away')[0];
-    expect(away).toMatchObject({ kind: 'skill', executable: true });
+    // the bundle loads a skill linked from outside: listed from its content, with a warning that it lives outside
+    const away = find(r, '.claude/skills/away/SKILL.md')[0];
+    expect(away).toMatchObject({ kind: 'skill', name: 'away', executable: false, detail: { linkTarget: path.join(outside, 'skill') } });
     expect(away.warnings[0].message).toContain('outside the workspace');
     const gone = find(r, '.claude/skills/gone')[0];
     expect(gone).toMatchObject({ kind: 'skill', executable: false });

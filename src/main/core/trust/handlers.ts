@@ -23,7 +23,7 @@ export function createTrustHandlers(engine: Engine): TrustHandlers {
     'trust.review': async (target) => {
       const folder = resolveTarget(workspaces, target);
       const status = trust.statusOf(folder);
-      return { review: await reviewFolder(folder.path, { trustRoot: status.trustRoot, state: status.state }) };
+      return { review: await reviewFolder(folder.path, { trustRoot: status.trustRoot, state: status.state, homeDir: engine.homeDir }) };
     },
     'trust.readFile': ({ workspaceId, path }) => readWorkspaceFile(workspaces.get(workspaceId).path, path),
     'trust.importSuggestions': ({ from }) => importSuggestions(trust, engine.homeDir, from),

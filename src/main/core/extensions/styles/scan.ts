@@ -54,20 +54,31 @@ async function walk(dir: string, segments: string[], depth: number, realRoot: st
 }
 
 async function readStyle(abs: string, segments: string[], root: ScanRoot, where: string): Promise<StyleRecord> {
+  let bytes: Buffer;
+  try {
+    const st = await fs.stat(abs);
+    if (st.size > STYLE_LIMITS.maxFileBytes) return styleFromBytes(null, abs, segments, root, where, `file is ${st.size} bytes (at most ${STYLE_LIMITS.maxFileBytes})`);
+    bytes = await fs.readFile(abs);
+  } catch (error) {
+    return styleFromBytes(null, abs, segments, root, where, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return styleFromBytes(bytes, abs, segments, root, where);
+}
+
+/**
+ * One output style from its bytes (seed §3 rules; `segments` = the path below the root without
+ * `.md`). With `bytes` null, the style is listed `invalid` for `unreadable`. Also used by the trust
+ * review for style files the bundle does not read. Never throws.
+ */
+export function styleFromBytes(bytes: Uint8Array | null, abs: string, segments: string[], root: ScanRoot, where: string, unreadable = 'could not be read'): StyleRecord {
   const prefix = root.plugin ? `plugin:${root.plugin}` : root.source === 'user' ? 'user' : 'project';
   const key = segments.join(':');
   const base = { id: `${prefix}:${key}`, source: root.source, tool: root.tool, plugin: root.plugin, path: where, absolutePath: abs, layer: root.layer, local: false, overriddenBy: null };
   const invalid = (message: string, fix: string | null, line: number | null = null): StyleRecord => ({ ...base, name: key, description: '', promptBytes: 0, prompt: '', sha256: null, status: 'invalid', warnings: [warn(where, line, message, fix)] });
   const badSegment = segments.find((s) => !STYLE_SEGMENT.test(s));
   if (badSegment !== undefined) return invalid(`"${badSegment}" is not a valid style id segment (lowercase letters, digits, ".", "_", "-"; at most 64)`, 'Rename the file or folder in lowercase.');
-  let bytes: Buffer;
-  try {
-    const st = await fs.stat(abs);
-    if (st.size > STYLE_LIMITS.maxFileBytes) return invalid(`file is ${st.size} bytes (at most ${STYLE_LIMITS.maxFileBytes})`, 'Shorten the style.');
-    bytes = await fs.readFile(abs);
-  } catch (error) {
-    return invalid(`could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, null);
-  }
+  if (bytes === null) return invalid(unreadable, unreadable.startsWith('file is') ? 'Shorten the style.' : null);
+  if (bytes.byteLength > STYLE_LIMITS.maxFileBytes) return invalid(`file is ${bytes.byteLength} bytes (at most ${STYLE_LIMITS.maxFileBytes})`, 'Shorten the style.');
   // seed §3: a leading BOM is a hidden control and makes the file invalid
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return invalid('starts with a byte order mark (a hidden control character)', 'Save the file as UTF-8 without BOM.', 1);
   const file = parseMarkdown(bytes, where);

@@ -1,5 +1,5 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, frontmatterOf, text, toolList, warn, readMarkdown, symlinkAsText } from '../read';
+import { failed, frontmatterOf, text, toolList, warn, readMarkdown, symlinkAsText, type MarkdownFile, type ReadFailure } from '../read';
 import { DOC_NAMES, type ScanRoot } from '../roots';
 import type { AgentRecord } from '../types';
 import { findMarkdown } from '../walk';
@@ -19,9 +19,12 @@ export async function scanAgents(root: ScanRoot, shown: (abs: string) => string)
 
 /** One subagent file (see {@link scanAgents}). Never throws. */
 export async function agentFromFile(absolute: string, root: ScanRoot, shown: (abs: string) => string): Promise<AgentRecord> {
-  const where = shown(absolute);
+  return agentFromParsed(await readMarkdown(absolute, shown(absolute)), absolute, root, shown(absolute));
+}
+
+/** A subagent from an already read file (the trust review reads files itself, confined to the workspace). */
+export function agentFromParsed(file: MarkdownFile | ReadFailure, absolute: string, root: ScanRoot, where: string): AgentRecord {
   const fileName = absolute.split(/[\\/]/).pop()!.replace(/\.md$/i, '');
-  const file = await readMarkdown(absolute, where);
   const base = { source: root.source, tool: root.tool, plugin: root.plugin, path: where, absolutePath: absolute, layer: root.layer, local: false, overriddenBy: null, meta: frontmatterOf(file) };
   if (failed(file)) return { ...base, id: idOf(root, fileName), name: fileName, description: null, tools: [], model: null, sha256: null, status: 'invalid', warnings: [file.error] };
   const warnings = [...file.warnings];

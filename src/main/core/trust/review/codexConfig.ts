@@ -2,6 +2,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustWarning } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
+import type { ReviewEnv } from './resources';
 import { collectMcpServers } from './servers';
 import { describeKey, settingRisks } from './settings';
 import type { SourceText } from './sources';
@@ -9,11 +10,12 @@ import { isRecord, lineOfText, oneLine, str } from './text';
 
 /**
  * Reviews a project `.codex/config.toml` (formats.md §1.3–1.4: loaded only for trusted projects):
- * inline `[hooks]` tables, `[mcp_servers.<name>]` and the remaining keys as one `setting` item
+ * inline `[hooks]` tables, `[mcp_servers.<name>]` (unless the extensions bundle lists them:
+ * `bundleReadsMcp`) and the remaining keys as one `setting` item
  * (values shown only for permission/sandbox/approval keys). A TOML error becomes a warning with
  * its line and column.
  */
-export function reviewCodexConfig(src: SourceText, out: ReviewCollector): void {
+export function reviewCodexConfig(src: SourceText, env: ReviewEnv & { bundleReadsMcp: boolean }, out: ReviewCollector): void {
   const path = src.rel;
   if (src.text === null) {
     out.add({ kind: 'setting', path, name: 'config.toml', summary: 'Codex project config (not inspected)', executable: true, tool: 'codex', warnings: src.warnings });
@@ -41,8 +43,8 @@ export function reviewCodexConfig(src: SourceText, out: ReviewCollector): void {
   }
   const lineOfKey = (key: string) => lineOfText(text, key);
   if (root.hooks !== undefined) collectHooks(root.hooks, { path, dialect: 'codex', tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('hooks') }, out);
-  if (root.mcp_servers !== undefined) {
-    collectMcpServers(root.mcp_servers, { path, tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('mcp_servers') }, out);
+  if (root.mcp_servers !== undefined && !env.bundleReadsMcp) {
+    collectMcpServers(root.mcp_servers, { path, tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('mcp_servers'), dir: env.dir, homeDir: env.homeDir }, out);
   }
   const keys = Object.keys(root).filter((k) => k !== 'hooks' && k !== 'mcp_servers');
   if (keys.length === 0 && src.warnings.length === 0) return;

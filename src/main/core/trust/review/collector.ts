@@ -30,6 +30,11 @@ export class ReviewCollector {
     this.warnings.push(warning);
   }
 
+  /** The items added so far, unsorted and without ids (for a caller that post-processes them). */
+  drafts(): readonly DraftItem[] {
+    return this.items;
+  }
+
   /** Sorted items with ids `kind:path:line:n` (n counts duplicates). */
   finish(): { items: TrustReviewItem[]; counts: TrustItemCounts; executableCount: number } {
     const order = new Map(TrustItemKind.options.map((k, i) => [k, i]));

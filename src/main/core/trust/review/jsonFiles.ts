@@ -2,6 +2,7 @@ import type { TrustItemKind } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
 import { parseJsonText, type JsonOk } from './jsonText';
+import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
 import type { SourceText } from './sources';
 import { hiddenCharacterWarning, isRecord } from './text';
@@ -52,20 +53,20 @@ export function reviewHooksFile(src: SourceText, tool: 'codex' | 'cursor' | 'plu
   if (n === 0) out.warn({ path: src.rel, line: 1, message: 'hooks file without any hook', fix: null });
 }
 
-/** `.mcp.json` (`{mcpServers}` or a bare map), `.cursor/mcp.json`, `.vscode/mcp.json` (`{servers}`, JSON with comments), plugin `.mcp.json`. */
-export function reviewMcpFile(src: SourceText, tool: string, serversKey: 'mcpServers' | 'servers', jsonc: boolean, plugin: string | null, out: ReviewCollector): void {
+/** A nested `.mcp.json` (`{mcpServers}` or a bare map), `.cursor/mcp.json`, `.vscode/mcp.json` (`{servers}`, JSON with comments): the workspace's own are listed from the extensions bundle. */
+export function reviewMcpFile(src: SourceText, tool: string, serversKey: 'mcpServers' | 'servers', jsonc: boolean, plugin: string | null, env: ReviewEnv, out: ReviewCollector): void {
   const parsed = parseOrReport(src, 'mcpServer', tool, 'MCP server file', out, jsonc);
   if (!parsed) return;
   const servers = parsed.root[serversKey] !== undefined ? parsed.root[serversKey] : serversKey === 'mcpServers' ? parsed.root : {};
-  collectMcpServers(servers, { path: src.rel, tool, plugin, lineOf: parsed.lineOf }, out);
+  collectMcpServers(servers, { path: src.rel, tool, plugin, lineOf: parsed.lineOf, ...env }, out);
 }
 
-/** `.lsp.json`: `{<name>: {command, args, extensionToLanguage}}` (formats.md §2.10; `lspServers` wrapper accepted). */
-export function reviewLspFile(src: SourceText, plugin: string | null, out: ReviewCollector): void {
+/** A nested `.lsp.json`: `{<name>: {command, args, extensionToLanguage}}` (formats.md §2.10; `lspServers` wrapper accepted). */
+export function reviewLspFile(src: SourceText, plugin: string | null, env: ReviewEnv, out: ReviewCollector): void {
   const parsed = parseOrReport(src, 'lspServer', plugin ? 'plugin' : 'claude', 'LSP server file', out);
   if (!parsed) return;
   const servers = isRecord(parsed.root.lspServers) ? parsed.root.lspServers : parsed.root;
-  collectLspServers(servers, { path: src.rel, tool: plugin ? 'plugin' : 'claude', plugin, lineOf: parsed.lineOf }, out);
+  collectLspServers(servers, { path: src.rel, tool: plugin ? 'plugin' : 'claude', plugin, lineOf: parsed.lineOf, ...env }, out);
 }
 
 function baseName(path: string): string {

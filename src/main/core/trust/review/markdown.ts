@@ -1,14 +1,18 @@
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustItemKind, TrustWarning } from '../../../../shared/contract';
-import { shellEmbedCommands } from '../../extensions/commands/embeds';
-import type { ReviewCollector } from './collector';
+import { commandFromFile } from '../../extensions/commands/parse';
+import { parseMarkdown } from '../../extensions/read';
+import type { ScanRoot } from '../../extensions/roots';
+import { skillFromFile } from '../../extensions/skills/parse';
+import { styleFromBytes } from '../../extensions/styles/scan';
+import { agentFromParsed } from '../../extensions/subagents/scan';
+import type { DraftItem, ReviewCollector } from './collector';
 import { parseFrontmatter, type Frontmatter } from './frontmatter';
-import { collectHooks } from './hooks';
+import { resourceItems, type MarkdownRecord, type ReviewEnv } from './resources';
 import { commandRiskWarnings } from './risk';
-import { collectMcpServers } from './servers';
 import type { SourceText } from './sources';
-import { clip, firstMeaningfulLine, hiddenCharacterWarning, isRecord, lineOfText, oneLine, str, strings } from './text';
+import { clip, firstMeaningfulLine, hiddenCharacterWarning, lineOfText, oneLine, str, strings } from './text';
 
 /** Tool labels for summaries. */
 const TOOL_LABEL: Record<string, string> = {
@@ -37,7 +41,7 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
   }
   const text = src.text;
   const fm = parseFrontmatter(text);
-  const warnings = [...src.warnings, ...commonWarnings(rel, text, fm, false)];
+  const warnings = [...src.warnings, ...commonWarnings(rel, text, fm)];
   if (text.trim() === '' && name === 'AGENTS.override.md') {
     warnings.push({ path: rel, line: null, message: 'empty AGENTS.override.md: Codex takes it for this folder and then skips it as empty, so AGENTS.md here is not used either', fix: 'Delete the empty override, or write the override instructions into it.' });
   }
@@ -59,62 +63,37 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
   });
 }
 
-/** What kind of Markdown resource a file is, for {@link reviewMarkdownResource}. */
+/** What kind of Markdown resource a file is, for {@link reviewResourceFile}. */
 export type MarkdownResourceKind = Extract<TrustItemKind, 'command' | 'skill' | 'subagent' | 'outputStyle'>;
 
 /**
- * Reviews a command, skill, subagent or output-style Markdown file (formats.md §2.8–2.12): name,
- * description, shell embeds (`` !`cmd` `` and ```` ```! ```` blocks run when invoked → executable),
- * frontmatter `hooks`/`mcpServers` (listed as their own items), YAML problems as warnings.
+ * Reviews a skill, command, subagent or output-style file the extensions bundle does not read
+ * (a nested `.claude/commands/`, another tool's `skills/`, …) with the bundle's own parsers
+ * (`extensions/skills`, `commands`, `subagents`, `styles`), so names, shell embeds and warnings
+ * read as on the Extensions tab; frontmatter `hooks`/`mcpServers` become their own items.
  */
-export function reviewMarkdownResource(src: SourceText, kind: MarkdownResourceKind, tool: string, plugin: string | null, out: ReviewCollector): void {
+export function reviewResourceFile(src: SourceText, kind: MarkdownResourceKind, tool: string, env: ReviewEnv, out: ReviewCollector): void {
   const rel = src.rel;
-  const fallbackName = resourceName(rel, kind);
-  const prefix = plugin ? `${plugin}:` : '';
-  const shownName = `${kind === 'command' ? '/' : ''}${prefix}${fallbackName}${kind === 'command' ? namespaceLabel(rel) : ''}`;
+  const segs = rel.split('/');
+  const fileName = segs[segs.length - 1].replace(/\.md$/i, '');
   if (src.text === null) {
-    out.add({ kind, path: rel, name: shownName, summary: `${shownName} (not inspected)`, executable: kind === 'command' || kind === 'skill', tool, warnings: src.warnings, detail: { ...link(src), ...(plugin ? { plugin } : {}) } });
+    const name = kind === 'skill' ? segs[segs.length - 2] ?? 'skill' : kind === 'command' ? `/${fileName}` : fileName;
+    out.add({ kind, path: rel, name, summary: `${name} (not inspected)`, executable: kind === 'command' || kind === 'skill', tool, warnings: src.warnings, detail: link(src) });
     return;
   }
-  const text = src.text;
-  const fm = parseFrontmatter(text);
-  const warnings = [...src.warnings, ...commonWarnings(rel, text, fm, kind === 'subagent')];
-  const name = kind === 'command' ? shownName : `${prefix}${str(fm.data.name) ?? fallbackName}`;
-  const description = clip(str(fm.data.description) ?? firstMeaningfulLine(fm.body));
-  const embeds = shellEmbeds(fm.body);
-  for (const cmd of embeds) warnings.push(...commandRiskWarnings(cmd, rel, lineOfText(text, cmd)));
-  const allowed = strings(fm.data['allowed-tools'] ?? fm.data.tools);
-  if (kind !== 'subagent' && allowed.some((t) => /^Bash\b/.test(t.trim()))) {
-    warnings.push({ path: rel, line: lineOfText(text, 'allowed-tools'), message: `pre-approves shell commands while it runs: ${allowed.join(', ')}`, fix: null });
-  }
-  const mode = str(fm.data.permissionMode);
-  if (mode && /bypass|yolo/i.test(mode)) warnings.push({ path: rel, line: lineOfText(text, 'permissionMode'), message: `runs with permission mode "${mode}": tools run without asking`, fix: null });
-  if (kind === 'subagent' && !fm.present) {
-    warnings.push({ path: rel, line: 1, message: 'no frontmatter (name, description): Claude Code does not register this subagent', fix: 'Start the file with ---, name: ..., description: ..., ---.' });
-  }
-  if (fm.data.hooks !== undefined) {
-    collectHooks(fm.data.hooks, { path: rel, dialect: 'claude', tool, plugin, lineOf: () => null, fallbackLine: lineOfText(text, 'hooks:') }, out);
-  }
-  if (kind === 'subagent' && isRecord(fm.data.mcpServers)) {
-    collectMcpServers(fm.data.mcpServers, { path: rel, tool, plugin, lineOf: () => null, fallbackLine: lineOfText(text, 'mcpServers:') }, out);
-  }
-  const runs = embeds.length ? ` · runs: ${embeds.join('; ')}` : '';
-  out.add({
-    kind,
-    path: rel,
-    line: 1,
-    name,
-    summary: oneLine(`${name}${description ? `: ${description}` : ''}${runs}`),
-    executable: embeds.length > 0,
-    tool,
-    warnings,
-    detail: {
-      ...(description ? { description } : {}),
-      ...(embeds.length ? { shellEmbeds: embeds } : {}),
-      ...(plugin ? { plugin } : {}),
-      ...link(src),
-    },
-  });
+  const abs = path.join(env.dir, rel);
+  const folder = kind === 'skill' ? path.posix.dirname(path.posix.dirname(rel)) : path.posix.dirname(rel);
+  const root: ScanRoot = { dir: path.join(env.dir, folder), layer: 'project-claude', source: 'project', tool, plugin: null };
+  const bytes = Buffer.from(src.text, 'utf8');
+  let record: MarkdownRecord;
+  if (kind === 'skill') record = skillFromFile(parseMarkdown(bytes, rel), segs[segs.length - 2], root, abs, rel);
+  else if (kind === 'command') {
+    const at = segs.lastIndexOf('commands');
+    record = commandFromFile(parseMarkdown(bytes, rel), segs.slice(at + 1).join('/').replace(/\.md$/i, ''), root, abs, rel);
+  } else if (kind === 'subagent') record = agentFromParsed(parseMarkdown(bytes, rel), abs, root, rel);
+  else record = styleFromBytes(bytes, abs, [fileName], root, rel);
+  const add = (item: DraftItem) => out.add({ ...item, warnings: [...src.warnings, ...(item.warnings ?? [])], detail: { ...item.detail, ...link(src) } });
+  resourceItems(kind, record, env, add, out, null, tool);
 }
 
 /** Gemini CLI custom command (`.gemini/commands/**.toml`: `description`, `prompt` with `!{cmd}` shell injections). */
@@ -161,38 +140,13 @@ export function reviewGeminiCommand(src: SourceText, out: ReviewCollector): void
   });
 }
 
-/**
- * Shell commands a command or skill body runs when invoked: `` !`cmd` `` at a line start or after
- * whitespace, and fenced ```` ```! ```` blocks (formats.md §2.8 "Dynamic context", §2.9). The same
- * finder the extensions bundle uses (`extensions/commands/embeds.ts`), so the review lists exactly
- * what a command preview would run.
- */
-export function shellEmbeds(body: string): string[] {
-  return shellEmbedCommands(body);
-}
-
-function resourceName(rel: string, kind: MarkdownResourceKind): string {
-  const segs = rel.split('/');
-  if (kind === 'skill') return segs.length >= 2 ? segs[segs.length - 2] : 'skill';
-  // a command's name is its file name; subfolders only label it (formats.md §2.9)
-  return segs[segs.length - 1].replace(/\.md$/, '');
-}
-
-/** ` (frontend)` for `.claude/commands/frontend/x.md`, '' for a top-level command. */
-function namespaceLabel(rel: string): string {
-  const segs = rel.split('/');
-  const i = segs.lastIndexOf('commands');
-  const ns = i === -1 ? [] : segs.slice(i + 1, -1);
-  return ns.length ? ` (${ns.join('/')})` : '';
-}
-
-function commonWarnings(rel: string, text: string, fm: Frontmatter, agent: boolean): TrustWarning[] {
+function commonWarnings(rel: string, text: string, fm: Frontmatter): TrustWarning[] {
   const out: TrustWarning[] = [];
   if (fm.bom && fm.present) {
     out.push({
       path: rel,
       line: 1,
-      message: agent ? 'starts with a UTF-8 byte order mark: Claude Code then misses the frontmatter and silently drops this subagent' : 'starts with a UTF-8 byte order mark: some agents then miss the frontmatter',
+      message: 'starts with a UTF-8 byte order mark: some agents then miss the frontmatter',
       fix: 'Save the file as UTF-8 without BOM.',
     });
   }

@@ -1,70 +1,49 @@
 import path from 'node:path';
-import { validateManifest } from '../../extensions/plugins/manifest';
+import { displayPath } from '../../extensions/paths';
+import { findManifest, readPlugin } from '../../extensions/plugins/candidate';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
 import { parseOrReport } from './jsonFiles';
-import { collectLspServers, collectMcpServers } from './servers';
+import type { ReviewEnv } from './resources';
 import type { SourceText } from './sources';
 import { clip, isRecord, oneLine, str } from './text';
 
-/** A file a plugin manifest points at (`"hooks": "./config/hooks.json"`), to review as that role. */
-export interface PluginFileRef {
-  rel: string;
-  role: 'hooks' | 'mcp' | 'lsp';
-  plugin: string;
-}
-
 /**
- * Reviews `<root>/.claude-plugin/plugin.json` or `.blade-plugin/plugin.json` (formats.md §2.10,
- * seed-behaviour §12): one `plugin` item, plus items for inline `hooks`, `mcpServers` and
- * `lspServers`. Returns the plugin's name (manifest `name`, else the folder name) and the files the
- * manifest points at, so they are reviewed with the right role.
+ * A plugin folder the extensions bundle does not load (a `.claude-plugin/plugin.json` outside
+ * `.claude/plugins/` and the workspace's marketplace): trusting does not switch it on, so only the
+ * plugin itself is listed (read and validated by the bundle's `readPlugin`), with what it would
+ * add; its hook files are still reviewed (the Hooks tab lists them for approval). Returns its name
+ * and the hooks file its manifest names, if any.
  */
-export function reviewPluginManifest(src: SourceText, out: ReviewCollector): { root: string; name: string; refs: PluginFileRef[] } {
-  const root = path.posix.dirname(path.posix.dirname(src.rel));
-  const pluginRoot = root === '.' ? '' : root;
-  const dirName = pluginRoot ? path.posix.basename(pluginRoot) : 'plugin';
-  const parsed = parseOrReport(src, 'plugin', 'plugin', `plugin manifest of ${dirName}`, out);
-  if (!parsed) return { root: pluginRoot, name: dirName, refs: [] };
-  const m = parsed.root;
-  const name = str(m.name) ?? dirName;
-  const refs: PluginFileRef[] = [];
-  const base = { path: src.rel, tool: 'plugin', plugin: name, lineOf: parsed.lineOf };
-  for (const [key, role] of [['hooks', 'hooks'], ['mcpServers', 'mcp'], ['lspServers', 'lsp']] as const) {
-    const v = m[key];
-    if (typeof v === 'string') {
-      const rel = path.posix.normalize(path.posix.join(pluginRoot, v));
-      if (!rel.startsWith('..')) refs.push({ rel, role, plugin: name });
-      else out.warn({ path: src.rel, line: parsed.lineOf(m), message: `"${key}" points outside the workspace (${v}); not reviewed`, fix: 'Keep plugin files inside the plugin folder ("./..." paths).' });
-    } else if (isRecord(v)) {
-      if (role === 'hooks') collectHooks(isRecord(v.hooks) ? v.hooks : v, { ...base, dialect: 'plugin' }, out);
-      if (role === 'mcp') collectMcpServers(v, base, out);
-      if (role === 'lsp') collectLspServers(v, base, out);
-    }
-  }
-  const version = str(m.version);
-  const rawDescription = str(m.description);
-  const description = rawDescription === undefined ? undefined : clip(rawDescription);
+export async function reviewStrayPlugin(root: string, env: ReviewEnv, out: ReviewCollector): Promise<{ name: string; hookFile: string | null }> {
+  const abs = path.join(env.dir, root);
+  const shown = (a: string) => displayPath(a, env.dir, env.homeDir);
+  const p = await readPlugin({ root: abs, manifestPath: await findManifest(abs), entry: null, marketplace: null, source: 'project', layer: 'project-claude' }, shown);
+  const manifestPath = p.manifestPath ? shown(p.manifestPath) : `${root}/.claude-plugin/plugin.json`;
+  const description = str(p.manifest?.description);
   out.add({
     kind: 'plugin',
-    path: src.rel,
+    path: manifestPath,
     line: 1,
-    name,
-    summary: oneLine(`plugin ${name}${version ? ` v${version}` : ''}${description ? `: ${description}` : ''}`),
+    name: p.name,
+    summary: oneLine(`plugin ${p.name}${p.check.version ? ` v${p.check.version}` : ''}${description ? `: ${clip(description)}` : ''} · not loaded by trusting: it is neither in .claude/plugins/ nor in this folder's marketplace (only installing it would)`),
     executable: false,
     tool: 'plugin',
-    // the extensions bundle's lenient manifest validation (formats.md §2.10): type errors stop the plugin loading
-    warnings: ((check) => [...check.errors, ...check.warnings])(validateManifest(m, src.rel, dirName, parsed.lineOf)),
-    detail: { plugin: name, ...(description ? { description } : {}) },
+    warnings: [...p.check.errors, ...p.check.warnings],
+    detail: { plugin: p.name, ...(description ? { description: clip(description) } : {}) },
   });
-  return { root: pluginRoot, name, refs };
+  const hooks = p.manifest?.hooks;
+  if (isRecord(hooks)) collectHooks(isRecord(hooks.hooks) ? hooks.hooks : hooks, { path: manifestPath, dialect: 'plugin', tool: 'plugin', plugin: p.name, lineOf: () => null }, out);
+  const hookFile = typeof hooks === 'string' ? path.posix.normalize(path.posix.join(root, hooks)) : null;
+  return { name: p.name, hookFile: hookFile && !hookFile.startsWith('..') ? hookFile : null };
 }
 
 /**
- * Reviews `.claude-plugin/marketplace.json` (formats.md §2.10): one `plugin` item describing the
- * catalog. Returns the plugin folders it lists inside this workspace (`./relative` sources), which
- * are reviewed as plugins even without their own manifest. `dirs` holds every directory of the
- * workspace listing (relative POSIX).
+ * Reads a `.claude-plugin/marketplace.json` anywhere in a workspace (formats.md §2.10) into one
+ * `plugin` item describing the catalog, and returns the plugin folders it lists inside the
+ * workspace (`./relative` sources). The hooks issue's plugin discovery (`hooks/sources.ts`) uses it
+ * to find plugin hook files; the trust review lists plugins from the extensions bundle instead.
+ * `dirs` holds every directory of the workspace listing (relative POSIX).
  */
 export function reviewMarketplace(src: SourceText, dirs: ReadonlySet<string>, out: ReviewCollector): Array<{ root: string; name: string }> {
   const parsed = parseOrReport(src, 'plugin', 'plugin', 'plugin marketplace', out);

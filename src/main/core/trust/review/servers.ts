@@ -1,23 +1,97 @@
-import type { TrustWarning } from '../../../../shared/contract';
-import { validateLspServers } from '../../extensions/lsp/validate';
-import type { ReviewCollector } from './collector';
+import path from 'node:path';
+import type { HookSource, TrustWarning } from '../../../../shared/contract';
+import { mcpServersFromMap } from '../../hooks/mcp';
+import { lspFromMap } from '../../extensions/lsp/scan';
+import { mcpRecord } from '../../extensions/mcp/record';
+import type { LspRecord, McpRecord } from '../../extensions/types';
+import type { DraftItem, ReviewCollector } from './collector';
 import { codeLoadingEnvNames, commandRiskWarnings } from './risk';
-import { commandLine, isRecord, oneLine, redactUrl, str, strings } from './text';
+import { clip, commandLine, isRecord, oneLine } from './text';
 
-/** Where a server map was found. */
+/** Where a server map was found (a file the extensions bundle does not read: nested config, a frontmatter, a settings block). */
 export interface ServerSource {
+  /** Workspace-relative path of the file. */
   path: string;
   tool: string;
   plugin?: string | null;
   lineOf: (node: unknown) => number | null;
   fallbackLine?: number | null;
+  /** Absolute workspace folder (for the MCP reader's danger checks). */
+  dir: string;
+  homeDir: string;
 }
 
 /**
- * Adds one `mcpServer` item per entry of an MCP server map `{name: {command, args, env} |
- * {type, url, headers}}` (Claude `.mcp.json`, Cursor, VS Code `servers`, plugin, settings
- * `mcpServers`, Codex `mcp_servers`). Shows the literal command and arguments or the URL (origin
- * + path); env and header values are never reported, only names. Returns the number of items.
+ * The review item of an MCP server record: the literal command and arguments or the URL (origin +
+ * path), env and header names (never values), the record's parse warnings plus risk notices.
+ * Executable. Records come from the extensions bundle (`extensions/mcp`) or, for files it does not
+ * read, from {@link collectMcpServers}: one parse of every server either way.
+ */
+export function mcpServerItem(s: McpRecord, tool: string, resourceId: string | null): DraftItem {
+  const warnings: TrustWarning[] = [...s.warnings];
+  if (s.command !== null) warnings.push(...commandRiskWarnings(commandLine(s.command, s.args), s.path, s.line));
+  const risky = codeLoadingEnvNames(s.envNames);
+  if (risky.length) warnings.push({ path: s.path, line: s.line, message: `sets ${risky.join(', ')}, which can make the server load other code (values hidden)`, fix: null });
+  const literal = s.command !== null ? commandLine(s.command, s.args) : s.url !== null ? `${s.url} (${s.transport})` : '(no command)';
+  const name = resourceId ?? s.id;
+  return {
+    kind: 'mcpServer',
+    path: s.path,
+    line: s.line,
+    name,
+    summary: oneLine(`${name}: ${literal}${s.envNames.length ? ` · env ${s.envNames.join(', ')}` : ''}${statusNote(s)}`),
+    executable: true,
+    tool,
+    warnings,
+    detail: {
+      transport: s.transport,
+      ...(s.command !== null ? { command: commandLine(s.command, s.args) } : {}),
+      ...(s.args.length ? { args: s.args } : {}),
+      ...(s.url !== null ? { url: s.url } : {}),
+      ...(s.envNames.length ? { envNames: s.envNames } : {}),
+      ...(s.headerNames.length ? { headerNames: s.headerNames } : {}),
+      ...(s.plugin ? { plugin: s.plugin } : {}),
+      ...(resourceId ? { resourceId } : {}),
+    },
+  };
+}
+
+/** The review item of an LSP server record (validated by `extensions/lsp/validate.ts`, seed §14). Executable. */
+export function lspServerItem(s: LspRecord, tool: string, resourceId: string | null): DraftItem {
+  const name = s.plugin ? s.id : s.name;
+  const warnings: TrustWarning[] = [...s.warnings];
+  if (s.command !== null) warnings.push(...commandRiskWarnings(commandLine(s.command, s.args), s.path, s.line));
+  return {
+    kind: 'lspServer',
+    path: s.path,
+    line: s.line,
+    name,
+    summary: oneLine(`${name}: ${s.command !== null ? commandLine(s.command, s.args) : '(no command)'}${s.extensions.length ? ` for ${s.extensions.join(' ')}` : ''}${statusNote(s)}`),
+    executable: true,
+    tool,
+    warnings,
+    detail: {
+      ...(s.command !== null ? { command: commandLine(s.command, s.args) } : {}),
+      ...(s.args.length ? { args: s.args } : {}),
+      ...(s.plugin ? { plugin: s.plugin } : {}),
+      ...(resourceId ? { resourceId } : {}),
+    },
+  };
+}
+
+/** ` · overridden by …`, ` · cannot start`, ` · switched off` for records that are not active. */
+export function statusNote(r: { status: string; overriddenBy?: string | null }): string {
+  if (r.status === 'overridden') return ` · overridden by ${r.overriddenBy ?? 'another definition'}`;
+  if (r.status === 'invalid') return ' · cannot start';
+  if (r.status === 'disabled') return ' · switched off';
+  return '';
+}
+
+/**
+ * Adds one `mcpServer` item per entry of an MCP server map the extensions bundle does not read
+ * (nested `.mcp.json` and settings, a subagent's frontmatter `mcpServers`, Codex `mcp_servers`),
+ * parsed by the same reader (`hooks/mcp.ts`: type inferred from the fields, masked values).
+ * Returns the number of items.
  */
 export function collectMcpServers(servers: unknown, src: ServerSource, out: ReviewCollector): number {
   const at = (node: unknown) => src.lineOf(node) ?? src.fallbackLine ?? null;
@@ -25,100 +99,25 @@ export function collectMcpServers(servers: unknown, src: ServerSource, out: Revi
     out.warn({ path: src.path, line: at(servers), message: 'the MCP server list is not an object of named servers', fix: 'Write { "mcpServers": { "name": { "command": "...", "args": [] } } }.' });
     return 0;
   }
-  let count = 0;
-  for (const [name, def] of Object.entries(servers)) {
-    const line = at(def);
-    if (!isRecord(def)) {
-      out.warn({ path: src.path, line: at(servers), message: `MCP server "${name}" is not an object`, fix: `Write "${name}": { "command": "..." }.` });
-      continue;
-    }
-    count++;
-    const command = str(def.command);
-    const args = strings(def.args);
-    const url = str(def.url) ?? str(def.serverUrl) ?? str(def.httpUrl);
-    const transport = str(def.type) ?? str(def.transport) ?? (command !== undefined ? 'stdio' : url !== undefined ? 'http' : 'unknown');
-    const envNames = isRecord(def.env) ? Object.keys(def.env) : [];
-    const headerNames = isRecord(def.headers) ? Object.keys(def.headers) : isRecord(def.http_headers) ? Object.keys(def.http_headers) : [];
-    const warnings: TrustWarning[] = [];
-    if (command === undefined && url === undefined) {
-      warnings.push({ path: src.path, line, message: `MCP server "${name}" has neither "command" nor "url"; it cannot start`, fix: 'Add "command" (local server) or "url" (remote server).' });
-    }
-    if (command !== undefined) warnings.push(...commandRiskWarnings(commandLine(command, args), src.path, line));
-    const risky = codeLoadingEnvNames(envNames);
-    if (risky.length) warnings.push({ path: src.path, line, message: `sets ${risky.join(', ')}, which can make the server load other code (values hidden)`, fix: null });
-    if (str(def.headersHelper)) warnings.push({ path: src.path, line, message: `runs a headersHelper command: ${str(def.headersHelper)}`, fix: null });
-    const shown = command !== undefined ? commandLine(command, args) : url !== undefined ? `${redactUrl(url)} (${transport})` : '(no command)';
-    out.add({
-      kind: 'mcpServer',
-      path: src.path,
-      line,
-      name,
-      summary: oneLine(`${name}: ${shown}${envNames.length ? ` · env ${envNames.join(', ')}` : ''}`),
-      executable: true,
-      tool: src.tool,
-      warnings,
-      detail: {
-        transport,
-        ...(command !== undefined ? { command: commandLine(command, args) } : {}),
-        ...(args.length ? { args } : {}),
-        ...(url !== undefined ? { url: redactUrl(url) } : {}),
-        ...(envNames.length ? { envNames } : {}),
-        ...(headerNames.length ? { headerNames } : {}),
-        ...(src.plugin ? { plugin: src.plugin } : {}),
-      },
-    });
-  }
-  return count;
+  const source: HookSource = { scope: src.plugin ? 'plugin' : 'project', file: src.path, plugin: src.plugin ?? null, format: src.plugin ? 'plugin' : 'claude', absolutePath: path.join(src.dir, src.path) };
+  const defs = mcpServersFromMap(servers, source, src.dir, src.homeDir, at);
+  for (const d of defs) out.add(mcpServerItem(mcpRecord(d, { source: src.plugin ? 'plugin' : 'project', path: src.path, layer: 'project-claude', plugin: src.plugin ?? null }), src.tool, null));
+  return defs.length;
 }
 
 /**
- * Adds one `lspServer` item per entry of an LSP server map (`.lsp.json`, plugin `lspServers`,
- * Blade `lspServers`; seed-behaviour §14): `{name: {command, args, extensionToLanguage, env}}`.
+ * Adds one `lspServer` item per entry of an LSP server map the bundle does not read (nested
+ * `.lsp.json`, Blade settings `lspServers`), validated like the bundle's. Returns the number of items.
  */
 export function collectLspServers(servers: unknown, src: ServerSource, out: ReviewCollector): number {
   const at = (node: unknown) => src.lineOf(node) ?? src.fallbackLine ?? null;
-  if (!isRecord(servers)) {
-    out.warn({ path: src.path, line: at(servers), message: 'the LSP server list is not an object of named servers', fix: 'Write { "name": { "command": "...", "extensionToLanguage": { ".ts": "typescript" } } }.' });
-    return 0;
-  }
-  // the extensions bundle's validation (seed §14), so the review shows why a server would not start
-  const validated = new Map(validateLspServers(servers, { path: src.path, lineOf: at }).servers.map((v) => [v.name, v]));
-  let count = 0;
-  for (const [name, def] of Object.entries(servers)) {
-    const line = at(def);
-    if (!isRecord(def)) {
-      out.warn({ path: src.path, line: at(servers), message: `LSP server "${name}" is not an object`, fix: `Write "${name}": { "command": "...", "extensionToLanguage": { ... } }.` });
-      continue;
-    }
-    count++;
-    const command = str(def.command);
-    const args = strings(def.args);
-    const extensions = isRecord(def.extensionToLanguage) ? Object.keys(def.extensionToLanguage) : [];
-    const envNames = isRecord(def.env) ? Object.keys(def.env) : [];
-    const warnings: TrustWarning[] = [];
-    if (command === undefined) warnings.push({ path: src.path, line, message: `LSP server "${name}" has no "command"`, fix: 'Add "command": "<language server executable>".' });
-    else warnings.push(...commandRiskWarnings(commandLine(command, args), src.path, line));
-    if (extensions.length === 0) warnings.push({ path: src.path, line, message: `LSP server "${name}" has no "extensionToLanguage", so no file starts it`, fix: 'Add "extensionToLanguage": { ".ext": "language" }.' });
-    const v = validated.get(name);
-    for (const w of [...(v?.errors ?? []), ...(v?.warnings ?? [])]) if (!/"command" is missing|"extensionToLanguage" is required/.test(w.message)) warnings.push(w);
-    const risky = codeLoadingEnvNames(envNames);
-    if (risky.length) warnings.push({ path: src.path, line, message: `sets ${risky.join(', ')}, which can make the server load other code (values hidden)`, fix: null });
-    out.add({
-      kind: 'lspServer',
-      path: src.path,
-      line,
-      name,
-      summary: oneLine(`${name}: ${command !== undefined ? commandLine(command, args) : '(no command)'}${extensions.length ? ` for ${extensions.join(' ')}` : ''}`),
-      executable: true,
-      tool: src.tool,
-      warnings,
-      detail: {
-        ...(command !== undefined ? { command: commandLine(command, args) } : {}),
-        ...(args.length ? { args } : {}),
-        ...(envNames.length ? { envNames } : {}),
-        ...(src.plugin ? { plugin: src.plugin } : {}),
-      },
-    });
-  }
-  return count;
+  const r = lspFromMap(servers, { source: 'project', plugin: src.plugin ?? null, path: src.path, absolutePath: path.join(src.dir, src.path), pluginRoot: null }, at);
+  for (const w of r.warnings) out.warn(w);
+  for (const s of r.servers) out.add(lspServerItem(s, src.tool, null));
+  return r.servers.length;
+}
+
+/** A description for an item's detail (clipped, invisible characters made visible). */
+export function shownDescription(text: string | null | undefined): string | undefined {
+  return text ? clip(text) : undefined;
 }

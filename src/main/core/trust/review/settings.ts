@@ -3,6 +3,7 @@ import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
 import { parseJsonText } from './jsonText';
 import { codeLoadingEnvNames, commandRiskWarnings } from './risk';
+import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
 import type { SourceText } from './sources';
 import { hiddenCharacterWarning, isRecord, oneLine, str, strings } from './text';
@@ -18,11 +19,12 @@ const SHOWN_VALUES = new Set(['defaultMode', 'permissionMode', 'model', 'outputS
 
 /**
  * Reviews a JSON settings file: `.claude/settings(.local).json`, `.blade/settings*.json` /
- * `config.json`, `.gemini/settings.json` (JSON with comments). Emits hook, MCP and LSP server,
+ * `config.json`, `.gemini/settings.json` (JSON with comments). Emits hook, MCP (only for files the
+ * extensions bundle does not read: `bundleReadsMcp` false) and LSP server,
  * env (names only), helper-command, plugin and one summary `setting` item. A file that does not
  * parse becomes one executable `setting` item with a warning naming the line and the fix.
  */
-export function reviewSettingsFile(src: SourceText, format: 'claude' | 'blade' | 'gemini', out: ReviewCollector): void {
+export function reviewSettingsFile(src: SourceText, format: 'claude' | 'blade' | 'gemini', env: ReviewEnv & { bundleReadsMcp: boolean }, out: ReviewCollector): void {
   const path = src.rel;
   if (src.text === null) {
     out.add({ kind: 'setting', path, name: fileName(path), summary: `${label(format)} settings (not inspected)`, executable: true, tool: format, warnings: src.warnings, detail: linkDetail(src) });
@@ -52,11 +54,12 @@ export function reviewSettingsFile(src: SourceText, format: 'claude' | 'blade' |
   const lineOf = parsed.lineOf;
   const fileWarnings = [...src.warnings, ...(hidden ? [hidden] : [])];
   if (root.hooks !== undefined) collectHooks(root.hooks, { path, dialect: format, tool: format, lineOf }, out);
-  if (root.mcpServers !== undefined) collectMcpServers(root.mcpServers, { path, tool: format, lineOf }, out);
-  if (root.lspServers !== undefined) collectLspServers(root.lspServers, { path, tool: format, lineOf }, out);
+  // the workspace's own settings servers are listed from the extensions bundle (one parse, one precedence)
+  if (root.mcpServers !== undefined && !env.bundleReadsMcp) collectMcpServers(root.mcpServers, { path, tool: format, lineOf, dir: env.dir, homeDir: env.homeDir }, out);
+  if (root.lspServers !== undefined) collectLspServers(root.lspServers, { path, tool: format, lineOf, dir: env.dir, homeDir: env.homeDir }, out);
   if (root.env !== undefined) collectEnv(root.env, path, format, lineOf(root.env) ?? lineOf(root), out);
   collectHelpers(root, path, format, lineOf, out);
-  collectPluginRefs(root, path, format, lineOf, out);
+  collectPluginRefs(root, path, format, lineOf, env.projectPlugins ?? new Set(), out);
   collectOtherSettings(root, path, format, lineOf(root), fileWarnings, out, src);
 }
 
@@ -110,12 +113,14 @@ function collectHelpers(root: Record<string, unknown>, path: string, tool: strin
   }
 }
 
-function collectPluginRefs(root: Record<string, unknown>, path: string, tool: string, lineOf: (n: unknown) => number | null, out: ReviewCollector): void {
+/** `enabledPlugins` naming plugins installed elsewhere (those of the workspace are listed from the bundle), and extra marketplaces. */
+function collectPluginRefs(root: Record<string, unknown>, path: string, tool: string, lineOf: (n: unknown) => number | null, projectPlugins: ReadonlySet<string>, out: ReviewCollector): void {
   const enabled = root.enabledPlugins;
   if (isRecord(enabled)) {
     for (const [id, on] of Object.entries(enabled)) {
       if (on === false) continue;
       const [name, marketplace] = id.split('@');
+      if (projectPlugins.has(name)) continue;
       out.add({
         kind: 'plugin',
         path,
