@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { materialize } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
@@ -54,4 +57,62 @@ test('Extensions tab: restricted mode, then a corpus workspace’s skills, comma
   await dialog.getByRole('button', { name: 'Run' }).click();
   await expect(expansion).toContainText('Current branch: main');
   await expect(row.getByLabel('Shell command results')).toContainText('exit 0');
+});
+
+test('Extensions tab: user and local MCP servers from ~/.claude.json, an installed plugin, nested skills, skill arguments and hooks; the review names them alike', async ({ page }) => {
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-home-')));
+  const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-ws-')));
+  const write = (base: string, files: Record<string, string>) => {
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(base, rel)), { recursive: true });
+      fs.writeFileSync(path.join(base, rel), text);
+    }
+  };
+  const installPath = path.join(home, '.claude/plugins/cache/mkt/inst/1.2.0');
+  write(home, {
+    '.claude.json': JSON.stringify({ mcpServers: { userwide: { command: 'user-server' } }, projects: { [folder]: { mcpServers: { mine: { command: 'mine-server', args: ['--here'] } } } } }),
+    '.claude/plugins/installed_plugins.json': JSON.stringify({ version: 2, plugins: { 'inst@mkt': [{ scope: 'user', installPath, version: '1.2.0' }] } }),
+    '.claude/plugins/cache/mkt/inst/1.2.0/.claude-plugin/plugin.json': JSON.stringify({ name: 'inst', version: '1.2.0' }),
+    '.claude/plugins/cache/mkt/inst/1.2.0/commands/hello.md': 'Hello from an installed plugin',
+    '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'inst@mkt': true } }),
+  });
+  write(folder, {
+    '.claude/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy the app\narguments: env region\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ./notify.sh\n---\nDeploy to $env.\n',
+    'apps/web/.claude/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy the web app\n---\nWeb.\n',
+    '.claude/commands/frontend/x.md': 'Frontend x',
+    '.claude/plugins/alpha/.claude-plugin/plugin.json': JSON.stringify({ name: 'alpha' }),
+    '.claude/plugins/alpha/commands/x.md': 'Alpha x',
+  });
+  server = await startAtrium(undefined, { HOME: home, USERPROFILE: home });
+  const atrium = new AtriumPage(page);
+  const ext = new ExtensionsPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  await ext.open();
+
+  // Restricted: your own ~/.claude.json servers and installed plugin are active, with their badges.
+  await expect(ext.row('mine')).toContainText('local');
+  await expect(ext.row('mine')).toContainText('~/.claude.json');
+  await expect(ext.row('mine')).toContainText('mine-server --here');
+  await expect(ext.row('userwide').locator('.ext-source')).toHaveText('user');
+  await expect(ext.row('plugin:inst')).toContainText('installed');
+  await expect(ext.row('plugin:inst:hello')).toBeVisible();
+  await expect(ext.restrictedNote()).toContainText('Trusting would activate 2 skills, 2 commands, 1 plugin');
+
+  // The review lists the project's extensions under the names the tab will use.
+  await ext.restrictedNote().getByRole('button', { name: 'Review and trust…' }).click();
+  const trust = new TrustPage(page);
+  await expect(trust.reviewGroup('Skills')).toContainText('apps/web:deploy');
+  await expect(trust.reviewGroup('Custom commands')).toContainText('/plugin:alpha:x');
+  await expect(trust.reviewGroup('Hooks')).toContainText('./notify.sh');
+  await trust.trustThisFolder();
+
+  // Trusted: the nested skill with its qualified id, the skill's arguments and hooks.
+  await expect(ext.row('apps/web:deploy')).toContainText('apps/web/.claude/skills/deploy/SKILL.md');
+  await expect(ext.row('deploy')).toContainText('1 hook');
+  const skill = await ext.expand('deploy');
+  await expect(skill).toContainText('$env');
+  await expect(skill).toContainText('$region');
+  await expect(skill).toContainText('run only while the skill is invoked');
+  await expect(ext.row('plugin:alpha:x')).toBeVisible();
 });

@@ -81,7 +81,7 @@ function describeList(r: ExtensionsListResult, kind?: ExtensionKind): string {
   if (want('lsp')) section('LSP servers', r.lspServers, (s: ExtensionsListResult['lspServers'][number]) => `  ${s.command ?? ''} for ${s.extensions.join(' ')}`);
   if (r.trust === 'restricted') {
     const c = r.restrictedCounts;
-    lines.push(`Inactive in the project: ${c.skills} skills, ${c.commands} commands, ${c.agents} subagents, ${c.plugins} plugins, ${c.mcp} MCP files, ${c.styles} styles, ${c.lsp} LSP files. Trust the folder to activate them: atrium trust set DIR trusted`);
+    lines.push(`Trusting the folder would activate: ${c.skills} skills, ${c.commands} commands, ${c.agents} subagents, ${c.plugins} plugins, ${c.mcp} MCP servers, ${c.styles} styles, ${c.lsp} LSP servers (atrium trust review DIR lists them; atrium trust set DIR trusted)`);
   }
   for (const w of r.warnings) lines.push(`warning: ${w.path}${w.line ? `:${w.line}` : ''} ${w.message}${w.fix ? ` (fix: ${w.fix})` : ''}`);
   return lines.join('\n');

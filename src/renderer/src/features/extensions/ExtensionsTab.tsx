@@ -51,7 +51,7 @@ export function ExtensionsTab({ workspace, onReview }: { workspace: Workspace; o
           <ShieldAlert size={15} aria-hidden />
           <span>
             Restricted mode: project extensions are inactive; only your user-level ones are listed.
-            {inactive.length > 0 && ` This folder holds ${inactive.map(([k, n]) => `${n} ${k === 'mcp' ? 'MCP file' : k === 'lsp' ? 'LSP file' : k.replace(/s$/, '')}${n === 1 ? '' : 's'}`).join(', ')}.`}
+            {inactive.length > 0 && ` Trusting would activate ${inactive.map(([k, n]) => `${n} ${k === 'mcp' ? 'MCP server' : k === 'lsp' ? 'LSP server' : k.replace(/s$/, '')}${n === 1 ? '' : 's'}`).join(', ')}.`}
           </span>
           <button className="button" onClick={onReview}>
             Review and trust…

@@ -10,9 +10,9 @@ const SCOPE_LABEL: Record<Scope, string> = { user: 'for me (all workspaces)', pr
 /** Plugins: version, what they contribute, and enable/disable per settings scope. */
 export function PluginsSection({ workspaceId, data }: { workspaceId: string; data: ExtensionsListResult }) {
   return (
-    <Section id="plugins" title="Plugins" count={data.plugins.length} empty={<>Plugins are folders with <code>.claude-plugin/plugin.json</code> in <code>.claude/plugins/</code> or <code>~/.claude/plugins/</code>, or local entries of <code>.claude-plugin/marketplace.json</code>.</>}>
+    <Section id="plugins" title="Plugins" count={data.plugins.length} empty={<>Plugins are folders with <code>.claude-plugin/plugin.json</code> in <code>.claude/plugins/</code> or <code>~/.claude/plugins/</code>, local entries of <code>.claude-plugin/marketplace.json</code>, or plugins installed from a marketplace (<code>~/.claude/plugins/installed_plugins.json</code>).</>}>
       {data.plugins.map((p) => (
-        <Row key={p.id} testId={p.id} name={p.name} path={p.path} warnings={p.warnings.length} summary={p.description} badges={<><span className="hook-chip">{p.version ?? 'no version'}</span><SourceBadge source={p.source} />{p.marketplace && <span className="badge badge-muted">{p.marketplace}</span>}<StatusBadge status={p.status} /></>}>
+        <Row key={p.id} testId={p.id} name={p.name} path={p.path} warnings={p.warnings.length} summary={p.description} badges={<><span className="hook-chip">{p.version ?? 'no version'}</span><SourceBadge source={p.source} />{p.installScope && <span className="badge badge-muted" title={`installed from a marketplace (${p.installScope} scope); files in ${p.path}`}>installed</span>}{p.marketplace && <span className="badge badge-muted">{p.marketplace}</span>}<StatusBadge status={p.status} /></>}>
           <PluginDetail workspaceId={workspaceId} plugin={p} />
         </Row>
       ))}
@@ -55,10 +55,11 @@ function PluginDetail({ workspaceId, plugin }: { workspaceId: string; plugin: Pl
           {plugin.enabledBy ? (
             <span className="muted"> · by <code>{plugin.enabledBy.key}</code> in <code>{plugin.enabledBy.file}</code></span>
           ) : (
-            <span className="muted"> · default ({plugin.marketplace ? 'marketplace entries are off until enabled' : 'installed plugins are on'})</span>
+            <span className="muted"> · default ({plugin.installScope ? `installed plugins are off until enabledPlugins "${plugin.name}@${plugin.marketplace}" turns them on` : plugin.marketplace ? 'marketplace entries are off until enabled' : 'plugin folders are on'})</span>
           )}
         </dd>
         {plugin.manifestPath && (<><dt>Manifest</dt><dd><code>{plugin.manifestPath}</code></dd></>)}
+        {plugin.installScope && (<><dt>Installed</dt><dd>{plugin.installScope} scope, from marketplace <code>{plugin.marketplace}</code></dd></>)}
       </dl>
       <Warnings warnings={plugin.warnings} />
       {plugin.status !== 'error' && (

@@ -2,10 +2,17 @@ import { useState, type ReactNode } from 'react';
 import { ChevronRight } from 'lucide-react';
 import type { ExtensionWarning } from '../../../../shared/contract';
 
+const SOURCE_TITLE: Record<string, string> = {
+  user: 'yours: from your home folder, active in every workspace',
+  project: "the repository's: active once the folder is trusted",
+  local: 'yours, for this folder only (a *.local.* file or ~/.claude.json)',
+  builtin: 'built into Atrium',
+};
+
 /** Where a resource comes from, as a small badge (user / project / local / plugin / built-in). */
 export function SourceBadge({ source, plugin }: { source: string; plugin?: string | null }) {
   return (
-    <span className={`badge ext-source ext-source-${source}`} title={plugin ? `from plugin ${plugin}` : `${source}-level`}>
+    <span className={`badge ext-source ext-source-${source}`} title={plugin ? `from plugin ${plugin}` : (SOURCE_TITLE[source] ?? `${source}-level`)}>
       {source === 'plugin' && plugin ? `plugin ${plugin}` : source}
     </span>
   );

@@ -56,7 +56,7 @@ export function mcpLiteral(s: McpServerInfo): string {
 /** MCP servers: command or URL, env and header names; values masked by the engine. */
 export function McpSection({ data }: { data: List }) {
   return (
-    <Section id="mcp" title="MCP servers" count={data.mcpServers.length} empty={<>MCP servers are declared in <code>.mcp.json</code>, <code>.cursor/mcp.json</code>, <code>.vscode/mcp.json</code> or a plugin’s <code>.mcp.json</code>. Whether one may start is decided on the Hooks tab.</>}>
+    <Section id="mcp" title="MCP servers" count={data.mcpServers.length} empty={<>MCP servers are declared in <code>.mcp.json</code>, <code>.cursor/mcp.json</code>, <code>.vscode/mcp.json</code>, a plugin’s <code>.mcp.json</code>, or by <code>claude mcp add</code> in <code>~/.claude.json</code> (user scope, or local scope for this folder). Whether one may start is decided on the Hooks tab.</>}>
       {data.mcpServers.map((s: McpServerInfo) => (
         <Row key={`${s.id}:${s.path}`} testId={s.id} name={s.name} path={s.path} warnings={s.warnings.length} summary={<code className="ext-literal">{mcpLiteral(s)}</code>} badges={<><span className="hook-chip">{s.transport}</span><SourceBadge source={s.source} plugin={s.plugin} /><StatusBadge status={s.status} title={overriddenTitle(s)} /></>}>
           <pre className="hook-command">{mcpLiteral(s)}</pre>
