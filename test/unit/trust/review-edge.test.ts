@@ -51,6 +51,18 @@ describe('malformed files are items with warnings, never exceptions', () => {
     expect(find(r, '.gemini/commands/broken.toml')[0].warnings[0].message).toMatch(/invalid TOML/);
   });
 
+  it("Codex inline [hooks] are listed as hooks; Codex's own [hooks.state] trust records are not", async () => {
+    const dir = tempDir();
+    writeFiles(dir, {
+      '.codex/config.toml': '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "echo codex-stop"\n\n[hooks.state."project:stop:0"]\ntrusted_hash = "sha256:00"\n',
+    });
+    const r = await review(dir);
+    const hooks = r.items.filter((i) => i.kind === 'hook' && i.path === '.codex/config.toml');
+    expect(hooks.map((h) => h.summary).join('\n')).toContain('echo codex-stop');
+    expect(JSON.stringify(r.items)).not.toMatch(/"state"[^}]*trusted_hash|hook event "state"|\bstate: /);
+    expect(r.warnings.concat(r.items.flatMap((i) => i.warnings)).map((w) => w.message).join('\n')).not.toMatch(/\bstate\b/);
+  });
+
   it('accepts comments in JSONC files (VS Code mcp.json, Gemini settings.json)', async () => {
     const dir = tempDir();
     writeFiles(dir, {

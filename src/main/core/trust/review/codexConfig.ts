@@ -42,7 +42,9 @@ export function reviewCodexConfig(src: SourceText, env: ReviewEnv & { bundleRead
     return;
   }
   const lineOfKey = (key: string) => lineOfText(text, key);
-  if (root.hooks !== undefined) collectHooks(root.hooks, { path, dialect: 'codex', tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('hooks') }, out);
+  // `[hooks.state."<key>"] trusted_hash = …` is Codex's own per-hook trust record, not an event
+  const hooks = isRecord(root.hooks) ? Object.fromEntries(Object.entries(root.hooks).filter(([k]) => k !== 'state')) : root.hooks;
+  if (hooks !== undefined && !(isRecord(hooks) && Object.keys(hooks).length === 0)) collectHooks(hooks, { path, dialect: 'codex', tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('hooks') }, out);
   if (root.mcp_servers !== undefined && !env.bundleReadsMcp) {
     collectMcpServers(root.mcp_servers, { path, tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('mcp_servers'), dir: env.dir, homeDir: env.homeDir }, out);
   }
