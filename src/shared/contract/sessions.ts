@@ -285,6 +285,17 @@ export const PermissionItem = z.object({
   state: z.enum(['pending', 'selected', 'cancelled']),
   optionId: z.string().nullable(),
   answeredBy: z.enum(['user', 'hook', 'cancel', 'shutdown']).nullable(),
+  /**
+   * The attached surface that should answer (issue 8: the one that sent the prompt, else the
+   * earliest attached; re-targeted when it detaches while the request is pending); null = any
+   * surface. Recorded with the request, so a surface opened later routes from the item itself.
+   * Absent on items recorded before Atrium kept it (treat as null).
+   */
+  surfaceId: z.string().nullable().optional(),
+  /** That surface's label when it was addressed ("Browser tab 3F2A", "Terminal …"), or null. */
+  surfaceLabel: z.string().nullable().optional(),
+  /** That surface's kind (`app` = a desktop window of this Atrium), or null. */
+  surfaceKind: z.enum(['app', 'browser', 'cli']).nullable().optional(),
 });
 export type PermissionItem = z.infer<typeof PermissionItem>;
 
@@ -516,7 +527,7 @@ export const sessionEvents = defineEvents({
     payload: z.object({ sessionId: z.string(), lastSeq: z.number().int(), items: z.array(TranscriptItem) }),
   },
   permissionRequested: {
-    description: 'An agent asks for permission; answer with sessions.answerPermission. Raise a notification when no window is open.',
+    description: 'An agent asks for permission; answer with sessions.answerPermission. Raise a notification when no window is open. Pushed again (same requestId, new surfaceId) when the addressed surface detaches while the request is pending.',
     payload: z.object({
       sessionId: z.string(),
       sessionTitle: z.string().nullable(),

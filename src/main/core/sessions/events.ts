@@ -17,6 +17,18 @@ export interface PolicyNoticeData {
 }
 
 /**
+ * Where a permission request should be answered (issue 8): an attached surface, recorded with the
+ * request (`permission_requested.route`) and again when it is re-targeted (`permission_routed`,
+ * after that surface detached). A null route means any surface; events written before routes were
+ * recorded have none (read as null).
+ */
+export interface PermissionRoute {
+  surfaceId: string;
+  label: string;
+  kind: 'app' | 'browser' | 'cli';
+}
+
+/**
  * The kinds of entries in a session's event log (`session_events.kind`) and their data. Every
  * `session/update` from the agent is an `update`; everything Atrium does on the session's behalf
  * (prompts, answers, file and terminal access, lifecycle) has its own kind. Events are appended
@@ -29,7 +41,8 @@ export type JournalEvent =
   | { kind: 'prompt_dropped'; data: { promptId: string; reason: string } }
   | { kind: 'turn_end'; data: { stopReason: StopReason; error: string | null } }
   | { kind: 'cancel_requested'; data: { clearQueue: boolean } }
-  | { kind: 'permission_requested'; data: { requestId: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[] } }
+  | { kind: 'permission_requested'; data: { requestId: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; route?: PermissionRoute | null } }
+  | { kind: 'permission_routed'; data: { requestId: string; route: PermissionRoute | null; reason: string } }
   | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: 'user' | 'hook' | 'cancel' | 'shutdown' } }
   | { kind: 'state'; data: { state: SessionState; error?: string | null } }
   | { kind: 'agent_started'; data: { pid: number | null; command: string; args: string[]; capabilities: AgentCapabilitiesInfo } }

@@ -10,7 +10,7 @@ import type { AgentRegistry } from './agentRegistry';
 import { attach } from './attach';
 import { fileAndTerminalMethods } from './clientMethods';
 import { capabilities } from './convert';
-import type { JournalEvent } from './events';
+import type { JournalEvent, PermissionRoute } from './events';
 import type { HookChain, HookContext } from './hooks';
 import { Journal } from './journal';
 import { PermissionBroker, type AnsweredBy } from './permissions';
@@ -37,7 +37,7 @@ export interface LiveSessionDeps {
    * Which attached surface should answer a permission request (issue 8 handover): the one that sent
    * the running prompt, else any attached one; null = any surface.
    */
-  permissionSurface?: (sessionId: string, promptSurfaceId: string | null) => string | null;
+  permissionSurface?: (sessionId: string, promptSurfaceId: string | null) => PermissionRoute | null;
 }
 
 interface QueuedTurn {
@@ -92,7 +92,8 @@ export class LiveSession {
   ) {
     this.journal = new Journal(deps.store, deps.bus, record, { batchMs: deps.batchMs, summarize: () => this.summary() });
     this.permissions = new PermissionBroker(
-      (requestId, request) => this.append({ kind: 'permission_requested', data: { requestId, toolCall: request.toolCall, options: request.options } }),
+      // the route is part of the recorded request (persisted before anyone is told), so a surface opened later still knows it
+      (requestId, request) => this.append({ kind: 'permission_requested', data: { requestId, toolCall: request.toolCall, options: request.options, route: this.permissionRoute() } }),
       (requestId, outcome, optionId, by) => this.append({ kind: 'permission_answered', data: { requestId, outcome, optionId, by } }),
     );
     this.terminals = new TerminalManager(
@@ -563,6 +564,52 @@ export class LiveSession {
     return item;
   }
 
+  /**
+   * Re-targets pending permission requests addressed to `fromSurfaceId` (that surface detached:
+   * tab closed, window gone, terminal left) to `to`, or to any surface when null (issue 8). Each
+   * change is journaled first (`permission_routed`: the item upsert reaches every surface through
+   * `sessionEvent`), then `permissionRequested` is pushed again with the new target so the CLI
+   * pickup and desktop notifications learn it.
+   * @returns how many requests were re-targeted
+   */
+  retargetPermissions(fromSurfaceId: string, to: PermissionRoute | null): number {
+    const route = to ? toRoute(to) : null;
+    if (route?.surfaceId === fromSurfaceId) return 0;
+    const tables = SessionTables.of(this.deps.store.db);
+    let moved = 0;
+    for (const requestId of this.permissions.ids()) {
+      const item = tables.itemByRef(this.id, requestId);
+      if (item?.kind !== 'permission' || item.state !== 'pending' || item.surfaceId !== fromSurfaceId) continue;
+      try {
+        this.append({ kind: 'permission_routed', data: { requestId, route, reason: `surface ${fromSurfaceId} detached` } });
+      } catch (error) {
+        console.error('[atrium] recording a permission re-target failed:', error);
+        continue;
+      }
+      moved += 1;
+      this.announcePermission(requestId);
+    }
+    return moved;
+  }
+
+  /** The route of a new permission request: the running prompt's surface if still attached, else the earliest attached, else null (any). */
+  private permissionRoute(): PermissionRoute | null {
+    try {
+      const target = this.deps.permissionSurface?.(this.id, this.running?.surfaceId ?? null) ?? null;
+      return target ? toRoute(target) : null;
+    } catch (error) {
+      console.error('[atrium] routing a permission request failed:', error);
+      return null;
+    }
+  }
+
+  /** Pushes `permissionRequested` for a recorded pending request, addressed as its item says. */
+  private announcePermission(requestId: string): void {
+    const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
+    if (item?.kind !== 'permission' || item.state !== 'pending') return;
+    this.deps.bus.emit('permissionRequested', { sessionId: this.id, sessionTitle: this.record.title, permission: item, surfaceId: item.surfaceId ?? null });
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Modes and options
 
@@ -657,16 +704,7 @@ export class LiveSession {
     let requestId = '';
     const response = this.permissions.ask(p, signal, (id) => (requestId = id));
     if (this.running) this.setState('awaiting_permission');
-    const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
-    if (item?.kind === 'permission') {
-      let surfaceId: string | null = null;
-      try {
-        surfaceId = this.deps.permissionSurface?.(this.id, this.running?.surfaceId ?? null) ?? null;
-      } catch (error) {
-        console.error('[atrium] routing a permission request failed:', error);
-      }
-      this.deps.bus.emit('permissionRequested', { sessionId: this.id, sessionTitle: this.record.title, permission: item, surfaceId });
-    }
+    this.announcePermission(requestId);
     try {
       const auto = await this.deps.hooks.onPermissionRequest(this.hookContext(), p);
       if (auto && this.permissions.ids().includes(requestId)) this.permissions.answer(requestId, auto, 'hook');
@@ -677,4 +715,9 @@ export class LiveSession {
     if (this.permissions.count === 0 && this.running && this.record.state === 'awaiting_permission') this.setState('busy');
     return answer;
   }
+}
+
+/** Only the fields a route records (an attached surface also carries `via` and `attachedAt`). */
+function toRoute(target: PermissionRoute): PermissionRoute {
+  return { surfaceId: target.surfaceId, label: target.label, kind: target.kind };
 }

@@ -12,7 +12,7 @@ import {
   toolKind,
   toolLocations,
 } from './convert';
-import type { JournalEvent } from './events';
+import type { JournalEvent, PermissionRoute } from './events';
 import type { SessionRecord } from './records';
 
 type UserItem = Extract<TranscriptItem, { kind: 'user_message' }>;
@@ -154,8 +154,14 @@ export class Projector {
           state: 'pending',
           optionId: null,
           answeredBy: null,
+          ...routeFields(ev.data.route),
         });
         this.headerChanged = true;
+        return;
+      }
+      case 'permission_routed': {
+        const item = this.byRef(ev.data.requestId);
+        if (item?.kind === 'permission' && item.state === 'pending') this.put({ ...item, ...routeFields(ev.data.route), updatedAt: at } satisfies PermissionItem);
         return;
       }
       case 'permission_answered': {
@@ -476,4 +482,14 @@ function toolStatus(s: unknown): ToolCallStatus | null {
 /** Stop reasons ACP defines (anything else an agent sends is reported as `end_turn`'s sibling `error`). */
 export function stopReason(s: unknown): StopReason {
   return s === 'end_turn' || s === 'max_tokens' || s === 'max_turn_requests' || s === 'refusal' || s === 'cancelled' ? s : 'error';
+}
+
+/**
+ * A permission item's routing fields from a recorded route (issue 8); a missing or malformed route
+ * (events written before routes were recorded) means any surface.
+ */
+function routeFields(route: PermissionRoute | null | undefined): Pick<PermissionItem, 'surfaceId' | 'surfaceLabel' | 'surfaceKind'> {
+  if (!route || typeof route !== 'object' || typeof route.surfaceId !== 'string') return { surfaceId: null, surfaceLabel: null, surfaceKind: null };
+  const kind = route.kind === 'app' || route.kind === 'browser' || route.kind === 'cli' ? route.kind : null;
+  return { surfaceId: route.surfaceId, surfaceLabel: typeof route.label === 'string' ? route.label : null, surfaceKind: kind };
 }

@@ -7,6 +7,7 @@ import { canonicalDirectory } from '../workspaces/identity';
 import type { WorkspaceService } from '../workspaces/service';
 import { AgentRegistry } from './agentRegistry';
 import { isInside } from './confine';
+import type { PermissionRoute } from './events';
 import { HookChain, type SessionHooks } from './hooks';
 import { Journal } from './journal';
 import { listAgentSessions } from './listing';
@@ -23,8 +24,8 @@ import { createWorktree, type WorktreeInfo } from './workspacePolicy/worktree';
 export interface SessionRuntimePort {
   /** Idle shutdown in ms (0 = never), read whenever a session becomes idle; `SessionServiceOptions.idleMs` overrides it. */
   idleMs?(): number;
-  /** The attached surface that should answer a permission request, or null for any. */
-  permissionSurface?(sessionId: string, promptSurfaceId: string | null): string | null;
+  /** The attached surface that should answer a permission request (id, label, kind), or null for any. */
+  permissionSurface?(sessionId: string, promptSurfaceId: string | null): PermissionRoute | null;
 }
 
 /** Options of the session runtime (all optional; tests and the CLI tune them). */
@@ -255,6 +256,16 @@ export class SessionService {
       throw new AtriumError('PERMISSION_NOT_FOUND', `No pending permission request "${requestId}": the session's agent is not running.`);
     }
     return live.answerPermission(requestId, optionId);
+  }
+
+  /**
+   * Re-targets a session's pending permission requests addressed to `fromSurfaceId` (it detached)
+   * to `to` (another attached surface, or null = any), recording and pushing each change (see
+   * `LiveSession.retargetPermissions`). A session not loaded has no pending requests.
+   * @returns how many requests were re-targeted
+   */
+  retargetPermissions(sessionId: string, fromSurfaceId: string, to: PermissionRoute | null): number {
+    return this.sessions.get(sessionId)?.retargetPermissions(fromSurfaceId, to) ?? 0;
   }
 
   /** @throws AtriumError SESSION_NOT_FOUND | AGENT_UNSUPPORTED | AGENT_ERROR */

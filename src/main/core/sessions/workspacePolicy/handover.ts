@@ -136,11 +136,14 @@ export class SurfaceRegistry {
     return [...(this.bySession.get(sessionId) ?? [])];
   }
 
-  /** The surface that answers a permission request: the prompt's sender when attached, else the earliest attached, else null (any). */
-  permissionTarget(sessionId: string, promptSurfaceId: string | null): string | null {
+  /**
+   * The surface that answers a permission request: the prompt's sender when attached, else the
+   * earliest attached, else null (any surface). Also picks the new target when the addressed
+   * surface detaches while its request is pending (`promptSurfaceId` null: the earliest left).
+   */
+  permissionTarget(sessionId: string, promptSurfaceId: string | null): AttachedSurface | null {
     const list = this.bySession.get(sessionId) ?? [];
-    if (promptSurfaceId && list.some((s) => s.surfaceId === promptSurfaceId)) return promptSurfaceId;
-    return list[0]?.surfaceId ?? null;
+    return (promptSurfaceId ? list.find((s) => s.surfaceId === promptSurfaceId) : undefined) ?? list[0] ?? null;
   }
 }
 

@@ -324,9 +324,14 @@ export class WorkspacePolicy implements SessionHooks {
     return { surface: attached, surfaces: this.surfaces.list(sessionId) };
   }
 
-  /** Detaches a surface. */
+  /**
+   * Detaches a surface. Permission requests still pending for it are re-targeted to the earliest
+   * surface left attached, or to any surface when none is (issue 8), so a closed tab never keeps
+   * the only answer buttons.
+   */
   detach(sessionId: string, surfaceId: string) {
     if (this.surfaces.detach(sessionId, surfaceId)) this.core.emit(sessionId, 'surfaces');
+    this.deps.sessions.retargetPermissions(sessionId, surfaceId, this.surfaces.permissionTarget(sessionId, null));
     return { surfaces: this.surfaces.list(sessionId) };
   }
 
