@@ -124,6 +124,46 @@ describe('Electron shell (fake electron module)', () => {
     expect(fake.windows[0].webContents.executed).toEqual(['location.hash = "#/sessions/s1"']);
   });
 
+  it('notifies only requests addressed to a desktop window or to any surface, once each, including after a re-target', async () => {
+    const app = await start();
+    fake.windows[0].focused = false;
+    const call = async <T,>(name: string, params: unknown): Promise<T> => {
+      const res = (await invoke(`${IPC_REQUEST_PREFIX}${name}`, params)) as { ok: boolean; result: T; error?: unknown };
+      expect(res.error).toBeUndefined();
+      return res.result;
+    };
+    const asked: string[] = [];
+    app.engine.bus.subscribe((event, payload) => event === 'permissionRequested' && asked.push(String((payload as { surfaceId: string | null }).surfaceId)));
+    const scenario = { turns: [{ match: 'ask', steps: [{ permission: { title: 'Write notes.txt', kind: 'edit' } }, { permission: { toolCallId: 'p2', title: 'Run make', kind: 'execute' } }] }] };
+    const { command, args } = scriptedAgentCommand(tempDir('atrium-agent-'), scenario);
+    await call('agents.define', { id: 'scripted', command, args });
+    const { session } = await call<{ session: { id: string } }>('sessions.new', { cwd: tempDir('atrium-project-'), agentId: 'scripted', title: 'notes' });
+    // a browser tab (pickup server) and this window are attached; the tab sends the prompt
+    await app.dispatcher.call('sessions.attach', { sessionId: session.id, surfaceId: 'browser-tab', kind: 'browser', label: 'Browser tab' });
+    await call('sessions.attach', { sessionId: session.id, surfaceId: 'app-window', kind: 'app' });
+    const { promptId } = await app.dispatcher.call('sessions.prompt', { sessionId: session.id, text: 'ask', surfaceId: 'browser-tab' });
+    await waitFor(() => asked.length === 1, 'the first request');
+    expect(asked).toEqual(['browser-tab']);
+    expect(fake.notifications).toHaveLength(0);
+    // the tab closes: the request is re-targeted to this window and notified now
+    await app.dispatcher.call('sessions.detach', { sessionId: session.id, surfaceId: 'browser-tab' });
+    expect(asked).toEqual(['browser-tab', 'app-window']);
+    expect(fake.notifications.map((n) => n.options.body)).toEqual(['Write notes.txt. The agent waits until you answer in Atrium.']);
+    // the window's page goes away: any surface may answer, but it was already notified
+    fake.windows[0].webContents.emit('destroyed');
+    await waitFor(() => asked.length === 3, 'the re-target to any surface');
+    expect(asked[2]).toBe('null');
+    expect(fake.notifications).toHaveLength(1);
+    const first = app.engine.sessions.show(session.id).permissions[0];
+    app.engine.sessions.answerPermission(session.id, first.requestId, 'allow');
+    // the next request has no surface to go to (any): notified
+    await waitFor(() => asked.length === 4, 'the second request');
+    expect(asked[3]).toBe('null');
+    expect(fake.notifications.map((n) => n.options.title)).toEqual(['Permission needed: notes', 'Permission needed: notes']);
+    app.engine.sessions.answerPermission(session.id, app.engine.sessions.show(session.id).permissions[0].requestId, 'allow');
+    expect(await app.engine.sessions.waitForTurn(session.id, promptId)).toBe('end_turn');
+  });
+
   it('starts the pickup server on demand (token required, server.json written 0600) and stops it', async () => {
     const app = await start();
     const on = (await invoke(`${IPC_REQUEST_PREFIX}app.pickupServer`, { enable: true })) as { ok: boolean; result: { url: string } };
