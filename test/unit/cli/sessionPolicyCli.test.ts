@@ -79,6 +79,8 @@ describe('atrium session (issue 8)', () => {
     const again = await cliAsync(['session', 'pickup', first.code, '--url', server.origin, '--token', server.token, '--no-follow', '--data-dir', world.dataDir]);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('is not a valid handover code');
+    // the attach-only terminal exited: its connection closed, so the server detached its surface
+    await waitFor(() => engine.policy.view(s.id).surfaces.length === 0, 'the exited terminal to be detached');
 
     // discovery through the data directory, following: a prompt typed in the terminal runs, output comes back
     writeServerInfo(world.dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
@@ -87,7 +89,7 @@ describe('atrium session (issue 8)', () => {
       let seen = '';
       child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));
       void (async () => {
-        await waitFor(() => engine.policy.view(s.id).surfaces.length === 2, 'the terminal to attach');
+        await waitFor(() => engine.policy.view(s.id).surfaces.length === 1, 'the terminal to attach');
         child.stdin!.write('hello from the terminal\n');
         // the terminal printed the agent's answer it received over the WebSocket
         await waitFor(() => seen.includes('echo: hello from the terminal'), 'the answer in the terminal');
@@ -96,7 +98,75 @@ describe('atrium session (issue 8)', () => {
     });
     expect(followed.status, followed.stderr).toBe(0);
     expect(followed.stdout).toContain('echo: hello from the terminal');
-    // detached again; the first terminal stays listed until it detaches itself
-    expect(engine.policy.view(s.id).surfaces.map((x) => x.kind)).toEqual(['cli']);
+    // the following terminal detached itself when its stdin ended
+    await waitFor(() => engine.policy.view(s.id).surfaces.length === 0, 'the following terminal to detach');
+  }, 90_000);
+
+  it('session pickup answers requests pending for any surface, leaves ones addressed to a tab, and answers them once re-targeted to it', async () => {
+    world = policyWorld({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }] }] });
+    const engine = world.open();
+    const dispatcher = createDispatcher(engine, {
+      'app.info': () => {
+        throw new Error('unused');
+      },
+      'app.pickFolder': () => {
+        throw new Error('unused');
+      },
+    });
+    const renderer = path.join(world.base, 'renderer');
+    fs.mkdirSync(renderer);
+    server = await startServer({ engine, dispatcher, rendererDir: renderer });
+    writeServerInfo(world.dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    const pending = () => engine.sessions.show(s.id).permissions;
+    const answered = (requestId: string) => {
+      const item = engine.sessions.transcript(s.id, { limit: 1000 }).items.find((i) => i.kind === 'permission' && i.requestId === requestId);
+      return item?.kind === 'permission' ? item : null;
+    };
+
+    // asked while nothing is attached (any surface): the terminal answers it when it picks the session up
+    const first = engine.sessions.prompt(s.id, 'ask first');
+    await waitFor(() => pending().length === 1, 'the first request');
+    expect(pending()[0].surfaceId).toBeNull();
+    const firstId = pending()[0].requestId;
+    const code = engine.policy.issueHandover(s.id);
+    let cliSurface = '';
+    const followed = cliAsync(['session', 'pickup', code.code, '--on-permission', 'allow-once', '--data-dir', world.dataDir], (child) => {
+      let seen = '';
+      child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));
+      void (async () => {
+        await waitFor(() => answered(firstId)?.state === 'selected', 'the terminal to answer the pending request');
+        expect(await engine.sessions.waitForTurn(s.id, first.promptId)).toBe('end_turn');
+        cliSurface = engine.policy.view(s.id).surfaces.find((x) => x.kind === 'cli')!.surfaceId;
+
+        // a browser tab attaches and prompts: its request is not the terminal's to answer
+        await dispatcher.call('sessions.attach', { sessionId: s.id, surfaceId: 'browser-b', kind: 'browser', label: 'Browser tab B' });
+        const second = engine.sessions.prompt(s.id, 'ask second', 'browser-b');
+        await waitFor(() => pending().length === 1, 'the second request');
+        const secondId = pending()[0].requestId;
+        expect(pending()[0].surfaceId).toBe('browser-b');
+        await waitFor(() => seen.includes('waiting for an answer on Browser tab B'), 'the terminal to say where the request waits');
+        await new Promise((r) => setTimeout(r, 300));
+        expect(answered(secondId)?.state).toBe('pending');
+
+        // the tab closes: the request moves to the terminal, which answers it
+        await dispatcher.call('sessions.detach', { sessionId: s.id, surfaceId: 'browser-b' });
+        await waitFor(() => answered(secondId)?.state === 'selected', 'the terminal to answer the re-targeted request');
+        expect(await engine.sessions.waitForTurn(s.id, second.promptId)).toBe('end_turn');
+        child.stdin!.end();
+      })().catch((error: unknown) => {
+        process.stderr.write(`${String(error)}\n`);
+        child.kill();
+      });
+    });
+    const run = await followed;
+    expect(run.status, run.stderr).toBe(0);
+    expect(cliSurface).toMatch(/^cli-/);
+    const items = engine.sessions.transcript(s.id, { limit: 1000 }).items.filter((i) => i.kind === 'permission');
+    expect(items.map((i) => (i.kind === 'permission' ? [i.state, i.optionId, i.answeredBy, i.surfaceId] : null))).toEqual([
+      ['selected', 'allow', 'user', null],
+      ['selected', 'allow', 'user', cliSurface],
+    ]);
+    expect(run.stdout.match(/\[permission\] Write notes: allow \(--on-permission allow-once\)/g)).toHaveLength(2);
   }, 90_000);
 });

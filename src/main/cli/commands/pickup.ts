@@ -20,7 +20,8 @@ interface PickupOptions extends GlobalOptions {
  * (found through `<dataDir>/server.json`, written by `atrium serve`; or `--url` and `--token`),
  * attaches this terminal to the session, prints its recent transcript and then follows it: output
  * as it comes, prompts typed on stdin (one line each), permission requests routed to this terminal
- * answered by `--on-permission`. Ctrl+C or the end of stdin detaches. `--no-follow` attaches and
+ * (or to any surface; including ones pending when it attached, and ones re-targeted here because
+ * their surface detached) answered by `--on-permission`. Ctrl+C or the end of stdin detaches. `--no-follow` attaches and
  * exits (with `--json`: `{"session","surface"}`).
  */
 export function registerPickupCommand(session: Command): void {
@@ -64,6 +65,9 @@ async function pickup(code: string, opts: PickupOptions): Promise<void> {
     );
     const recent = await r.call('sessions.transcript', { sessionId: session.id, limit: 20 });
     if (!json) printer.printItems(recent.items as TranscriptItem[]);
+    // requests asked before this terminal attached: answered here when addressed to it or to any surface
+    const { session: details } = await r.call('sessions.show', { sessionId: session.id });
+    printer.offerPending(details.permissions);
     await new Promise<void>((resolve) => {
       const rl = readline.createInterface({ input: process.stdin, terminal: false });
       rl.on('line', (line) => {

@@ -46,6 +46,8 @@ export class SessionPrinter {
   private readonly unsubscribe: () => void;
   private lastKind: string | null = null;
   private rl: readline.Interface | null = null;
+  /** Requests this printer took up or reported as elsewhere (`<requestId> <surface>`), so a re-push is not handled twice. */
+  private readonly seenRequests = new Set<string>();
 
   private readonly feed: SessionFeed;
 
@@ -62,9 +64,33 @@ export class SessionPrinter {
       if (!id || id !== this.sessionId()) return;
       if (this.json) process.stdout.write(`${JSON.stringify({ event, ...p })}\n`);
       if (event === 'sessionEvent' && !this.json) for (const item of (payload as { items: TranscriptItem[] }).items) this.human(item);
-      const mine = !this.feed.surfaceId || !p.surfaceId || p.surfaceId === this.feed.surfaceId;
-      if (event === 'permissionRequested' && mine) void this.answer((payload as { permission: PermissionItem }).permission);
+      if (event === 'permissionRequested') this.offer((payload as { permission: PermissionItem }).permission, p.surfaceId);
     });
+  }
+
+  /**
+   * Takes up pending requests that were asked before this printer subscribed (e.g. listed by
+   * `sessions.show` when a terminal picks a session up): those addressed to this surface or to any.
+   */
+  offerPending(permissions: PermissionItem[]): void {
+    for (const permission of permissions) if (permission.state === 'pending') this.offer(permission, permission.surfaceId);
+  }
+
+  /**
+   * Answers a request addressed to this surface or to any (issue 8 routing; `target` is the event's
+   * `surfaceId`, else the item's); one addressed elsewhere gets a line naming where it waits. A
+   * re-targeted request arrives again: it is answered once, and answered here when it moves here.
+   */
+  private offer(permission: PermissionItem, target: string | null | undefined): void {
+    const to = target ?? permission.surfaceId ?? null;
+    const mine = !this.feed.surfaceId || to === null || to === this.feed.surfaceId;
+    if (this.seenRequests.has(`${permission.requestId} mine`)) return;
+    const key = `${permission.requestId} ${mine ? 'mine' : to}`;
+    if (this.seenRequests.has(key)) return;
+    this.seenRequests.add(key);
+    if (this.seenRequests.size > 1000) this.seenRequests.delete(this.seenRequests.values().next().value as string);
+    if (mine) void this.answer(permission);
+    else if (!this.json) this.line(`[permission] ${permission.title}: waiting for an answer on ${permission.surfaceLabel ?? 'another surface'}`);
   }
 
   /** Stops printing and releases stdin. */
