@@ -156,6 +156,58 @@ test('a permission request goes to the surface that sent the prompt; a closed ta
   }
 });
 
+test('the request remembers its surface: a reloaded tab still shows only the notice; closing the asked tab moves the card to the other', async ({ page, browser }) => {
+  const { dataDir } = prepare();
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await sessions.startSession('Scripted agent', 'hello');
+  await expect(sessions.state()).toHaveText('idle');
+  const id = await sessions.sessionId();
+  const code = await sessions.handOver();
+
+  const second = await browser.newContext();
+  let secondOpen = true;
+  try {
+    const page2 = await second.newPage();
+    const sessions2 = new SessionsPage(page2);
+    await new AtriumPage(page2).open(server.url);
+    await sessions2.pickUp(code);
+    await sessions2.button(/^Workspace$/).click();
+    const labelB = await sessions2.ownSurfaceLabel();
+
+    // B sends the prompt: the card is in B, A shows the notice
+    await sessions2.send('ask before deleting');
+    const cardB = sessions2.permissionCard('Delete build/');
+    await expect(cardB.getByRole('button', { name: /Allow/ })).toBeVisible();
+    await expect(sessions.permissionElsewhere('Delete build/')).toContainText(`Waiting for an answer on ${labelB}`);
+
+    // A reloads (a new page that never saw the request's event): the item itself still routes it to B
+    await page.reload();
+    await expect(sessions.view).toHaveAttribute('data-session-id', id);
+    await expect(sessions.permissionElsewhere('Delete build/')).toContainText(`Waiting for an answer on ${labelB}`);
+    await expect(sessions.permissionCard('Delete build/')).toHaveCount(0);
+    await expect(sessions.view.getByRole('button', { name: /Allow/ })).toHaveCount(0);
+    await expect(cardB).toBeVisible();
+
+    // B's context closes: the pending request is re-targeted to A, which now shows the card
+    await second.close();
+    secondOpen = false;
+    const cardA = sessions.permissionCard('Delete build/');
+    await expect(cardA.getByRole('button', { name: /Allow/ })).toBeVisible();
+    await expect(sessions.permissionElsewhere('Delete build/')).toHaveCount(0);
+    await cardA.getByRole('button', { name: /Allow/ }).click();
+    await expect(cardA).toBeHidden();
+    await expect(sessions.transcript).toContainText('permission: allow');
+    await expect(sessions.state()).toHaveText('idle');
+  } finally {
+    if (secondOpen) await second.close();
+  }
+});
+
 test('a wrong handover code is refused with a message and nothing opens', async ({ page }) => {
   const { dataDir } = prepare();
   server = await startAtrium(dataDir);

@@ -1,5 +1,5 @@
 import { ShieldQuestion } from 'lucide-react';
-import type { AttachedSurface, PermissionItem } from '../../../../shared/contract';
+import type { PermissionItem } from '../../../../shared/contract';
 import './surfaces.css';
 
 /**
@@ -7,12 +7,13 @@ import './surfaces.css';
  * surface that sent the prompt): one line naming that surface instead of the answer buttons, so
  * the request is not answered twice from two places. "Answer here instead" takes it over on this
  * surface — every surface holds the same token, so this is about who is looking, not about
- * authority, and the asked surface may be a terminal or a tab nobody is watching.
+ * authority, and the asked surface may be a terminal or a tab nobody is watching. `label` names the
+ * asked surface (its attached label, else the one recorded with the request).
  */
-export function PermissionElsewhere({ item, surface, onTakeOver }: { item: PermissionItem; surface: AttachedSurface | null; onTakeOver(): void }) {
-  const where = surface?.label ?? 'another surface';
+export function PermissionElsewhere({ item, surfaceId, label, onTakeOver }: { item: PermissionItem; surfaceId: string; label: string; onTakeOver(): void }) {
+  const where = label;
   return (
-    <div className="sess-permission-elsewhere" role="status" aria-label={`Permission request elsewhere: ${item.title}`} data-request-id={item.requestId} data-surface-id={surface?.surfaceId}>
+    <div className="sess-permission-elsewhere" role="status" aria-label={`Permission request elsewhere: ${item.title}`} data-request-id={item.requestId} data-surface-id={surfaceId}>
       <ShieldQuestion size={14} aria-hidden />
       <span className="sess-permission-elsewhere-text">
         <strong>{item.title}</strong>: Waiting for an answer on <span className="sess-permission-elsewhere-surface">{where}</span>

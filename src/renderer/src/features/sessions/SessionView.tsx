@@ -9,7 +9,7 @@ import { isTurnRunning } from './format';
 import { HandoverBox, HandoverButton } from './Handover';
 import { PermissionCard } from './PermissionCard';
 import { PermissionElsewhere } from './PermissionElsewhere';
-import { routePermission, usePermissionTargets } from './permissionRouting';
+import { routePermission, usePermissionTakeOvers } from './permissionRouting';
 import { PolicyPanel } from './PolicyPanel';
 import { QueueList } from './QueueList';
 import { RuleMismatch } from './RuleMismatch';
@@ -22,7 +22,7 @@ import { useSessionData } from './useSessionData';
 
 /**
  * One session: header (state, agent, usage, mode/config switches), the streaming transcript,
- * pending permission cards, the queue and the input. A permission request addressed to another
+ * pending permission cards, the queue and the input. A permission request whose item names another
  * attached surface shows as a one-line notice naming it (see permissionRouting). Keyboard: Enter
  * sends, Esc stops the running turn, Alt+1…9 answers the oldest request answerable here. Its URL
  * is `#/sessions/<id>`.
@@ -44,7 +44,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const composer = useRef<ComposerHandle>(null);
   const { details, pending } = data;
   const running = details ? isTurnRunning(details) : false;
-  const routing = usePermissionTargets();
+  const routing = usePermissionTakeOvers();
   const routed = pending.map((item) => ({ item, route: routePermission(routing, sessionId, item, surfaceFor(sessionId), policy?.surfaces ?? null) }));
   const answerable = routed.filter((r) => r.route.answerHere).map((r) => r.item);
   const elsewhere = routed.flatMap((r) => (r.route.answerHere ? [] : [r.route]));
@@ -120,7 +120,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </div>
     ) : elsewhere.length ? (
       <div className="sess-working muted" role="status">
-        <Hand size={13} aria-hidden /> Waiting for an answer on {elsewhere[0].surface?.label ?? 'another surface'}
+        <Hand size={13} aria-hidden /> Waiting for an answer on {elsewhere[0].label}
       </div>
     ) : null;
 
@@ -176,7 +176,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               route.answerHere ? (
                 <PermissionCard key={item.requestId} sessionId={sessionId} item={item} index={answerable.indexOf(item)} onAnswer={actions.answer} />
               ) : (
-                <PermissionElsewhere key={item.requestId} item={item} surface={route.surface} onTakeOver={() => routing.takeOver(sessionId, item.requestId)} />
+                <PermissionElsewhere key={item.requestId} item={item} surfaceId={route.surfaceId} label={route.label} onTakeOver={() => routing.takeOver(sessionId, item.requestId)} />
               ),
             )}
             <QueueList queue={details.queue} onRemove={(id) => void actions.dequeue(id)} />

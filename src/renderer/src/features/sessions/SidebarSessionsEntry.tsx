@@ -1,18 +1,11 @@
-import { useEffect } from 'react';
 import { MessagesSquare } from 'lucide-react';
 import { useApp } from '../../state/appStore';
-import { trackPermissionTargets } from './permissionRouting';
 import { needsYouCount, useSessionList } from './useSessionList';
 
 /**
- * The sidebar's "Sessions" entry (above the workspace list) with a "needs you" count. Always
- * mounted, so it also starts recording which surface each permission request is addressed to.
+ * The sidebar's "Sessions" entry (above the workspace list) with a "needs you" count.
  */
 export function SidebarSessionsEntry() {
-  const client = useApp((s) => s.client);
-  useEffect(() => {
-    if (client) trackPermissionTargets(client);
-  }, [client]);
   const view = useApp((s) => s.view);
   const showSessions = useApp((s) => s.showSessions);
   const { sessions } = useSessionList(null);

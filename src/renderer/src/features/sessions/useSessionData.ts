@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PermissionItem, Session, SessionDetails, TranscriptItem } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
-import { trackPermissionTargets } from './permissionRouting';
 import { mergeSnapshot, upsertItems } from './transcriptItems';
 
 /** Transcript items loaded per page. */
@@ -82,7 +81,6 @@ export function useSessionData(sessionId: string): SessionData {
   // live deltas
   useEffect(() => {
     if (!client) return;
-    trackPermissionTargets(client);
     const offItems = client.on('sessionEvent', (p) => {
       if (p.sessionId !== sessionId) return;
       const floor = hasBeforeRef.current ? firstId.current : null;
@@ -100,10 +98,13 @@ export function useSessionData(sessionId: string): SessionData {
         });
       }
     });
-    // the request event carries its addressee; it usually arrives before the batched transcript delta
+    // a request (or its re-target to another surface) may arrive before the batched transcript delta; the newer item wins
     const offAsked = client.on('permissionRequested', (p) => {
       if (p.sessionId !== sessionId || p.permission.state !== 'pending') return;
-      setPending((current) => (current.has(p.permission.requestId) ? current : new Map(current).set(p.permission.requestId, p.permission)));
+      setPending((current) => {
+        const known = current.get(p.permission.requestId);
+        return known && known.updatedAt > p.permission.updatedAt ? current : new Map(current).set(p.permission.requestId, p.permission);
+      });
     });
     const offHeader = client.on('sessionUpdated', ({ session }) => {
       if (session.id !== sessionId) return;
