@@ -14,7 +14,7 @@ interface RunOptions extends GlobalOptions {
 const POLICIES = ['ask', 'allow-once', 'reject'];
 
 /**
- * `atrium session new|prompt|list|show|resume|close`: ACP sessions, with the runtime hosted in this
+ * `atrium session new|prompt|list|show|resume|close|settings`: ACP sessions, with the runtime hosted in this
  * process for the duration of the command (the agent is stopped when the command ends; the session
  * stays resumable). With `--json`, every update is printed as one JSON line.
  */
@@ -116,6 +116,22 @@ export function registerSessionCommands(program: Command): void {
   );
 
   registerPickupCommand(session);
+
+  withGlobalOptions(session.command('settings').description('show or change session runtime settings (idle shutdown)'))
+    .option('--idle-minutes <n>', 'stop an agent process idle this many minutes (0 = never); the next prompt resumes it')
+    .action((opts: GlobalOptions & { idleMinutes?: string }) =>
+      runWithEngine(opts, async ({ dispatcher, print }) => {
+        let settings;
+        if (opts.idleMinutes !== undefined) {
+          const n = Number(opts.idleMinutes);
+          if (!/^\d+$/.test(opts.idleMinutes.trim()) || n > 24 * 60) throw new CliError(`--idle-minutes must be a whole number of minutes from 0 to 1440, not "${opts.idleMinutes}".`, 2);
+          settings = await dispatcher.call('sessions.setSettings', { idleMinutes: n });
+        } else {
+          settings = await dispatcher.call('sessions.settings', {});
+        }
+        print(settings, () => `Idle shutdown: ${settings.idleMinutes === 0 ? 'never' : `after ${settings.idleMinutes} min`}`);
+      }),
+    );
 
   withGlobalOptions(session.command('close <id>').description('close a session (it can be resumed later)')).action((id: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ dispatcher, print }) => {

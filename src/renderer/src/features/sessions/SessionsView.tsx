@@ -1,6 +1,7 @@
 import { MessageSquarePlus } from 'lucide-react';
 import { useApp } from '../../state/appStore';
 import { EmptySessions } from './EmptySessions';
+import { IdleShutdownSetting } from './IdleShutdownSetting';
 import { useNewSession } from './newSessionStore';
 import { SessionRows } from './SessionRows';
 import { PickupButton } from './PickupDialog';
@@ -21,6 +22,7 @@ export function SessionsView() {
           <NeedsYouBadge count={needsYouCount(sessions)} />
         </div>
         <div className="toolbar">
+          <IdleShutdownSetting />
           <PickupButton />
           <button className="button primary" onClick={() => show(null)} disabled={!hasWorkspaces} title={hasWorkspaces ? undefined : 'Add a workspace first'}>
             <MessageSquarePlus size={14} /> New session
