@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
+import { CommandPreview, CommandRunResult, ExtensionSource } from './extensions';
 import { HookDecision, HookEvent, HookSkipReason, HookState, McpServerState } from './hooks';
 import { PolicyRuleRef, Session } from './sessions';
 
@@ -220,7 +221,85 @@ export const SessionSettings = z.object({
 });
 export type SessionSettings = z.infer<typeof SessionSettings>;
 
+// ---------------------------------------------------------------------------------------------
+// Workspace commands and skills in a session (issues 5 and 8)
+
+/**
+ * A workspace custom command or user-invocable skill a session offers in its "/" menu, from the
+ * session's snapshot (issue 8: later disk edits never change what the session was given).
+ */
+export const SessionCommand = z.object({
+  /** Unique among the session's commands and skills: `frontend/x`, `plugin:p:x`, a skill's folder name. */
+  id: z.string(),
+  /** What to type after "/": the short name when it is unique (and not shadowed), else the id. */
+  invoke: z.string(),
+  /** Display name (`name` of the file; a skill's frontmatter `name`). */
+  name: z.string(),
+  /** `command` (`commands/**\/*.md`) or `skill` (`SKILL.md` with `user-invocable` not false). */
+  kind: z.enum(['command', 'skill']),
+  source: ExtensionSource,
+  plugin: z.string().nullable(),
+  description: z.string().nullable(),
+  argumentHint: z.string().nullable(),
+  /** A skill's named arguments (`$name`), in order; empty for commands. */
+  arguments: z.array(z.string()),
+  /** The file (workspace-relative, `~/…`, or absolute). */
+  path: z.string(),
+  /** Digest recorded in the snapshot (a skill body read later must still match it). */
+  sha256: z.string().nullable(),
+  /** The literal shell embeds it would run (only after confirmation, only when trusted). */
+  shellEmbeds: z.array(z.string()),
+});
+export type SessionCommand = z.infer<typeof SessionCommand>;
+
+/** Where a session's commands come from: its snapshot, or (not taken in this process yet) the current bundle. */
+export const SessionCommandSource = z.object({
+  /**
+   * `snapshot`: the session's immutable snapshot. `current`: the workspace's current bundle, used
+   * while the session has no snapshot in this Atrium process (after a restart, before its agent
+   * starts again); its next start verifies and takes the same bundle.
+   */
+  from: z.enum(['snapshot', 'current']),
+  /** When the snapshot was taken, or null for `current`. */
+  takenAt: z.string().nullable(),
+});
+
+export const SessionCommandList = SessionCommandSource.extend({
+  trust: z.enum(['trusted', 'restricted']),
+  /** Project commands and skills that are inactive because the folder is in restricted mode. */
+  inactive: z.number().int(),
+  commands: z.array(SessionCommand),
+});
+export type SessionCommandList = z.infer<typeof SessionCommandList>;
+
+/**
+ * A command or skill expanded for a session (the same safety as `extensions.commandPreview`):
+ * nothing runs; `@path` references resolve inside the session's execution folder (a worktree
+ * session's own tree); `confirmToken` is bound to this session, the item and its digest.
+ */
+export const SessionCommandPreview = CommandPreview.extend({
+  kind: z.enum(['command', 'skill']),
+  ...SessionCommandSource.shape,
+});
+export type SessionCommandPreview = z.infer<typeof SessionCommandPreview>;
+
+/** The expansion after its shell embeds ran; `sendToken` sends exactly this text once (`sessions.sendCommand`). */
+export const SessionCommandRun = CommandRunResult.extend({
+  /** Single-use, valid 10 minutes, bound to the session, the item and the argument text. */
+  sendToken: z.string(),
+});
+export type SessionCommandRun = z.infer<typeof SessionCommandRun>;
+
 const sessionRef = { sessionId: z.string().min(1) };
+
+const commandRef = {
+  ...sessionRef,
+  /** Command or skill id, or a unique short name (a leading "/" is ignored). */
+  name: z.string().min(1).max(500),
+  /** The arguments as typed (split shell-style into words for `$0…$9`; `$ARGUMENTS` is this text). */
+  argumentText: z.string().max(100_000).default(''),
+};
+
 const SurfaceKind = z.enum(['app', 'browser', 'cli']);
 
 export const sessionPolicyRequests = defineRequests({
@@ -279,6 +358,28 @@ export const sessionPolicyRequests = defineRequests({
     description: 'Changes session runtime settings; applies to agents that become idle afterwards.',
     params: SessionSettings.partial(),
     result: SessionSettings,
+  },
+  // workspace commands and skills in a session (issues 5 and 8)
+  'sessions.commands': {
+    description: "The workspace's custom commands and user-invocable skills from the session's snapshot (the current bundle, marked `current`, until the snapshot exists in this process).",
+    params: z.object(sessionRef),
+    result: SessionCommandList,
+  },
+  'sessions.commandPreview': {
+    description: 'Expands a workspace command or skill for a session from its snapshot, without running anything; lists its shell embeds and returns a confirmation token to run them (trusted workspaces only).',
+    params: z.object(commandRef),
+    result: SessionCommandPreview,
+  },
+  'sessions.runCommandEmbeds': {
+    description: "Runs the shell embeds of a previewed session command after the user confirmed them (trusted workspaces only; the arguments never reach a shell); returns the expansion and a token to send it.",
+    params: z.object({ ...sessionRef, confirmToken: z.string().min(1) }),
+    result: SessionCommandRun,
+  },
+  'sessions.sendCommand': {
+    description:
+      "Expands a workspace command or skill from the session's snapshot and queues the result as a prompt (the transcript records that it came from /name). Shell embeds stay as written unless `sendToken` from sessions.runCommandEmbeds is given.",
+    params: z.object({ ...commandRef, sendToken: z.string().min(1).optional(), surfaceId: z.string().min(1).max(200).optional() }),
+    result: z.object({ promptId: z.string(), position: z.number().int(), session: Session, text: z.string(), id: z.string(), kind: z.enum(['command', 'skill']) }),
   },
 });
 

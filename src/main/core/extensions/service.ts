@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { CommandPreview, CommandRunResult, ExtensionKind, ExtensionsListResult, PluginInfo } from '../../../shared/contract/extensions';
 import { AtriumError } from '../../../shared/errors';
 import type { WorkspaceResourcesCache } from '../resources/cache';
@@ -6,6 +5,8 @@ import type { TrustGate } from '../trust/gate';
 import { splitArguments } from './commands/arguments';
 import { expandCommand } from './commands/expand';
 import { runEmbeds } from './commands/run';
+import { SingleUseTokens, TOKEN_TTL_MS } from './commands/tokens';
+import { loadInvocable, type Invocable, type LoadedInvocable } from './invocable';
 import { displayPath } from './paths';
 import { settingsFileFor, writeEnabled } from './plugins/write';
 import { resolveName } from './precedence';
@@ -14,17 +15,7 @@ import { readSkillBody } from './skills/body';
 import type { CommandRecord, ExtensionCatalog } from './types';
 
 /** How long a preview's confirmation token stays valid (ms). */
-export const CONFIRM_TOKEN_TTL_MS = 10 * 60 * 1000;
-const MAX_TOKENS = 200;
-
-interface PendingRun {
-  root: string;
-  commandId: string;
-  sha256: string;
-  args: string[];
-  argumentText: string;
-  expires: number;
-}
+export const CONFIRM_TOKEN_TTL_MS = TOKEN_TTL_MS;
 
 /** Arguments of a preview: words (CLI) or the text as typed (UI; split shell-style). */
 export interface PreviewArguments {
@@ -33,13 +24,51 @@ export interface PreviewArguments {
 }
 
 /**
+ * Where an expansion happens. A confirmation token is good only in the place it was issued for.
+ */
+export interface ExpansionPlace {
+  /** `workspace` for the Extensions tab and the CLI, `session:<id>` for an agent session. */
+  scope: string;
+  /** The folder `@path` references must resolve inside and shell embeds run in (a session's execution folder). */
+  dir: string;
+  /** How a typed name is resolved in the catalog (default: custom commands only). */
+  find?: (catalog: ExtensionCatalog, name: string) => Invocable;
+}
+
+/** A preview with what kind of item it expanded. */
+export type InvocationPreview = CommandPreview & { kind: Invocable['kind'] };
+
+/** An expansion made without running anything (what `sessions.sendCommand` sends when no embeds ran). */
+export interface Expanded {
+  item: LoadedInvocable;
+  text: string;
+  argumentText: string;
+  /** Shell embeds left as written (not run). */
+  embeds: string[];
+}
+
+/** What a confirmation token was issued for. */
+interface PendingRun {
+  scope: string;
+  root: string;
+  kind: Invocable['kind'];
+  id: string;
+  sha256: string;
+  args: string[];
+  argumentText: string;
+}
+
+const commandsOnly = (c: ExtensionCatalog, name: string): Invocable => ({ kind: 'command', record: findCommand(c, name) });
+
+/**
  * The extensions of a folder in the contract's shapes (issue 5), for a listed workspace or, from the
- * CLI, any directory. Catalogs come from the workspace resources cache (member `extensions`).
+ * CLI, any directory. Catalogs come from the workspace resources cache (member `extensions`), or
+ * are given by the caller (a session's snapshot: the `…In` methods).
  * Command previews never run anything; running a command's shell embeds needs the single-use token
- * of a preview made for exactly that command version, and a trusted workspace.
+ * of a preview made for exactly that command version in the same place, and a trusted workspace.
  */
 export class ExtensionsService {
-  private readonly pending = new Map<string, PendingRun>();
+  private readonly pending = new SingleUseTokens<PendingRun>();
 
   constructor(
     private readonly resources: WorkspaceResourcesCache,
@@ -72,33 +101,8 @@ export class ExtensionsService {
    */
   commandPreview(dir: string, name: string, input: PreviewArguments): Promise<CommandPreview> {
     return this.withCatalog(dir, async (c) => {
-      const command = findCommand(c, name);
-      const { args, argumentText } = normaliseArguments(input);
-      const x = await expandCommand(command, { args, argumentText, workspaceDir: c.root });
-      const trusted = this.gate.mayActivateProjectResources(c.root);
-      const canRun = x.embeds.length > 0 && trusted && command.sha256 !== null;
-      const runBlockedReason = x.embeds.length === 0 ? null : trusted ? null : 'Shell embeds run only in trusted workspaces. Trust the folder first.';
-      let confirmToken: string | null = null;
-      if (canRun) {
-        confirmToken = randomBytes(18).toString('base64url');
-        this.prune();
-        this.pending.set(confirmToken, { root: c.root, commandId: command.id, sha256: command.sha256!, args, argumentText, expires: Date.now() + CONFIRM_TOKEN_TTL_MS });
-      }
-      return {
-        id: command.id,
-        name: command.name,
-        path: command.path,
-        sha256: command.sha256 ?? '',
-        text: x.text,
-        args,
-        indexing: 'zero-based' as const,
-        embeds: x.embeds.map((e) => ({ command: e.command, line: command.bodyLine + e.line - 1 })),
-        fileRefs: x.fileRefs,
-        warnings: [...command.warnings, ...x.warnings],
-        canRun,
-        runBlockedReason,
-        confirmToken,
-      };
+      const { kind: _kind, ...preview } = await this.previewIn(c, name, input, { scope: 'workspace', dir: c.root });
+      return preview;
     });
   }
 
@@ -111,19 +115,83 @@ export class ExtensionsService {
    */
   runCommandEmbeds(dir: string, token: string): Promise<CommandRunResult> {
     return this.withCatalog(dir, async (c) => {
-      const run = this.pending.get(token);
-      if (!run || run.expires < Date.now() || run.root !== c.root) {
-        throw new AtriumError('COMMAND_NOT_CONFIRMED', 'This confirmation is unknown, already used or expired. Preview the command again and confirm its shell commands.');
-      }
-      this.pending.delete(token);
-      if (!this.gate.mayActivateProjectResources(c.root)) throw new AtriumError('TRUST_REFUSED', 'Shell embeds run only in trusted workspaces. Trust the folder first.');
-      const command = c.commands.find((x) => x.id === run.commandId);
-      if (!command || command.sha256 !== run.sha256) throw new AtriumError('EXTENSION_CHANGED', `The command ${run.commandId} changed since it was previewed; preview it again.`);
-      const first = await expandCommand(command, { args: run.args, argumentText: run.argumentText, workspaceDir: c.root });
-      const runs = await runEmbeds(first.embeds, c.root);
-      const done = await expandCommand(command, { args: run.args, argumentText: run.argumentText, workspaceDir: c.root, embedOutputs: runs.map((r) => r.output) });
-      return { id: command.id, text: done.text, runs };
+      const { id, text, runs } = await this.runEmbedsIn(c, token, { scope: 'workspace', dir: c.root });
+      return { id, text, runs };
     });
+  }
+
+  /**
+   * Expands a command (or, with `place.find`, a skill) of a given catalog without running anything
+   * (issue 5 safety: embeds found on the template as written, `@path` inside `place.dir`, literal
+   * replacement). Embeds may run later only through the returned `confirmToken`, which is issued
+   * only when the catalog's workspace is trusted now and is bound to `place.scope`, the item and its digest.
+   * @throws AtriumError NOT_FOUND | INVALID_PARAMS (ambiguous name) | EXTENSION_CHANGED (a skill body changed since the catalog)
+   */
+  async previewIn(c: ExtensionCatalog, name: string, input: PreviewArguments, place: ExpansionPlace): Promise<InvocationPreview> {
+    const item = await loadInvocable((place.find ?? commandsOnly)(c, name));
+    const { args, argumentText } = normaliseArguments(input);
+    const x = await expandCommand(item, { args, argumentText, workspaceDir: place.dir, names: item.names });
+    const trusted = this.gate.mayActivateProjectResources(c.root);
+    const canRun = x.embeds.length > 0 && trusted && item.sha256 !== null;
+    const runBlockedReason = x.embeds.length === 0 ? null : trusted ? null : 'Shell embeds run only in trusted workspaces. Trust the folder first.';
+    const confirmToken = canRun ? this.pending.issue({ scope: place.scope, root: c.root, kind: item.kind, id: item.id, sha256: item.sha256!, args, argumentText }) : null;
+    const warnings = item.kind === 'command' ? [...c.commands.find((x) => x.id === item.id)!.warnings, ...x.warnings] : x.warnings;
+    return {
+      id: item.id,
+      name: item.name,
+      kind: item.kind,
+      path: item.path,
+      sha256: item.sha256 ?? '',
+      text: x.text,
+      args,
+      indexing: 'zero-based' as const,
+      embeds: x.embeds.map((e) => ({ command: e.command, line: item.bodyLine + e.line - 1 })),
+      fileRefs: x.fileRefs,
+      warnings,
+      canRun,
+      runBlockedReason,
+      confirmToken,
+    };
+  }
+
+  /**
+   * Runs the embeds a preview of {@link previewIn} listed, after the user confirmed them, and
+   * returns the expansion with their outputs (inserted literally; the arguments never reach a
+   * shell). The item is looked up again in `c` by id and must still have the previewed digest.
+   * @throws AtriumError COMMAND_NOT_CONFIRMED (unknown, used or expired token; another place) |
+   *   TRUST_REFUSED (not trusted now) | EXTENSION_CHANGED (the item changed since the preview)
+   */
+  async runEmbedsIn(c: ExtensionCatalog, token: string, place: ExpansionPlace): Promise<CommandRunResult & { kind: Invocable['kind']; argumentText: string }> {
+    const run = this.pending.take(token, (r) => r.scope === place.scope && r.root === c.root);
+    if (!run) throw new AtriumError('COMMAND_NOT_CONFIRMED', 'This confirmation is unknown, already used or expired. Preview the command again and confirm its shell commands.');
+    if (!this.gate.mayActivateProjectResources(c.root)) throw new AtriumError('TRUST_REFUSED', 'Shell embeds run only in trusted workspaces. Trust the folder first.');
+    let found: Invocable | null = null;
+    try {
+      found = (place.find ?? commandsOnly)(c, run.id);
+    } catch {
+      found = null;
+    }
+    if (!found || found.kind !== run.kind || found.record.id !== run.id || found.record.sha256 !== run.sha256) {
+      throw new AtriumError('EXTENSION_CHANGED', `The ${run.kind} ${run.id} changed since it was previewed; preview it again.`);
+    }
+    const item = await loadInvocable(found);
+    const options = { args: run.args, argumentText: run.argumentText, workspaceDir: place.dir, names: item.names };
+    const first = await expandCommand(item, options);
+    const runs = await runEmbeds(first.embeds, place.dir);
+    const done = await expandCommand(item, { ...options, embedOutputs: runs.map((r) => r.output) });
+    return { id: item.id, kind: item.kind, text: done.text, runs, argumentText: run.argumentText };
+  }
+
+  /**
+   * Expands an item of a given catalog for sending, running nothing: shell embeds stay as written
+   * (exactly what {@link previewIn} showed).
+   * @throws AtriumError NOT_FOUND | INVALID_PARAMS | EXTENSION_CHANGED (a skill body changed)
+   */
+  async expandIn(c: ExtensionCatalog, name: string, input: PreviewArguments, place: ExpansionPlace): Promise<Expanded> {
+    const item = await loadInvocable((place.find ?? commandsOnly)(c, name));
+    const { args, argumentText } = normaliseArguments(input);
+    const x = await expandCommand(item, { args, argumentText, workspaceDir: place.dir, names: item.names });
+    return { item, text: x.text, argumentText, embeds: x.embeds.map((e) => e.command) };
   }
 
   /**
@@ -147,12 +215,6 @@ export class ExtensionsService {
   /** The current catalog of a folder (pinned while `op` runs). */
   withCatalog<T>(dir: string, op: (catalog: ExtensionCatalog) => T | Promise<T>): Promise<T> {
     return this.resources.withResources(dir, (bundle) => op(bundle.value('extensions')));
-  }
-
-  private prune(): void {
-    const now = Date.now();
-    for (const [k, v] of this.pending) if (v.expires < now) this.pending.delete(k);
-    while (this.pending.size >= MAX_TOKENS) this.pending.delete(this.pending.keys().next().value!);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine';
 import type { Handlers } from '../handlers';
 import { isolationFor } from './workspacePolicy/agentIsolation';
+import { sessionCommandsOf } from './workspacePolicy/sessionCommands';
 
 /** The `agents.*` and `sessions.*` requests of the contract (`src/shared/contract/sessions.ts`). */
 export type SessionHandlers = Pick<Handlers, Extract<keyof Handlers, `agents.${string}` | `sessions.${string}`>>;
@@ -9,6 +10,7 @@ export type SessionHandlers = Pick<Handlers, Extract<keyof Handlers, `agents.${s
 export function createSessionHandlers(engine: Engine): SessionHandlers {
   const { sessions, policy } = engine;
   const { agents } = sessions;
+  const commands = sessionCommandsOf(engine);
   return {
     'agents.list': () => ({ agents: agents.list() }),
     'agents.install': async ({ id }) => ({ agent: await agents.install(id) }),
@@ -49,5 +51,10 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
       if (idleMinutes !== undefined) policy.setIdleMinutes(idleMinutes);
       return { idleMinutes: policy.idleMinutes() };
     },
+    // issues 5 and 8: the workspace's commands and skills, from the session's snapshot
+    'sessions.commands': ({ sessionId }) => commands.list(sessionId),
+    'sessions.commandPreview': ({ sessionId, name, argumentText }) => commands.preview(sessionId, { name, argumentText }),
+    'sessions.runCommandEmbeds': ({ sessionId, confirmToken }) => commands.runEmbeds(sessionId, confirmToken),
+    'sessions.sendCommand': ({ sessionId, name, argumentText, sendToken, surfaceId }) => commands.send(sessionId, { name, argumentText, sendToken, surfaceId }),
   };
 }

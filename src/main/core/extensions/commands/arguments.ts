@@ -39,13 +39,23 @@ export function splitArguments(input: string): string[] {
 /**
  * Substitutes arguments into template text (Claude Code semantics, formats.md §2.8–2.9):
  * `$ARGUMENTS` = the arguments as typed; `$ARGUMENTS[N]` and `$N` = the N-th word, **0-based**;
- * an `$N` without a value stays literal; `\$` escapes a dollar. Replacement is literal: a value such
- * as `$&` or `$1` is inserted as is and never interpreted again (issue 5 safety).
+ * an `$N` without a value stays literal; `\$` escapes a dollar. A skill's named arguments
+ * (`names`, its frontmatter `arguments`) map to the words in order: `$<name>` = the word at the
+ * name's index, or empty when there is none (formats.md §2.8 "unmatched `$name` → empty"); any
+ * other `$word` stays literal. Replacement is literal: a value such as `$&` or `$1` is inserted as
+ * is and never interpreted again (issue 5 safety).
  */
-export function substituteArguments(text: string, args: readonly string[], argumentText: string): { text: string; used: boolean } {
+export function substituteArguments(text: string, args: readonly string[], argumentText: string, names: readonly string[] = []): { text: string; used: boolean } {
   let used = false;
-  const out = text.replace(/\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)/g, (match: string, indexed: string | undefined, positional: string | undefined) => {
+  const pattern = names.length ? /\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)|\$([A-Za-z_]\w*)/g : /\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)/g;
+  const out = text.replace(pattern, (match: string, indexed: string | undefined, positional: string | undefined, named: unknown) => {
     if (match === '\\$') return '$';
+    if (typeof named === 'string') {
+      const at = names.indexOf(named);
+      if (at < 0) return match;
+      used = true;
+      return at < args.length ? args[at] : '';
+    }
     used = true;
     if (indexed === undefined && positional === undefined) return argumentText;
     const n = Number(indexed ?? positional);

@@ -18,10 +18,27 @@ export interface Expansion {
   warnings: ExtensionWarning[];
 }
 
+/** What {@link expandCommand} needs of a command (or of a skill body read for invocation). */
+export type ExpandableTemplate = Pick<CommandRecord, 'template' | 'bodyLine' | 'path'>;
+
+/** Arguments and places of one expansion. */
+export interface ExpandOptions {
+  /** The words (0-based `$N`). */
+  args: readonly string[];
+  /** The arguments as typed (`$ARGUMENTS`). */
+  argumentText: string;
+  /** The folder `@path` references must resolve inside (the workspace, or a session's execution folder). */
+  workspaceDir: string;
+  /** Outputs of `runEmbeds`, in embed order (inserted literally); absent = embeds stay as written. */
+  embedOutputs?: readonly string[];
+  /** A skill's named arguments (`$name`), in order. */
+  names?: readonly string[];
+}
+
 type Segment = { kind: 'text'; text: string } | { kind: 'embed'; embed: ShellEmbed; index: number } | { kind: 'file'; raw: string; replacement: string };
 
 /**
- * Expands a command template (issue 5 "Custom commands"; formats.md §2.9) in the safe order:
+ * Expands a command template or a skill body (issue 5 "Custom commands"; formats.md §2.9) in the safe order:
  * 1. shell embeds are located on the template as written (never on substituted text, so an
  *    argument cannot create one);
  * 2. `@path` references, also on the template as written, are inlined as fenced blocks only when
@@ -33,7 +50,7 @@ type Segment = { kind: 'text'; text: string } | { kind: 'embed'; embed: ShellEmb
  * Embeds stay as written (`` !`cmd` ``) unless `embedOutputs` (from `runEmbeds`) is given, whose
  * values are inserted literally. Never runs anything; never throws for bad input.
  */
-export async function expandCommand(command: CommandRecord, options: { args: readonly string[]; argumentText: string; workspaceDir: string; embedOutputs?: readonly string[] }): Promise<Expansion> {
+export async function expandCommand(command: ExpandableTemplate, options: ExpandOptions): Promise<Expansion> {
   const template = command.template;
   const embeds = findShellEmbeds(template);
   const warnings: ExtensionWarning[] = [];
@@ -70,7 +87,7 @@ export async function expandCommand(command: CommandRecord, options: { args: rea
       const output = options.embedOutputs?.[s.index];
       return output === undefined ? template.slice(s.embed.start, s.embed.end) : output;
     }
-    const r = substituteArguments(s.text, options.args, options.argumentText);
+    const r = substituteArguments(s.text, options.args, options.argumentText, options.names);
     used ||= r.used;
     return r.text;
   });

@@ -6,10 +6,10 @@ import type { SkillRecord } from '../types';
 /**
  * Reads a skill's body now and checks it against the digest the bundle (or snapshot) recorded when
  * it was built (issue 5: the anchor re-reads bodies and lets them drift, seed §16.8). Fails closed.
- * @returns the body (text after the frontmatter, normalised) and the digest
+ * @returns the body (text after the frontmatter, normalised), the digest and the body's 1-based first line in the file
  * @throws AtriumError EXTENSION_CHANGED when the file changed, disappeared or cannot be read since
  */
-export async function readSkillBody(skill: SkillRecord): Promise<{ body: string; sha256: string }> {
+export async function readSkillBody(skill: SkillRecord): Promise<{ body: string; sha256: string; bodyLine: number }> {
   if (skill.sha256 === null) throw new AtriumError('EXTENSION_CHANGED', `The skill ${skill.id} could not be read when the workspace was loaded (${skill.path}); fix it and reload.`);
   let bytes: Buffer;
   try {
@@ -24,5 +24,5 @@ export async function readSkillBody(skill: SkillRecord): Promise<{ body: string;
       `The skill ${skill.id} changed on disk since it was loaded (${skill.path}); its body is not used. Start a new session (or reload) to use the new version.`,
     );
   }
-  return { body: file.body, sha256: file.sha256 };
+  return { body: file.body, sha256: file.sha256, bodyLine: file.bodyLine };
 }

@@ -8,6 +8,7 @@ import type { LaunchSpec } from '../supervisor';
 import * as boundary from './boundaryHooks';
 import { ClaudeHookBridge } from './claudeBridge';
 import { bridgeCall, claudeSessionParams } from './claudeWiring';
+import { commandSourceOf, type SessionCommandSource } from './commandSource';
 import { permissionBarrier, queueRules, rehydrateForNewAgentSession, rulePrefix, writeBarrier } from './contextRules';
 import { HandoverRegistry, SurfaceRegistry } from './handover';
 import { toAcpServer } from './mcpFilter';
@@ -241,6 +242,15 @@ export class WorkspacePolicy implements SessionHooks {
    */
   snapshotOf(sessionId: string): WorkspaceResourcesSnapshot | null {
     return this.core.states.get(sessionId)?.resources ?? null;
+  }
+
+  /**
+   * Where a session's workspace commands and skills come from (its snapshot, else the current
+   * bundle, marked so) and the folder they expand in; see `commandSource.ts`.
+   * @throws AtriumError SESSION_NOT_FOUND
+   */
+  commandSource(sessionId: string): Promise<SessionCommandSource> {
+    return commandSourceOf(this.core, this.deps.sessions.show(sessionId));
   }
 
   /**
