@@ -68,7 +68,7 @@ test('start a session with the fixture agent, answer a permission prompt, stop a
 
   // the agent's slash commands complete in the input; its modes switch from the header
   await sessions.input.fill('/re');
-  await expect(page.getByRole('listbox', { name: 'Agent commands' })).toContainText('/review');
+  await expect(sessions.slashGroup('Agent commands')).toContainText('/review');
   await sessions.input.press('Tab');
   await expect(sessions.input).toHaveValue('/review ');
   await sessions.input.fill('');
@@ -267,4 +267,80 @@ test('the Workspace panel lists the run of an approved hook with its result and 
   await withheld.getByRole('button', { name: 'Review shady on the Hooks tab' }).click();
   await expect(hooks.panel).toBeVisible();
   await expect(hooks.panel).toContainText('shady');
+});
+
+test('the "/" menu lists workspace commands beside the agent\'s; a picked one previews its expansion from the snapshot, runs shell commands only when confirmed, and sends the expansion', async ({ page }) => {
+  const { dataDir, ws } = prepare();
+  mkdirSync(path.join(ws, '.claude/commands'), { recursive: true });
+  const review = path.join(ws, '.claude/commands/review.md');
+  writeFileSync(review, '---\ndescription: Review a file against the team checklist\nargument-hint: <file>\n---\nReview $0 against the checklist. Context: @notes.md\n');
+  writeFileSync(path.join(ws, '.claude/commands/status.md'), '---\ndescription: Summarise the branch\n---\nBranch state: !`echo embed-output-42`\nOther: !`echo second-embed`\nFocus: $ARGUMENTS\n');
+  writeFileSync(path.join(ws, 'notes.md'), 'checklist: tests, docs\n');
+  cli(dataDir, 'trust', 'set', ws, 'trusted', '--data-dir', dataDir);
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+  await sessions.startSession('Scripted agent');
+  await expect(sessions.state()).toHaveText('idle');
+  // edited on disk after the session started: the session keeps the snapshot's template
+  writeFileSync(review, 'CHANGED on disk $ARGUMENTS\n');
+
+  // two labelled groups: the agent's /review and the workspace's /review (source badge, argument hint)
+  await sessions.input.fill('/re');
+  await expect(sessions.slashGroup('Agent commands')).toContainText('/review');
+  const workspace = sessions.slashGroup('Workspace commands');
+  await expect(workspace).toContainText('/review');
+  await expect(workspace).toContainText('project');
+  await expect(workspace).toContainText('<file>');
+  await expect(workspace).toContainText('Review a file against the team checklist');
+  // keyboard only: ↓ to the workspace entry, Enter picks it and shows the preview
+  await sessions.input.press('ArrowDown');
+  await expect(workspace.getByRole('option', { selected: true })).toContainText('/review');
+  await sessions.input.press('Enter');
+  await expect(sessions.input).toHaveValue('/review ');
+  const preview = sessions.slashPreview();
+  await expect(preview).toContainText("from this session's snapshot");
+  await sessions.input.pressSequentially('src/app.ts');
+  const expanded = preview.getByLabel('Expanded prompt');
+  await expect(expanded).toContainText('Review src/app.ts against the checklist. Context:');
+  await expect(expanded).toContainText('checklist: tests, docs');
+  await expect(expanded).not.toContainText('CHANGED');
+  await expect(preview.getByRole('list', { name: 'Referenced files' })).toContainText('@notes.md included');
+  await sessions.input.press('Enter');
+  await expect(preview).toBeHidden();
+  await expect(sessions.input).toHaveValue('');
+  await expect(sessions.items('notice').filter({ hasText: '/review src/app.ts' })).toContainText('.claude/commands/review.md');
+  await expect(sessions.items('user_message').last()).toContainText('Review src/app.ts against the checklist.');
+  await expect(sessions.transcript).toContainText('echo: Review src/app.ts against the checklist.');
+  await expect(sessions.state()).toHaveText('idle');
+
+  // shell commands are listed, not run, until "Run these 2 commands"; then Enter sends their output
+  await sessions.input.fill('/sta');
+  await expect(sessions.slashGroup('Workspace commands')).toContainText('runs 2 shell commands');
+  await sessions.input.press('Enter');
+  await sessions.input.pressSequentially('docs');
+  await expect(expanded).toContainText('Focus: docs');
+  await expect(expanded).toContainText('Branch state: !`echo embed-output-42`');
+  const embeds = preview.getByRole('group', { name: 'Shell commands' });
+  await expect(embeds).toContainText('echo embed-output-42');
+  await expect(embeds).toContainText('not run');
+  await embeds.getByRole('button', { name: 'Run these 2 commands' }).click();
+  await expect(expanded).toContainText('Branch state: embed-output-42\nOther: second-embed');
+  await expect(embeds).toContainText('exit 0');
+  await sessions.input.focus();
+  await sessions.input.press('Enter');
+  await expect(preview).toBeHidden();
+  await expect(sessions.transcript).toContainText('echo: Branch state: embed-output-42');
+  await expect(sessions.items('notice').filter({ hasText: '/status docs' })).toHaveCount(1);
+
+  // Esc closes the preview; Enter then sends the typed text as is
+  await sessions.input.fill('/status later');
+  await expect(preview).toBeVisible();
+  await sessions.input.press('Escape');
+  await expect(preview).toBeHidden();
+  await sessions.input.press('Enter');
+  await expect(sessions.transcript).toContainText('echo: /status later');
 });

@@ -111,6 +111,21 @@ export class SessionsPage {
     await expect(this.view).toBeVisible();
   }
 
+  /** The "/" menu above the input. */
+  slashMenu(): Locator {
+    return this.page.getByRole('listbox', { name: 'Slash commands' });
+  }
+
+  /** A labelled group of the "/" menu: `Agent commands` or `Workspace commands`. */
+  slashGroup(name: 'Agent commands' | 'Workspace commands'): Locator {
+    return this.slashMenu().getByRole('group', { name: new RegExp(`^${name}`) });
+  }
+
+  /** The inline preview of the workspace command the input invokes. */
+  slashPreview(): Locator {
+    return this.page.getByRole('region', { name: /^Preview of \// });
+  }
+
   /** The Workspace (session policy) side panel. */
   policyPanel(): Locator {
     return this.page.getByRole('complementary', { name: 'Workspace policy' });

@@ -1,7 +1,10 @@
 import { forwardRef, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react';
 import { Send, Square } from 'lucide-react';
 import type { AgentCommand } from '../../../../shared/contract';
-import { matchCommands, SlashMenu } from './SlashMenu';
+import { matchSlash, slashText, SlashMenu, type SlashItem } from './SlashMenu';
+import { SlashPreview } from './SlashPreview';
+import { useSlashCommand } from './useSlashCommand';
+import './slashCommands.css';
 
 /** Focus handle of the composer. */
 export interface ComposerHandle {
@@ -9,12 +12,15 @@ export interface ComposerHandle {
 }
 
 /**
- * The prompt input: Enter sends, Shift+Enter is a newline, "/" completes the agent's slash
- * commands (↑/↓, Tab or Enter to pick, Esc to close). While a turn runs, a sent prompt is queued.
+ * The prompt input: Enter sends, Shift+Enter is a newline, "/" opens the command menu with the
+ * agent's own commands and the workspace's commands and skills in two groups (↑/↓, Tab or Enter to
+ * pick, Esc to close). Picking a workspace command shows an inline preview of the expanded prompt
+ * (from the session's snapshot) that follows the typed arguments; Enter sends that expansion (the
+ * transcript records `/name`), Esc closes the preview. While a turn runs, a sent prompt is queued.
  * Stop (Esc) cancels the running turn.
  */
-export const Composer = forwardRef<ComposerHandle, { commands: AgentCommand[]; running: boolean; queued: number; onSend(text: string): Promise<boolean>; onStop(): void }>(function Composer(
-  { commands, running, queued, onSend, onStop },
+export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands: AgentCommand[]; running: boolean; queued: number; onSend(text: string): Promise<boolean>; onStop(): void }>(function Composer(
+  { sessionId, commands, running, queued, onSend, onStop },
   ref,
 ) {
   const [text, setText] = useState('');
@@ -23,21 +29,26 @@ export const Composer = forwardRef<ComposerHandle, { commands: AgentCommand[]; r
   const [sending, setSending] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
+  const slash = useSlashCommand(sessionId, commands, text);
 
-  const matches = dismissed === text ? [] : matchCommands(commands, text);
+  const matches = dismissed === text ? [] : matchSlash(commands, slash.workspace, text);
   const menuOpen = matches.length > 0;
-  const pick = (c: AgentCommand) => {
-    setText(`/${c.name} `);
+  const activeIndex = Math.min(active, matches.length - 1);
+  const pick = (item: SlashItem) => {
+    slash.choose(item.group === 'workspace' ? item.command : null);
+    setText(slashText(item));
     setActive(0);
     area.current?.focus();
   };
 
   const send = async () => {
-    const value = text.trim();
-    if (!value || sending) return;
+    if (sending) return;
+    if (slash.open) {
+      if (!slash.preview) return; // still expanding (or refused: the preview says why)
+    } else if (!text.trim()) return;
     setSending(true);
     try {
-      if (await onSend(text)) setText('');
+      if (await (slash.open ? slash.send() : onSend(text))) setText('');
     } finally {
       setSending(false);
     }
@@ -48,12 +59,12 @@ export const Composer = forwardRef<ComposerHandle, { commands: AgentCommand[]; r
     if (menuOpen) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
-        setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+        setActive((a) => (Math.min(a, matches.length - 1) + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
         return;
       }
       if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
         e.preventDefault();
-        pick(matches[Math.min(active, matches.length - 1)]);
+        pick(matches[activeIndex]);
         return;
       }
       if (e.key === 'Escape') {
@@ -63,16 +74,23 @@ export const Composer = forwardRef<ComposerHandle, { commands: AgentCommand[]; r
         return;
       }
     }
+    if (slash.open && e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      slash.dismiss();
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
       e.preventDefault();
       void send();
     }
   };
 
-  const placeholder = running ? 'Type to queue a prompt for after this turn…' : commands.length ? 'Message the agent — / for commands' : 'Message the agent';
+  const placeholder = running ? 'Type to queue a prompt for after this turn…' : commands.length || slash.workspace.length ? 'Message the agent — / for commands' : 'Message the agent';
   return (
     <div className="sess-composer">
-      {menuOpen && <SlashMenu id="sess-slash" matches={matches} active={Math.min(active, matches.length - 1)} onPick={pick} />}
+      {menuOpen && <SlashMenu id="sess-slash" items={matches} active={activeIndex} inactive={slash.inactive} onPick={pick} />}
+      {!menuOpen && slash.open && <SlashPreview preview={slash.preview} run={slash.run} error={slash.error} running={slash.running} onRun={() => void slash.runEmbeds()} />}
       <textarea
         ref={area}
         className="sess-textarea sess-input"
@@ -88,14 +106,24 @@ export const Composer = forwardRef<ComposerHandle, { commands: AgentCommand[]; r
         role="combobox"
         aria-expanded={menuOpen}
         aria-controls={menuOpen ? 'sess-slash' : undefined}
-        aria-activedescendant={menuOpen ? `sess-slash-${Math.min(active, matches.length - 1)}` : undefined}
+        aria-activedescendant={menuOpen ? `sess-slash-${activeIndex}` : undefined}
         aria-autocomplete="list"
       />
       <div className="sess-composer-actions">
         <span className="muted sess-composer-hint">
-          <kbd>Enter</kbd> send · <kbd>Shift+Enter</kbd> newline{running ? ' · ' : ''}
-          {running && (
+          {slash.open && slash.invocation ? (
             <>
+              <kbd>Enter</kbd> sends the expansion of /{slash.invocation.command.invoke}
+              {slash.invocation.command.argumentHint ? ` (${slash.invocation.command.argumentHint})` : ''} · <kbd>Esc</kbd> closes the preview
+            </>
+          ) : (
+            <>
+              <kbd>Enter</kbd> send · <kbd>Shift+Enter</kbd> newline
+            </>
+          )}
+          {running && !slash.open && (
+            <>
+              {' · '}
               <kbd>Esc</kbd> stop
             </>
           )}
@@ -106,7 +134,7 @@ export const Composer = forwardRef<ComposerHandle, { commands: AgentCommand[]; r
             <Square size={13} /> Stop
           </button>
         )}
-        <button className="button primary" onClick={() => void send()} disabled={!text.trim() || sending}>
+        <button className="button primary" onClick={() => void send()} disabled={(slash.open ? !slash.preview : !text.trim()) || sending}>
           <Send size={13} /> {running ? 'Queue' : 'Send'}
         </button>
       </div>

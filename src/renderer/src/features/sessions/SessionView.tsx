@@ -180,7 +180,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               ),
             )}
             <QueueList queue={details.queue} onRemove={(id) => void actions.dequeue(id)} />
-            <Composer ref={composer} commands={details.commands} running={running} queued={details.queue.length} onSend={actions.send} onStop={() => void actions.stop()} />
+            <Composer ref={composer} sessionId={sessionId} commands={details.commands} running={running} queued={details.queue.length} onSend={actions.send} onStop={() => void actions.stop()} />
           </div>
         </div>
         {diagOpen && <DiagnosticsPanel session={details} onRefresh={data.refreshDetails} onClose={() => setDiagOpen(false)} />}
