@@ -3,10 +3,11 @@ import path from 'node:path';
 import { createEngine, type Engine } from '../../src/main/core/engine';
 import { INSTALL_MARKER, installDir } from '../../src/main/core/sessions/installer';
 import { AGENT_PRESETS } from '../../src/main/core/sessions/presets';
+import { resolveFolder } from '../../src/main/core/trust/paths';
 import { repoRoot } from './corpus';
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply, type FakeRequest } from './fakeAnthropic';
+import { worldDirs, writeFiles, type Files } from './policy';
 import { waitFor } from './sessions';
-import { tempDir } from './tempDir';
 
 /** The pinned Claude preset and its adapter entry in the repository's devDependencies. */
 export const CLAUDE_PRESET = AGENT_PRESETS.find((p) => p.id === 'claude')!;
@@ -20,6 +21,10 @@ export interface ClaudeWorld {
   dataDir: string;
   fake: FakeAnthropic;
   open(): Engine;
+  /** `open()`, then records "trusted" for the workspace in that engine. */
+  openTrusted(): Engine;
+  /** Writes files below `ws` (see `writeFiles`). */
+  write(files: Files): void;
   closeAll(): Promise<void>;
 }
 
@@ -29,11 +34,8 @@ export interface ClaudeWorld {
  * `IS_SANDBOX=1` (root) and `ANTHROPIC_BASE_URL` = the fake.
  */
 export async function claudeWorld(reply: (req: FakeRequest) => FakeReply): Promise<ClaudeWorld> {
-  const base = tempDir('atrium-claude-policy-');
-  const home = path.join(base, 'home');
-  const ws = path.join(home, 'src', 'proj');
-  const dataDir = path.join(base, 'data');
-  fs.mkdirSync(ws, { recursive: true });
+  const dirs = worldDirs('atrium-claude-policy-');
+  const { home, ws, dataDir } = dirs;
   if (!fs.existsSync(CLAUDE_ENTRY)) throw new Error(`${CLAUDE_ENTRY} is missing (npm install the devDependencies)`);
   fs.mkdirSync(installDir(dataDir, CLAUDE_PRESET), { recursive: true });
   fs.writeFileSync(
@@ -45,22 +47,28 @@ export async function claudeWorld(reply: (req: FakeRequest) => FakeReply): Promi
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('ANTHROPIC_') && !k.startsWith('CLAUDE')) env[k] = v;
   Object.assign(env, { HOME: home, IS_SANDBOX: '1', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake', DISABLE_AUTOUPDATER: '1' });
   const engines: Engine[] = [];
-  return {
-    base,
-    home,
-    ws,
-    dataDir,
+  const world: ClaudeWorld = {
+    ...dirs,
     fake,
     open() {
       const engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: 0 } });
       engines.push(engine);
       return engine;
     },
+    openTrusted() {
+      const engine = world.open();
+      engine.trust.set(resolveFolder(ws), 'trusted');
+      return engine;
+    },
+    write(files) {
+      writeFiles(ws, files);
+    },
     async closeAll() {
       for (const e of engines.splice(0)) await e.close();
       await fake.close();
     },
   };
+  return world;
 }
 
 /** JSON text of a request (system prompt, messages, tool results) for substring checks. */
@@ -89,6 +97,17 @@ export function autoAllow(engine: Engine, sessionId: string, done: Promise<unkno
       await new Promise((r) => setTimeout(r, 25));
     }
   })();
+}
+
+/**
+ * Prompts and waits for the turn to end while {@link autoAllow} answers every permission request
+ * with allow-once (Claude asks before it reads, writes or runs); returns the stop reason.
+ */
+export async function promptAllowing(engine: Engine, sessionId: string, text: string) {
+  const { promptId } = engine.sessions.prompt(sessionId, text);
+  const done = engine.sessions.waitForTurn(sessionId, promptId);
+  void autoAllow(engine, sessionId, done);
+  return done;
 }
 
 export { waitFor };

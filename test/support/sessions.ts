@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createDispatcher, type Dispatcher } from '../../src/main/core/dispatcher';
 import { createEngine, type Engine } from '../../src/main/core/engine';
 import type { EventName, PayloadOf } from '../../src/shared/contract';
 import { repoRoot } from './corpus';
@@ -42,6 +43,27 @@ export function sessionEngine(dataDir: string, agentDir: string, scenario: Scena
   const { command, args } = scriptedAgentCommand(agentDir, scenario);
   engine.sessions.agents.define({ id: 'scripted', name: 'Scripted', command, args, env: {} });
   return engine;
+}
+
+/**
+ * A dispatcher over `engine` for tests that go through the contract (validated params and results)
+ * without a desktop window: the host handlers `app.info` and `app.pickFolder` throw "unused".
+ */
+export function testDispatcher(engine: Engine): Dispatcher {
+  const unused = (): never => {
+    throw new Error('unused');
+  };
+  return createDispatcher(engine, { 'app.info': unused, 'app.pickFolder': unused });
+}
+
+/** Whether a process with this pid exists (signal 0; a pid we may not signal counts as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
-import { autoAllow, claudeWorld, lastMessageText, requestText, type ClaudeWorld } from '../../support/claude';
+import { claudeWorld, lastMessageText, promptAllowing, requestText, type ClaudeWorld } from '../../support/claude';
 import { endsWithToolResult, lastUserText, type FakeRequest } from '../../support/fakeAnthropic';
-import { agentText, notices } from '../../support/policy';
+import { agentText, approveHooks, commandHook, DENY_RM_HOOK, hookRef, hookSettings, NESTED_RULES, notices, promptAndWait } from '../../support/policy';
 
 /**
  * Issue 8 with the real Claude Code ACP adapter (pinned devDependency) against a fake Messages
@@ -38,18 +37,11 @@ describe('Claude Code sessions obey the workspace (real adapter, fake endpoint)'
       return { text: 'hello' };
     });
     ws = world.ws;
-    fs.mkdirSync(path.join(ws, 'pkg'));
-    fs.mkdirSync(path.join(ws, '.claude/rules'), { recursive: true });
-    fs.writeFileSync(path.join(ws, 'AGENTS.md'), 'Root rule: always be kind.\n');
-    fs.writeFileSync(path.join(ws, 'pkg/AGENTS.md'), 'Nested rule: use tabs in pkg.\n');
-    fs.writeFileSync(path.join(ws, 'pkg/notes.txt'), 'some notes\n');
-    fs.writeFileSync(path.join(ws, '.claude/rules/ts.md'), '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule: every file starts with a header comment.\n');
-    const engine = world.open();
-    engine.trust.set(resolveFolder(ws), 'trusted');
+    world.write({ ...NESTED_RULES, '.claude/rules/ts.md': '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule: every file starts with a header comment.\n' });
+    const engine = world.openTrusted();
     const s = engine.sessions.create({ cwd: ws, agentId: 'claude' });
 
-    const hi = engine.sessions.prompt(s.id, 'say hi');
-    expect(await engine.sessions.waitForTurn(s.id, hi.promptId)).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'say hi')).toBe('end_turn');
     const fake = world.fake;
     const turnRequests = () => fake.requests.filter((r) => !lastUserText(r).includes('<session>'));
     expect(JSON.stringify(turnRequests()[0].body.system)).toContain('Root rule: always be kind.');
@@ -58,18 +50,12 @@ describe('Claude Code sessions obey the workspace (real adapter, fake endpoint)'
     expect(requestText(turnRequests()[0])).not.toContain('Nested rule');
     expect(engine.policy.view(s.id).staticRules).toMatchObject({ delivery: 'system-prompt', files: [{ relativePath: 'AGENTS.md' }] });
 
-    const read = engine.sessions.prompt(s.id, 'please read the notes');
-    const readDone = engine.sessions.waitForTurn(s.id, read.promptId);
-    void autoAllow(engine, s.id, readDone);
-    expect(await readDone).toBe('end_turn');
+    expect(await promptAllowing(engine, s.id, 'please read the notes')).toBe('end_turn');
     const afterRead = turnRequests().find((r) => hasToolResult(r, 'some notes'));
     expect(afterRead, 'the request carrying the Read result').toBeTruthy();
     expect(requestText(afterRead!)).toContain('Nested rule: use tabs in pkg.');
 
-    const write = engine.sessions.prompt(s.id, 'please write a.ts');
-    const writeDone = engine.sessions.waitForTurn(s.id, write.promptId);
-    void autoAllow(engine, s.id, writeDone);
-    expect(await writeDone).toBe('end_turn');
+    expect(await promptAllowing(engine, s.id, 'please write a.ts')).toBe('end_turn');
     const refused = turnRequests().find((r) => hasToolResult(r, 'Applicable project instructions'));
     expect(refused, 'the request telling the model its first Write was refused').toBeTruthy();
     expect(lastMessageText(refused!)).toContain('TS rule: every file starts with a header comment.');
@@ -97,50 +83,35 @@ describe('Claude Code sessions obey the workspace (real adapter, fake endpoint)'
       return { text: 'hello' };
     });
     ws = world.ws;
-    fs.mkdirSync(path.join(ws, '.claude/hooks'), { recursive: true });
-    fs.writeFileSync(path.join(ws, 'victim.txt'), 'keep me\n');
-    fs.writeFileSync(path.join(ws, '.claude/hooks/marker.sh'), '#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/marker-from-hook"\n');
-    fs.writeFileSync(
-      path.join(ws, '.claude/hooks/deny-rm.sh'),
-      `#!/bin/sh\ninput=$(cat)\ncase "$input" in\n  *'"command":"rm '*) echo "rm is not allowed in this repository" >&2; exit 2;;\nesac\nexit 0\n`,
-    );
-    fs.writeFileSync(
-      path.join(ws, '.claude/settings.json'),
-      JSON.stringify({
-        hooks: {
-          SessionStart: [{ hooks: [{ type: 'command', command: 'sh .claude/hooks/marker.sh' }] }],
-          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh .claude/hooks/deny-rm.sh' }] }],
-        },
+    world.write({
+      'victim.txt': 'keep me\n',
+      '.claude/hooks/marker.sh': '#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/marker-from-hook"\n',
+      '.claude/hooks/deny-rm.sh': DENY_RM_HOOK,
+      '.claude/settings.json': hookSettings({
+        SessionStart: [{ hooks: [commandHook('sh .claude/hooks/marker.sh')] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [commandHook('sh .claude/hooks/deny-rm.sh')] }],
       }),
-    );
+    });
     const marker = path.join(ws, 'marker-from-hook');
-    const engine = world.open();
-    engine.trust.set(resolveFolder(ws), 'trusted');
-    const listing = await engine.hooks.list({ path: ws });
-    const denyRm = listing.hooks.find((h) => (h.command ?? '').includes('deny-rm'))!;
-    const start = listing.hooks.find((h) => (h.command ?? '').includes('marker.sh'))!;
-    await engine.hooks.approve({ path: ws }, [{ id: denyRm.id, digest: denyRm.digest }]);
+    const engine = world.openTrusted();
+    await approveHooks(engine, ws, ['deny-rm']);
+    const start = await hookRef(engine, ws, 'marker.sh');
 
     const s = engine.sessions.create({ cwd: ws, agentId: 'claude' });
-    const hi = engine.sessions.prompt(s.id, 'say hi');
-    expect(await engine.sessions.waitForTurn(s.id, hi.promptId)).toBe('end_turn');
+    expect(await promptAndWait(engine, s.id, 'say hi')).toBe('end_turn');
     expect(fs.existsSync(marker), 'an unapproved SessionStart hook must not run').toBe(false);
     expect(notices(engine, s.id, 'hooks_skipped').map((n) => n.link?.ids)).toEqual([[start.id]]);
 
-    const rm = engine.sessions.prompt(s.id, 'please remove the file');
-    const rmDone = engine.sessions.waitForTurn(s.id, rm.promptId);
-    void autoAllow(engine, s.id, rmDone);
-    expect(await rmDone).toBe('end_turn');
+    expect(await promptAllowing(engine, s.id, 'please remove the file')).toBe('end_turn');
     expect(fs.readFileSync(path.join(ws, 'victim.txt'), 'utf8')).toBe('keep me\n');
     const told = world.fake.requests.find((r) => hasToolResult(r, 'rm is not allowed in this repository'));
     expect(told, 'the model is told why rm was refused').toBeTruthy();
     expect(engine.policy.view(s.id).hooks.runs.find((r) => r.event === 'PreToolUse' && r.decision === 'deny')).toMatchObject({ tool: 'Bash' });
 
     // approved: a new session runs it (through Atrium, once)
-    await engine.hooks.approve({ path: ws }, [{ id: start.id, digest: start.digest }]);
+    await engine.hooks.approve({ path: ws }, [start]);
     const s2 = engine.sessions.create({ cwd: ws, agentId: 'claude' });
-    const hi2 = engine.sessions.prompt(s2.id, 'say hi');
-    expect(await engine.sessions.waitForTurn(s2.id, hi2.promptId)).toBe('end_turn');
+    expect(await promptAndWait(engine, s2.id, 'say hi')).toBe('end_turn');
     expect(fs.existsSync(marker)).toBe(true);
     expect(engine.policy.view(s2.id).hooks.runs.filter((r) => r.event === 'SessionStart')).toHaveLength(1);
   }, 180_000);

@@ -4,22 +4,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
 import { repoRoot } from '../../support/corpus';
-import { sessionEngine, TSX_LOADER, waitFor } from '../../support/sessions';
+import { isAlive, sessionEngine, TSX_LOADER, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 const engines: Engine[] = [];
 afterEach(async () => {
   for (const e of engines.splice(0)) await e.close();
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('crash safety: Atrium killed with SIGKILL mid-stream', () => {
   it('keeps every event written before the kill, marks the session interrupted, resumes without duplicates', async () => {
@@ -54,7 +45,7 @@ describe('crash safety: Atrium killed with SIGKILL mid-stream', () => {
     const lastSeq = Math.max(...reported.map((l) => l.lastSeq));
 
     // the orphaned agent notices its closed stdin and exits (its process group is its own)
-    await waitFor(() => !alive(agentPid), 'the agent of the killed host to exit');
+    await waitFor(() => !isAlive(agentPid), 'the agent of the killed host to exit');
 
     const engine = sessionEngine(dataDir, base, scenario);
     engines.push(engine);

@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../../src/main/core/dispatcher';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
 import type { JournalEvent } from '../../../src/main/core/sessions/events';
 import { Projector } from '../../../src/main/core/sessions/projector';
 import { SessionTables } from '../../../src/main/core/sessions/tables';
 import { ConnectionSurfaces } from '../../../src/main/server/connectionSurfaces';
 import type { PayloadOf, PermissionItem } from '../../../src/shared/contract';
-import { policyWorld, type PolicyWorld } from '../../support/policy';
-import { waitFor } from '../../support/sessions';
+import { policyWorlds } from '../../support/policy';
+import { testDispatcher, waitFor } from '../../support/sessions';
 
 /**
  * Issue 8, durable permission routing: the transcript's permission item records the surface that
@@ -15,18 +14,7 @@ import { waitFor } from '../../support/sessions';
  * (recorded, pushed as an item upsert and as `permissionRequested` again).
  */
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
-
-function dispatcherOf(engine: Engine) {
-  const unused = () => {
-    throw new Error('unused');
-  };
-  return createDispatcher(engine, { 'app.info': unused, 'app.pickFolder': unused });
-}
+const worlds = policyWorlds();
 
 /** Records the bus events this test reads. */
 function recorder(engine: Engine) {
@@ -75,9 +63,9 @@ function replayPermissions(engine: Engine, sessionId: string): PermissionItem[] 
 
 describe('permission routing is recorded with the request', () => {
   it('the item names the prompting surface; detaching it re-targets to the surface left, then to any', async () => {
-    world = policyWorld({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }] }] });
+    const world = worlds.create({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }] }] });
     const engine = world.open();
-    const dispatcher = dispatcherOf(engine);
+    const dispatcher = testDispatcher(engine);
     const { asked, upserts } = recorder(engine);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     await dispatcher.call('sessions.attach', { sessionId: s.id, surfaceId: 'app-window', kind: 'app', label: 'Desktop app' });
@@ -131,9 +119,9 @@ describe('permission routing is recorded with the request', () => {
   }, 60_000);
 
   it('a request with no attached surface is for any surface; a connection that closes re-targets its surface', async () => {
-    world = policyWorld({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Run tests', kind: 'execute' } }, { permission: { toolCallId: 'p2', title: 'Write file', kind: 'edit' } }] }] });
+    const world = worlds.create({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Run tests', kind: 'execute' } }, { permission: { toolCallId: 'p2', title: 'Write file', kind: 'edit' } }] }] });
     const engine = world.open();
-    const dispatcher = dispatcherOf(engine);
+    const dispatcher = testDispatcher(engine);
     const { asked } = recorder(engine);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASYNC_MESSAGE } from '../../../src/main/core/hooks/run';
-import { items, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { approveHooks, commandHook, hookSettings, items, policyWorlds, promptAndWait } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
 /**
@@ -12,24 +12,19 @@ import { waitFor } from '../../support/sessions';
 
 const SLOW_BLOCKER = '#!/bin/sh\ncat > /dev/null\nsleep 3\ntouch "$CLAUDE_PROJECT_DIR/async-done"\necho "blocked by the async hook" >&2\nexit 2\n';
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
+const worlds = policyWorlds();
 
 describe('async hooks in sessions (scripted agent)', () => {
   it('an async UserPromptSubmit hook neither delays nor blocks the prompt; its result is recorded when it finishes', async () => {
-    world = policyWorld({});
-    world.write({
-      '.claude/hooks/slow.sh': SLOW_BLOCKER,
-      '.claude/settings.json': { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'sh .claude/hooks/slow.sh', async: true }] }] } },
-    });
-    const engine = world.open();
-    world.trust(engine);
-    const listing = await engine.hooks.list({ path: world.ws });
-    const hook = listing.hooks.find((h) => (h.command ?? '').includes('slow.sh'))!;
-    await engine.hooks.approve({ path: world.ws }, [{ id: hook.id, digest: hook.digest }]);
+    const world = worlds.create(
+      {},
+      {
+        '.claude/hooks/slow.sh': SLOW_BLOCKER,
+        '.claude/settings.json': hookSettings({ UserPromptSubmit: [{ hooks: [commandHook('sh .claude/hooks/slow.sh', { async: true })] }] }),
+      },
+    );
+    const engine = world.openTrusted();
+    const [hook] = await approveHooks(engine, world.ws, ['slow.sh']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
 
     expect(await promptAndWait(engine, s.id, 'go on')).toBe('end_turn');
@@ -39,8 +34,8 @@ describe('async hooks in sessions (scripted agent)', () => {
     const run = engine.policy.view(s.id).hooks.runs.at(-1)!;
     expect(run).toMatchObject({ event: 'UserPromptSubmit', decision: 'none', results: [expect.objectContaining({ id: hook.id, message: ASYNC_MESSAGE, exitCode: null, skipped: null })] });
 
-    await waitFor(() => fs.existsSync(path.join(world!.ws, 'async-done')), 'the async hook to finish');
-    const recorded = await waitFor(() => engine.hooks.runs({ path: world!.ws }, hook.id).find((r) => r.exitCode === 2), 'its real result in the run history');
+    await waitFor(() => fs.existsSync(path.join(world.ws, 'async-done')), 'the async hook to finish');
+    const recorded = await waitFor(() => engine.hooks.runs({ path: world.ws }, hook.id).find((r) => r.exitCode === 2), 'its real result in the run history');
     expect(recorded.stderr).toContain('blocked by the async hook');
   }, 60_000);
 });

@@ -1,22 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   HANDOVER_ALPHABET,
   HandoverRegistry,
   HANDOVER_MAX_FAILURES,
   HANDOVER_MAX_FAILURES_TOTAL,
 } from '../../../src/main/core/sessions/workspacePolicy/handover';
-import { createDispatcher } from '../../../src/main/core/dispatcher';
 import type { PayloadOf } from '../../../src/shared/contract';
-import { notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
-import { waitFor } from '../../support/sessions';
+import { idleShutdown, notices, policyWorlds, promptAndWait } from '../../support/policy';
+import { testDispatcher, waitFor } from '../../support/sessions';
 
 /** Issue 8 priority 5: handover codes (fake clock), attached surfaces, permission routing, idle shutdown. */
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
+const worlds = policyWorlds();
 
 const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/;
 
@@ -69,16 +64,9 @@ describe('handover codes', () => {
 describe('surfaces, pickup and permission routing (engine)', () => {
   it('a code redeemed through the contract attaches a surface; permission requests go to the prompting surface, else an attached one', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
-    world = policyWorld({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }] }] });
+    const world = worlds.create({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }] }] });
     const engine = world.open({ handover: { now: () => now } });
-    const dispatcher = createDispatcher(engine, {
-      'app.info': () => {
-        throw new Error('unused');
-      },
-      'app.pickFolder': () => {
-        throw new Error('unused');
-      },
-    });
+    const dispatcher = testDispatcher(engine);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     const owner = await dispatcher.call('sessions.attach', { sessionId: s.id, surfaceId: 'app-window', kind: 'app' });
     expect(owner.surfaces.map((x) => x.surfaceId)).toEqual(['app-window']);
@@ -117,8 +105,7 @@ describe('surfaces, pickup and permission routing (engine)', () => {
 
 describe('idle shutdown', () => {
   it('stops an idle agent (10 min by default, a setting), records it, and resumes transparently with the outcome recorded', async () => {
-    world = policyWorld({ capabilities: { resume: true } });
-    world.write({ 'AGENTS.md': 'Root rule: always be kind.\n' });
+    const world = worlds.create({ capabilities: { resume: true } }, { 'AGENTS.md': 'Root rule: always be kind.\n' });
     const settingsEngine = world.open({ sessions: { idleMs: undefined } });
     expect(settingsEngine.policy.idleMinutes()).toBe(10);
     expect(settingsEngine.sessions.idleMs()).toBe(600_000);
@@ -126,11 +113,10 @@ describe('idle shutdown', () => {
     expect(settingsEngine.sessions.idleMs()).toBe(180_000);
     await world.closeAll();
 
-    const engine = world.open({ sessions: { idleMs: 300 } });
-    world.trust(engine);
+    const engine = world.openTrusted({ sessions: { idleMs: 300 } });
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
-    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    await idleShutdown(engine, s.id);
     expect(engine.sessions.show(s.id).state).toBe('idle');
     expect(await promptAndWait(engine, s.id, 'wake up')).toBe('end_turn');
     const after = engine.sessions.show(s.id);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
-import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { approveHooks, commandHook, DENY_RM_HOOK, hookRef, hookSettings, items, lastTurnText, notices, policyWorlds, promptAndWait, refusingHookScript } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
 /**
@@ -10,79 +10,44 @@ import { waitFor } from '../../support/sessions';
  * others never run and are reported once; only approved MCP servers reach the agent.
  */
 
-const DENY_RM = `#!/bin/sh
-input=$(cat)
-case "$input" in
-  *'"command":"rm '*) echo "rm is not allowed in this repository" >&2; exit 2;;
-esac
-exit 0
-`;
 const START = '#!/bin/sh\necho "Remember: the build command is make"\n';
 const MARKER = '#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/marker-from-hook"\n';
-const PROMPT_GUARD = `#!/bin/sh
-input=$(cat)
-case "$input" in
-  *forbidden*) echo "no forbidden words" >&2; exit 2;;
-esac
-exit 0
-`;
+const PROMPT_GUARD = refusingHookScript('*forbidden*', 'no forbidden words');
 const STOP_BLOCK = '#!/bin/sh\necho \'{"decision":"block","reason":"keep going"}\'\n';
 
-const settings = (hooks: Record<string, unknown>) => ({ hooks });
-const cmd = (command: string) => ({ type: 'command', command });
+const worlds = policyWorlds();
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
-
-async function approve(engine: Engine, ws: string, needles: string[]) {
-  const listing = await engine.hooks.list({ path: ws });
-  const picked = needles.map((n) => {
-    const h = listing.hooks.find((x) => (x.command ?? '').includes(n)) ?? listing.mcpServers.find((x) => x.name === n);
-    if (!h) throw new Error(`no hook or server ${n}`);
-    return { id: h.id, digest: h.digest };
-  });
-  await engine.hooks.approve({ path: ws }, picked);
-}
-
-const lastTurnText = (engine: Engine, id: string) => {
-  const all = items(engine, id);
-  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
-  return all
-    .slice(lastUser + 1)
-    .map((i) => (i.kind === 'agent_message' ? i.text : i.kind === 'stop' ? `[stop ${i.stopReason}${i.error ? `: ${i.error}` : ''}]` : ''))
-    .join('\n');
-};
+/** The last turn's text with its stop item, so a blocked prompt shows the reason. */
+const turnText = (engine: Engine, id: string) => lastTurnText(engine, id, { stops: true });
 
 describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
   it('runs approved SessionStart, UserPromptSubmit and PreToolUse hooks (denying rm); an unapproved hook never runs and is reported once', async () => {
-    world = policyWorld({
-      turns: [
-        { match: '^rm it', steps: [{ terminal: { command: 'rm', args: ['victim.txt'], cwd: '{{cwd}}' } }] },
-        { match: '^list it', steps: [{ terminal: { command: 'echo', args: ['listed'], cwd: '{{cwd}}' } }] },
-      ],
-    });
-    world.write({
-      'victim.txt': 'keep me\n',
-      '.claude/hooks/deny-rm.sh': DENY_RM,
-      '.claude/hooks/start.sh': START,
-      '.claude/hooks/marker.sh': MARKER,
-      '.claude/hooks/prompt-guard.sh': PROMPT_GUARD,
-      '.claude/settings.json': settings({
-        SessionStart: [{ hooks: [cmd('sh .claude/hooks/start.sh'), cmd('sh .claude/hooks/marker.sh')] }],
-        UserPromptSubmit: [{ hooks: [cmd('sh .claude/hooks/prompt-guard.sh')] }],
-        PreToolUse: [{ matcher: 'Bash', hooks: [cmd('sh .claude/hooks/deny-rm.sh')] }],
-      }),
-    });
-    const engine = world.open();
-    world.trust(engine);
-    await approve(engine, world.ws, ['start.sh', 'prompt-guard.sh', 'deny-rm.sh']);
+    const world = worlds.create(
+      {
+        turns: [
+          { match: '^rm it', steps: [{ terminal: { command: 'rm', args: ['victim.txt'], cwd: '{{cwd}}' } }] },
+          { match: '^list it', steps: [{ terminal: { command: 'echo', args: ['listed'], cwd: '{{cwd}}' } }] },
+        ],
+      },
+      {
+        'victim.txt': 'keep me\n',
+        '.claude/hooks/deny-rm.sh': DENY_RM_HOOK,
+        '.claude/hooks/start.sh': START,
+        '.claude/hooks/marker.sh': MARKER,
+        '.claude/hooks/prompt-guard.sh': PROMPT_GUARD,
+        '.claude/settings.json': hookSettings({
+          SessionStart: [{ hooks: [commandHook('sh .claude/hooks/start.sh'), commandHook('sh .claude/hooks/marker.sh')] }],
+          UserPromptSubmit: [{ hooks: [commandHook('sh .claude/hooks/prompt-guard.sh')] }],
+          PreToolUse: [{ matcher: 'Bash', hooks: [commandHook('sh .claude/hooks/deny-rm.sh')] }],
+        }),
+      },
+    );
+    const engine = world.openTrusted();
+    await approveHooks(engine, world.ws, ['start.sh', 'prompt-guard.sh', 'deny-rm.sh']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
 
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
-    const hello = lastTurnText(engine, s.id);
+    const hello = turnText(engine, s.id);
     expect(hello).toContain('<hook-context>');
     expect(hello).toContain('Remember: the build command is make');
     // the unapproved SessionStart hook never ran, and the transcript says so once
@@ -91,7 +56,7 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
     expect(skipped).toHaveLength(1);
     expect(skipped[0].title).toBe('1 hook skipped: not approved');
     expect(skipped[0].detail).toContain('marker.sh');
-    const markerHook = (await engine.hooks.list({ path: world.ws })).hooks.find((h) => (h.command ?? '').includes('marker.sh'))!;
+    const markerHook = await hookRef(engine, world.ws, 'marker.sh');
     expect(skipped[0].link).toEqual({ tab: 'hooks', ids: [markerHook.id] });
     const policy = engine.policy.view(s.id);
     expect(policy.hooks.skipped).toEqual([expect.objectContaining({ id: markerHook.id, state: 'unapproved' })]);
@@ -99,36 +64,34 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
 
     // PreToolUse denies rm (Bash {command}); the file stays
     expect(await promptAndWait(engine, s.id, 'rm it')).toBe('end_turn');
-    expect(lastTurnText(engine, s.id)).toContain('terminal error: A PreToolUse hook refused this command: rm is not allowed in this repository');
+    expect(turnText(engine, s.id)).toContain('terminal error: A PreToolUse hook refused this command: rm is not allowed in this repository');
     expect(fs.readFileSync(path.join(world.ws, 'victim.txt'), 'utf8')).toBe('keep me\n');
     expect(await promptAndWait(engine, s.id, 'list it')).toBe('end_turn');
-    expect(lastTurnText(engine, s.id)).toContain('output="listed\\n"');
+    expect(turnText(engine, s.id)).toContain('output="listed\\n"');
     const runs = engine.policy.view(s.id).hooks.runs;
     expect(runs.find((r) => r.event === 'PreToolUse' && r.decision === 'deny')).toMatchObject({ tool: 'Bash', reason: 'rm is not allowed in this repository', effect: 'refused the command' });
     expect(runs.filter((r) => r.event === 'PreToolUse').map((r) => r.decision)).toEqual(['deny', 'none']);
 
     // a blocking UserPromptSubmit stops the prompt with the reason; the session goes on
     expect(await promptAndWait(engine, s.id, 'say something forbidden')).toBe('error');
-    expect(lastTurnText(engine, s.id)).toContain('A UserPromptSubmit hook blocked the prompt: no forbidden words');
+    expect(turnText(engine, s.id)).toContain('A UserPromptSubmit hook blocked the prompt: no forbidden words');
     expect(await promptAndWait(engine, s.id, 'fine again')).toBe('end_turn');
 
     // the snapshot: approving the marker hook now does not add it to this running session
-    await approve(engine, world.ws, ['marker.sh']);
+    await approveHooks(engine, world.ws, ['marker.sh']);
     expect(await promptAndWait(engine, s.id, 'still fine')).toBe('end_turn');
     expect(fs.existsSync(path.join(world.ws, 'marker-from-hook'))).toBe(false);
     expect(notices(engine, s.id, 'hooks_skipped')).toHaveLength(1);
     // a new session has it
     const next = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
-    await waitFor(() => fs.existsSync(path.join(world!.ws, 'marker-from-hook')), 'the approved SessionStart hook of the new session');
+    await waitFor(() => fs.existsSync(path.join(world.ws, 'marker-from-hook')), 'the approved SessionStart hook of the new session');
     expect(notices(engine, next.id, 'hooks_skipped')).toHaveLength(0);
   }, 90_000);
 
   it('a blocking Stop hook sends its reason as a follow-up prompt, at most 8 times in a row', async () => {
-    world = policyWorld({});
-    world.write({ '.claude/hooks/stop.sh': STOP_BLOCK, '.claude/settings.json': settings({ Stop: [{ hooks: [cmd('sh .claude/hooks/stop.sh')] }] }) });
-    const engine = world.open();
-    world.trust(engine);
-    await approve(engine, world.ws, ['stop.sh']);
+    const world = worlds.create({}, { '.claude/hooks/stop.sh': STOP_BLOCK, '.claude/settings.json': hookSettings({ Stop: [{ hooks: [commandHook('sh .claude/hooks/stop.sh')] }] }) });
+    const engine = world.openTrusted();
+    await approveHooks(engine, world.ws, ['stop.sh']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'go')).toBe('end_turn');
     await waitFor(() => engine.policy.view(s.id).hooks.runs.some((r) => r.effect?.startsWith('ignored')), 'the ninth Stop block to be ignored', 60_000);
@@ -143,16 +106,17 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
   }, 120_000);
 
   it('passes only approved MCP servers and lists the withheld ones', async () => {
-    world = policyWorld({ turns: [{ match: '^mcp', steps: [{ text: 'mcp: [{{mcp}}]' }] }] });
-    world.write({
-      '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['docs-server.js'] }, shady: { command: 'node', args: ['shady-server.js'], env: { TOKEN: 'secret-value-123456' } } } },
-    });
-    const engine = world.open();
-    world.trust(engine);
-    await approve(engine, world.ws, ['docs']);
+    const world = worlds.create(
+      { turns: [{ match: '^mcp', steps: [{ text: 'mcp: [{{mcp}}]' }] }] },
+      {
+        '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['docs-server.js'] }, shady: { command: 'node', args: ['shady-server.js'], env: { TOKEN: 'secret-value-123456' } } } },
+      },
+    );
+    const engine = world.openTrusted();
+    await approveHooks(engine, world.ws, ['docs']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'mcp please')).toBe('end_turn');
-    expect(lastTurnText(engine, s.id)).toContain('mcp: [docs]');
+    expect(turnText(engine, s.id)).toContain('mcp: [docs]');
     const policy = engine.policy.view(s.id);
     expect(policy.mcp.passed).toEqual(['docs']);
     expect(policy.mcp.withheld).toEqual([expect.objectContaining({ name: 'shady', state: 'unapproved', heldBack: false })]);
@@ -163,42 +127,43 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
   }, 60_000);
 
   it('runs PostToolUse after fs writes (context for the next prompt), PermissionRequest on permission requests, Notification while one waits, SessionEnd on close', async () => {
-    world = policyWorld({
-      turns: [
-        { match: '^write file', steps: [{ write: { path: '{{cwd}}/out.txt', content: 'x\n' } }] },
-        { match: '^ask edit', steps: [{ permission: { toolCallId: 'p1', title: 'Edit out.txt', kind: 'edit', locations: [{ path: '{{cwd}}/out.txt' }] } }] },
-        { match: '^ask exec', steps: [{ permission: { toolCallId: 'p2', title: 'Run the tests', kind: 'execute' } }] },
-      ],
-    });
-    world.write({
-      '.claude/hooks/post.sh': `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Formatted the file."}}'\n`,
-      '.claude/hooks/perm.sh': `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'\n`,
-      '.claude/hooks/notify.sh': '#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/notified.json"\n',
-      '.claude/hooks/end.sh': '#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/ended.json"\n',
-      '.claude/settings.json': settings({
-        PostToolUse: [{ matcher: 'Write', hooks: [cmd('sh .claude/hooks/post.sh')] }],
-        PermissionRequest: [{ matcher: 'Edit', hooks: [cmd('sh .claude/hooks/perm.sh')] }],
-        Notification: [{ hooks: [cmd('sh .claude/hooks/notify.sh')] }],
-        SessionEnd: [{ hooks: [cmd('sh .claude/hooks/end.sh')] }],
-      }),
-    });
-    const engine = world.open();
-    world.trust(engine);
-    await approve(engine, world.ws, ['post.sh', 'perm.sh', 'notify.sh', 'end.sh']);
+    const world = worlds.create(
+      {
+        turns: [
+          { match: '^write file', steps: [{ write: { path: '{{cwd}}/out.txt', content: 'x\n' } }] },
+          { match: '^ask edit', steps: [{ permission: { toolCallId: 'p1', title: 'Edit out.txt', kind: 'edit', locations: [{ path: '{{cwd}}/out.txt' }] } }] },
+          { match: '^ask exec', steps: [{ permission: { toolCallId: 'p2', title: 'Run the tests', kind: 'execute' } }] },
+        ],
+      },
+      {
+        '.claude/hooks/post.sh': `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Formatted the file."}}'\n`,
+        '.claude/hooks/perm.sh': `#!/bin/sh\ncat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'\n`,
+        '.claude/hooks/notify.sh': '#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/notified.json"\n',
+        '.claude/hooks/end.sh': '#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/ended.json"\n',
+        '.claude/settings.json': hookSettings({
+          PostToolUse: [{ matcher: 'Write', hooks: [commandHook('sh .claude/hooks/post.sh')] }],
+          PermissionRequest: [{ matcher: 'Edit', hooks: [commandHook('sh .claude/hooks/perm.sh')] }],
+          Notification: [{ hooks: [commandHook('sh .claude/hooks/notify.sh')] }],
+          SessionEnd: [{ hooks: [commandHook('sh .claude/hooks/end.sh')] }],
+        }),
+      },
+    );
+    const engine = world.openTrusted();
+    await approveHooks(engine, world.ws, ['post.sh', 'perm.sh', 'notify.sh', 'end.sh']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
 
     expect(await promptAndWait(engine, s.id, 'write file')).toBe('end_turn');
     expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
-    expect(lastTurnText(engine, s.id)).toContain('Formatted the file.');
+    expect(turnText(engine, s.id)).toContain('Formatted the file.');
 
     expect(await promptAndWait(engine, s.id, 'ask edit')).toBe('end_turn');
-    expect(lastTurnText(engine, s.id)).toContain('permission: allow');
+    expect(turnText(engine, s.id)).toContain('permission: allow');
     expect(items(engine, s.id).find((i) => i.kind === 'permission')).toMatchObject({ answeredBy: 'hook', optionId: 'allow' });
     expect(fs.existsSync(path.join(world.ws, 'notified.json'))).toBe(false);
 
     const exec = engine.sessions.prompt(s.id, 'ask exec');
     const waiting = await waitFor(() => engine.sessions.show(s.id).permissions[0], 'the permission request');
-    const notified = await waitFor(() => JSON.parse(fs.readFileSync(path.join(world!.ws, 'notified.json'), 'utf8')) as Record<string, unknown>, 'the Notification hook');
+    const notified = await waitFor(() => JSON.parse(fs.readFileSync(path.join(world.ws, 'notified.json'), 'utf8')) as Record<string, unknown>, 'the Notification hook');
     expect(notified).toMatchObject({ hook_event_name: 'Notification', notification_type: 'permission_prompt', message: 'The agent needs your permission to use Run the tests' });
     engine.sessions.answerPermission(s.id, waiting.requestId, 'reject');
     expect(await engine.sessions.waitForTurn(s.id, exec.promptId)).toBe('end_turn');

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
-import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { idleShutdown, lastTurnText, NESTED_RULES, notices, policyWorlds, promptAndWait, READ_PKG_TURN, sessionWithNestedRules } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
 /**
@@ -10,45 +10,12 @@ import { waitFor } from '../../support/sessions';
  * references, exactly as after a restart.
  */
 
-const RULES = {
-  'AGENTS.md': 'Root rule: always be kind.\n',
-  'pkg/AGENTS.md': 'Nested rule: use tabs in pkg.\n',
-  'pkg/notes.txt': 'some notes\n',
-};
-
 const SCENARIO = {
   capabilities: { resume: true, loadSession: true },
-  turns: [
-    { match: '^read pkg', steps: [{ read: { path: '{{cwd}}/pkg/notes.txt' } }] },
-    { match: '^crash', steps: [{ crash: { exitCode: 3, stderr: 'scripted crash' } }] },
-  ],
+  turns: [READ_PKG_TURN, { match: '^crash', steps: [{ crash: { exitCode: 3, stderr: 'scripted crash' } }] }],
 };
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
-
-function lastTurnText(engine: Engine, sessionId: string): string {
-  const all = items(engine, sessionId);
-  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
-  return all
-    .slice(lastUser + 1)
-    .filter((i) => i.kind === 'agent_message')
-    .map((i) => (i.kind === 'agent_message' ? i.text : ''))
-    .join('\n');
-}
-
-/** A session that was given the root rule (static) and the pkg rule (contextual, after a read). */
-async function startedSession(engine: Engine, ws: string) {
-  const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
-  expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
-  expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
-  expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
-  expect(engine.policy.view(s.id).contextualRules.map((r) => r.relativePath)).toEqual(['pkg/AGENTS.md']);
-  return s;
-}
+const worlds = policyWorlds();
 
 /** Asserts the fail-closed state after a re-attach attempt, as after a restart. */
 function expectFailedClosed(engine: Engine, sessionId: string, change: [string, string, string], before: string, after: string) {
@@ -67,13 +34,11 @@ function expectFailedClosed(engine: Engine, sessionId: string, change: [string, 
 
 describe('re-attaching an agent in the same Atrium process re-checks the rules (scripted agent)', () => {
   it('after idle shutdown: an edited static rule fails the next prompt closed; "continue" records the new rules and proceeds', async () => {
-    world = policyWorld(SCENARIO);
-    world.write(RULES);
-    const engine = world.open({ sessions: { idleMs: 300 } });
-    world.trust(engine);
-    const s = await startedSession(engine, world.ws);
+    const world = worlds.create(SCENARIO, NESTED_RULES);
+    const engine = world.openTrusted({ sessions: { idleMs: 300 } });
+    const s = await sessionWithNestedRules(engine, world.ws);
     const recorded = engine.policy.view(s.id).staticRules!.provenanceSha256;
-    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    await idleShutdown(engine, s.id);
 
     world.write({ 'AGENTS.md': 'Root rule: be very kind.\n' });
     const blocked = engine.sessions.prompt(s.id, 'continue');
@@ -89,18 +54,16 @@ describe('re-attaching an agent in the same Atrium process re-checks the rules (
     expect(lastTurnText(engine, s.id)).toContain('Root rule: be very kind.');
 
     // unchanged rules: the next idle respawn resumes without complaint and sends nothing again
-    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 2 && !engine.sessions.show(s.id).live, 'second idle shutdown');
+    await idleShutdown(engine, s.id, 2);
     expect(await promptAndWait(engine, s.id, 'quiet')).toBe('end_turn');
     expect(lastTurnText(engine, s.id)).not.toContain('Root rule');
     expect(engine.sessions.show(s.id).resume?.outcome).toBe('resumed');
   }, 90_000);
 
   it('after close and resume: an edited contextual rule the session loaded fails closed (hydration); "continue" drops it so it loads again', async () => {
-    world = policyWorld(SCENARIO);
-    world.write(RULES);
-    const engine = world.open();
-    world.trust(engine);
-    const s = await startedSession(engine, world.ws);
+    const world = worlds.create(SCENARIO, NESTED_RULES);
+    const engine = world.openTrusted();
+    const s = await sessionWithNestedRules(engine, world.ws);
     await engine.sessions.closeSession(s.id);
 
     world.write({ 'pkg/AGENTS.md': 'Nested rule: use spaces in pkg.\n' });
@@ -123,11 +86,9 @@ describe('re-attaching an agent in the same Atrium process re-checks the rules (
   }, 90_000);
 
   it('after the agent crashed: resuming with a changed static rule fails closed', async () => {
-    world = policyWorld(SCENARIO);
-    world.write(RULES);
-    const engine = world.open();
-    world.trust(engine);
-    const s = await startedSession(engine, world.ws);
+    const world = worlds.create(SCENARIO, NESTED_RULES);
+    const engine = world.openTrusted();
+    const s = await sessionWithNestedRules(engine, world.ws);
     expect(await promptAndWait(engine, s.id, 'crash now')).toBe('crashed');
     await waitFor(() => engine.sessions.show(s.id).state === 'failed' && !engine.sessions.show(s.id).live, 'the crash');
 
@@ -140,12 +101,10 @@ describe('re-attaching an agent in the same Atrium process re-checks the rules (
   }, 90_000);
 
   it('after the agent lost the session (replaced-by-new): the static rules and the loaded contextual rules go again with the next prompt', async () => {
-    world = policyWorld({ ...SCENARIO, persist: false });
-    world.write(RULES);
-    const engine = world.open({ sessions: { idleMs: 300 } });
-    world.trust(engine);
-    const s = await startedSession(engine, world.ws);
-    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    const world = worlds.create({ ...SCENARIO, persist: false }, NESTED_RULES);
+    const engine = world.openTrusted({ sessions: { idleMs: 300 } });
+    const s = await sessionWithNestedRules(engine, world.ws);
+    await idleShutdown(engine, s.id);
 
     expect(await promptAndWait(engine, s.id, 'where were we')).toBe('end_turn');
     expect(engine.sessions.show(s.id).resume?.outcome).toBe('replaced-by-new');

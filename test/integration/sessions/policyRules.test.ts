@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveFolder } from '../../../src/main/core/trust/paths';
 import type { AgentPreset } from '../../../src/main/core/sessions/presets';
-import { agentText, items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { agentText, items, lastTurnText, NESTED_RULES, notices, policyWorlds, promptAndWait, READ_PKG_TURN, sessionWithNestedRules } from '../../support/policy';
 import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 
 /**
@@ -13,43 +13,21 @@ import { scriptedAgentCommand, waitFor } from '../../support/sessions';
  */
 
 const RULES = {
-  'AGENTS.md': 'Root rule: always be kind.\n',
-  'pkg/AGENTS.md': 'Nested rule: use tabs in pkg.\n',
-  'pkg/notes.txt': 'some notes\n',
+  ...NESTED_RULES,
   '.claude/rules/ts.md': '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule: every file starts with a header comment.\n',
 };
 
 const SCENARIO = {
   capabilities: { resume: true, loadSession: true },
-  turns: [
-    { match: '^read pkg', steps: [{ read: { path: '{{cwd}}/pkg/notes.txt' } }] },
-    { match: '^write ts', steps: [{ write: { path: '{{cwd}}/src/a.ts', content: '// header\nexport {};\n', retry: 1 } }] },
-  ],
+  turns: [READ_PKG_TURN, { match: '^write ts', steps: [{ write: { path: '{{cwd}}/src/a.ts', content: '// header\nexport {};\n', retry: 1 } }] }],
 };
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
-
-/** The agent text of the last turn only (after the last user message). */
-function lastTurnText(engine: ReturnType<PolicyWorld['open']>, sessionId: string): string {
-  const all = items(engine, sessionId);
-  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
-  return all
-    .slice(lastUser + 1)
-    .filter((i) => i.kind === 'agent_message')
-    .map((i) => (i.kind === 'agent_message' ? i.text : ''))
-    .join('\n');
-}
+const worlds = policyWorlds();
 
 describe('sessions obey the workspace rules (scripted agent)', () => {
   it('sends static rules once, attaches nested AGENTS.md rules after a read, blocks the first write then lets the retry through', async () => {
-    world = policyWorld(SCENARIO);
-    world.write(RULES);
-    const engine = world.open();
-    world.trust(engine);
+    const world = worlds.create(SCENARIO, RULES);
+    const engine = world.openTrusted();
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
 
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
@@ -103,10 +81,8 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
   }, 60_000);
 
   it('sends rules as embedded file:// resources when the agent advertises embeddedContext', async () => {
-    world = policyWorld({ ...SCENARIO, capabilities: { embeddedContext: true } });
-    world.write(RULES);
-    const engine = world.open();
-    world.trust(engine);
+    const world = worlds.create({ ...SCENARIO, capabilities: { embeddedContext: true } }, RULES);
+    const engine = world.openTrusted();
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
     const text = lastTurnText(engine, s.id);
@@ -119,10 +95,8 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
   }, 60_000);
 
   it('keeps the snapshot a session was given: later edits and trust revocation do not change it; a new session sees the new state', async () => {
-    world = policyWorld(SCENARIO);
-    world.write(RULES);
-    const engine = world.open();
-    world.trust(engine);
+    const world = worlds.create(SCENARIO, RULES);
+    const engine = world.openTrusted();
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
 
@@ -152,16 +126,10 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
   }, 60_000);
 
   it('fails closed when a static or loaded contextual rule changed before a resume, then continues with the current rules after the user accepts', async () => {
-    world = policyWorld(SCENARIO);
-    world.write(RULES);
-    let engine = world.open();
-    world.trust(engine);
-    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
-    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
-    expect(await promptAndWait(engine, s.id, 'read pkg')).toBe('end_turn');
-    expect(await promptAndWait(engine, s.id, 'next')).toBe('end_turn');
+    const world = worlds.create(SCENARIO, RULES);
+    let engine = world.openTrusted();
+    const s = await sessionWithNestedRules(engine, world.ws);
     const recorded = engine.policy.view(s.id);
-    expect(recorded.contextualRules.map((r) => r.relativePath)).toEqual(['pkg/AGENTS.md']);
     await world.closeAll();
 
     world.write({ 'AGENTS.md': 'Root rule: be very kind.\n', 'pkg/AGENTS.md': 'Nested rule: use spaces in pkg.\n' });
@@ -215,10 +183,8 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
   }, 90_000);
 
   it('"start a new session" after a mismatch closes the old one and starts over with the current rules', async () => {
-    world = policyWorld(SCENARIO);
-    world.write(RULES);
-    let engine = world.open();
-    world.trust(engine);
+    const world = worlds.create(SCENARIO, RULES);
+    let engine = world.openTrusted();
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted', title: 'old' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
     await world.closeAll();
@@ -234,15 +200,16 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
   }, 60_000);
 
   it('maps tool-call locations and permission requests to contextual rules; a write-kind permission under new rules is refused and the rules go with the next prompt', async () => {
-    world = policyWorld({
-      turns: [
-        { match: 'locate', steps: [{ toolCall: { id: 't1', title: 'Look at notes', kind: 'read', status: 'completed', locations: [{ path: '{{cwd}}/pkg/notes.txt' }] } }] },
-        { match: 'ask to edit', steps: [{ permission: { toolCallId: 'e1', title: 'Edit src/b.ts', kind: 'edit', locations: [{ path: '{{cwd}}/src/b.ts' }] } }, { permission: { toolCallId: 'e2', title: 'Edit src/b.ts again', kind: 'edit', locations: [{ path: '{{cwd}}/src/b.ts' }] } }] },
-      ],
-    });
-    world.write(RULES);
-    const engine = world.open();
-    world.trust(engine);
+    const world = worlds.create(
+      {
+        turns: [
+          { match: 'locate', steps: [{ toolCall: { id: 't1', title: 'Look at notes', kind: 'read', status: 'completed', locations: [{ path: '{{cwd}}/pkg/notes.txt' }] } }] },
+          { match: 'ask to edit', steps: [{ permission: { toolCallId: 'e1', title: 'Edit src/b.ts', kind: 'edit', locations: [{ path: '{{cwd}}/src/b.ts' }] } }, { permission: { toolCallId: 'e2', title: 'Edit src/b.ts again', kind: 'edit', locations: [{ path: '{{cwd}}/src/b.ts' }] } }] },
+        ],
+      },
+      RULES,
+    );
+    const engine = world.openTrusted();
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
     expect(await promptAndWait(engine, s.id, 'locate it')).toBe('end_turn');
@@ -272,8 +239,7 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
   }, 60_000);
 
   it('does not send rule files a preset says its agent loads natively, and says so in the transcript', async () => {
-    world = policyWorld({});
-    world.write({ 'AGENTS.md': 'Agents rule: loaded by the agent itself.\n', 'CLAUDE.md': 'Claude rule: sent by Atrium.\n' });
+    const world = worlds.create({}, { 'AGENTS.md': 'Agents rule: loaded by the agent itself.\n', 'CLAUDE.md': 'Claude rule: sent by Atrium.\n' });
     const bin = path.join(world.base, 'bin');
     fs.mkdirSync(bin);
     const { command, args } = scriptedAgentCommand(world.base, {}, 'native');
@@ -292,8 +258,7 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
       initialModeId: null,
       nativeRuleFormats: ['agents'],
     };
-    const engine = world.open({ sessions: { presets: [preset], envPath: bin } });
-    world.trust(engine);
+    const engine = world.openTrusted({ sessions: { presets: [preset], envPath: bin } });
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'native-test' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
     const text = agentText(engine, s.id);

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../src/main/core/engine';
-import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
-import { waitFor } from '../../support/sessions';
+import { describe, expect, it } from 'vitest';
+import { approveHooks, commandHook, hookSettings, idleShutdown, lastTurnText, notices, policyWorlds, promptAndWait } from '../../support/policy';
 
 /**
  * Issue 8 "Trust revocation, plugin toggles and disk edits after that never change what the
@@ -14,41 +12,17 @@ import { waitFor } from '../../support/sessions';
 
 const LOG_PROMPT = '#!/bin/sh\ncat > /dev/null\necho prompt >> "$CLAUDE_PROJECT_DIR/prompt-log"\n';
 const TAMPERED = '#!/bin/sh\ncat > /dev/null\ntouch "$CLAUDE_PROJECT_DIR/tampered-ran"\n';
-const settings = (hooks: Record<string, unknown>) => ({ hooks });
-const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
+const LOG_SETTINGS = hookSettings({ UserPromptSubmit: [{ hooks: [commandHook('sh .claude/hooks/log.sh')] }] });
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
-
-async function idOf(engine: Engine, ws: string, needle: string) {
-  const listing = await engine.hooks.list({ path: ws });
-  const h = listing.hooks.find((x) => (x.command ?? '').includes(needle)) ?? listing.mcpServers.find((x) => x.name === needle);
-  if (!h) throw new Error(`no hook or server ${needle}`);
-  return { id: h.id, digest: h.digest };
-}
+const worlds = policyWorlds();
 
 const logLines = (ws: string) => (fs.existsSync(path.join(ws, 'prompt-log')) ? fs.readFileSync(path.join(ws, 'prompt-log'), 'utf8').trim().split('\n').length : 0);
 
-function lastTurnText(engine: Engine, id: string) {
-  const all = items(engine, id);
-  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
-  return all
-    .slice(lastUser + 1)
-    .map((i) => (i.kind === 'agent_message' ? i.text : ''))
-    .join('\n');
-}
-
 describe('the snapshot of hooks and MCP servers (scripted agent)', () => {
   it('a hook revoked mid-session keeps running in that session (also after an idle respawn); a new session does not run it', async () => {
-    world = policyWorld({ capabilities: { resume: true } });
-    world.write({ '.claude/hooks/log.sh': LOG_PROMPT, '.claude/settings.json': settings({ UserPromptSubmit: [{ hooks: [cmd('sh .claude/hooks/log.sh')] }] }) });
-    const engine = world.open({ sessions: { idleMs: 400 } });
-    world.trust(engine);
-    const hook = await idOf(engine, world.ws, 'log.sh');
-    await engine.hooks.approve({ path: world.ws }, [hook]);
+    const world = worlds.create({ capabilities: { resume: true } }, { '.claude/hooks/log.sh': LOG_PROMPT, '.claude/settings.json': LOG_SETTINGS });
+    const engine = world.openTrusted({ sessions: { idleMs: 400 } });
+    const [hook] = await approveHooks(engine, world.ws, ['log.sh']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'one')).toBe('end_turn');
     expect(logLines(world.ws)).toBe(1);
@@ -56,7 +30,7 @@ describe('the snapshot of hooks and MCP servers (scripted agent)', () => {
     await engine.hooks.revoke({ path: world.ws }, [hook.id]);
     expect(await promptAndWait(engine, s.id, 'two')).toBe('end_turn');
     expect(logLines(world.ws)).toBe(2);
-    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    await idleShutdown(engine, s.id);
     expect(await promptAndWait(engine, s.id, 'three')).toBe('end_turn');
     expect(logLines(world.ws)).toBe(3);
     expect(notices(engine, s.id, 'hooks_skipped')).toHaveLength(0);
@@ -68,12 +42,9 @@ describe('the snapshot of hooks and MCP servers (scripted agent)', () => {
   }, 90_000);
 
   it('a hook script edited mid-session is skipped with one "modified since approval" notice and its new bytes never run', async () => {
-    world = policyWorld({});
-    world.write({ '.claude/hooks/log.sh': LOG_PROMPT, '.claude/settings.json': settings({ UserPromptSubmit: [{ hooks: [cmd('sh .claude/hooks/log.sh')] }] }) });
-    const engine = world.open();
-    world.trust(engine);
-    const hook = await idOf(engine, world.ws, 'log.sh');
-    await engine.hooks.approve({ path: world.ws }, [hook]);
+    const world = worlds.create({}, { '.claude/hooks/log.sh': LOG_PROMPT, '.claude/settings.json': LOG_SETTINGS });
+    const engine = world.openTrusted();
+    const [hook] = await approveHooks(engine, world.ws, ['log.sh']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'one')).toBe('end_turn');
     expect(logLines(world.ws)).toBe(1);
@@ -98,18 +69,15 @@ describe('the snapshot of hooks and MCP servers (scripted agent)', () => {
 
   it('passes the snapshot\'s MCP servers on resume after an idle respawn and after a restart, even when revoked meanwhile; a new session does not get them', async () => {
     const scenario = { capabilities: { resume: true }, turns: [{ match: '^mcp', steps: [{ text: 'mcp: [{{mcp}}]' }] }] };
-    world = policyWorld(scenario);
-    world.write({ '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['docs-server.js'] } } } });
-    let engine = world.open({ sessions: { idleMs: 400 } });
-    world.trust(engine);
-    const docs = await idOf(engine, world.ws, 'docs');
-    await engine.hooks.approve({ path: world.ws }, [docs]);
+    const world = worlds.create(scenario, { '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['docs-server.js'] } } } });
+    let engine = world.openTrusted({ sessions: { idleMs: 400 } });
+    const [docs] = await approveHooks(engine, world.ws, ['docs']);
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'mcp please')).toBe('end_turn');
     expect(lastTurnText(engine, s.id)).toContain('mcp: [docs]');
 
     await engine.hooks.revoke({ path: world.ws }, [docs.id]);
-    await waitFor(() => notices(engine, s.id, 'idle_shutdown').length === 1 && !engine.sessions.show(s.id).live, 'idle shutdown');
+    await idleShutdown(engine, s.id);
     expect(await promptAndWait(engine, s.id, 'mcp again')).toBe('end_turn');
     expect(engine.sessions.show(s.id).resume?.outcome).toBe('resumed');
     expect(lastTurnText(engine, s.id)).toContain('mcp: [docs]');

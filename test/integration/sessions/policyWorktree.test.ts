@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '../../support/policy';
+import { describe, expect, it } from 'vitest';
+import { approveHooks, commandHook, hookSettings, lastTurnText, notices, policyWorlds, promptAndWait } from '../../support/policy';
 
 /**
  * Issue 8 priority 4: a session in a new git worktree. Rules are matched in the source project
@@ -10,40 +10,26 @@ import { items, notices, policyWorld, promptAndWait, type PolicyWorld } from '..
  * archiving never loses uncommitted work without an explicit confirmation.
  */
 
-let world: PolicyWorld | null = null;
-afterEach(async () => {
-  await world?.closeAll();
-  world = null;
-});
-
-const lastTurnText = (engine: ReturnType<PolicyWorld['open']>, id: string) => {
-  const all = items(engine, id);
-  const lastUser = all.map((i) => i.kind).lastIndexOf('user_message');
-  return all
-    .slice(lastUser + 1)
-    .filter((i) => i.kind === 'agent_message')
-    .map((i) => (i.kind === 'agent_message' ? i.text : ''))
-    .join('\n');
-};
+const worlds = policyWorlds();
 
 describe('worktree sessions', () => {
   it('runs in a new worktree on atrium/<slug>; writes there trigger the rules of the source project; archive protects uncommitted work', async () => {
-    world = policyWorld({ turns: [{ match: 'write api', steps: [{ text: 'prompt={{prompt}}' }, { write: { path: '{{cwd}}/api/handler.ts', content: '// v1\n', retry: 1 } }, { text: 'cwd={{cwd}}' }] }] });
-    world.write({
-      'AGENTS.md': 'Root rule: always be kind.\n',
-      'api/README.md': 'the api\n',
-      '.claude/rules/api.md': '---\npaths:\n  - "api/**"\n---\nAPI rule (committed version).\n',
-      '.claude/hooks/start.sh': '#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/started-here"\n',
-      '.claude/settings.json': JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'sh .claude/hooks/start.sh' }] }] } }),
-    });
+    const world = worlds.create(
+      { turns: [{ match: 'write api', steps: [{ text: 'prompt={{prompt}}' }, { write: { path: '{{cwd}}/api/handler.ts', content: '// v1\n', retry: 1 } }, { text: 'cwd={{cwd}}' }] }] },
+      {
+        'AGENTS.md': 'Root rule: always be kind.\n',
+        'api/README.md': 'the api\n',
+        '.claude/rules/api.md': '---\npaths:\n  - "api/**"\n---\nAPI rule (committed version).\n',
+        '.claude/hooks/start.sh': '#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/started-here"\n',
+        '.claude/settings.json': hookSettings({ SessionStart: [{ hooks: [commandHook('sh .claude/hooks/start.sh')] }] }),
+      },
+    );
     world.gitInit();
     // the source project's working copy differs from HEAD: the worktree has the committed version
     world.write({ '.claude/rules/api.md': '---\npaths:\n  - "api/**"\n---\nAPI rule (source project version): version every endpoint.\n' });
-    const engine = world.open();
-    world.trust(engine);
+    const engine = world.openTrusted();
     // approved in the source project: the worktree shares the trust root and the approval
-    const start = (await engine.hooks.list({ path: world.ws })).hooks.find((h) => (h.command ?? '').includes('start.sh'))!;
-    await engine.hooks.approve({ path: world.ws }, [{ id: start.id, digest: start.digest }]);
+    await approveHooks(engine, world.ws, ['start.sh']);
 
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted', worktree: true, title: 'My Feature!' });
     const exec = engine.policy.execution(s.id);
@@ -94,11 +80,12 @@ describe('worktree sessions', () => {
   }, 60_000);
 
   it('archives a clean worktree without asking, keeps its committed work on the branch, and refuses worktrees outside git', async () => {
-    world = policyWorld({ turns: [{ match: '^commit', steps: [{ write: { path: '{{cwd}}/done.txt', content: 'done\n' } }, { terminal: { command: 'git add -A && git -c user.name=t -c user.email=t@example.com commit -q -m work', cwd: '{{cwd}}' } }] }] });
-    world.write({ 'README.md': 'hi\n' });
+    const world = worlds.create(
+      { turns: [{ match: '^commit', steps: [{ write: { path: '{{cwd}}/done.txt', content: 'done\n' } }, { terminal: { command: 'git add -A && git -c user.name=t -c user.email=t@example.com commit -q -m work', cwd: '{{cwd}}' } }] }] },
+      { 'README.md': 'hi\n' },
+    );
     world.gitInit();
-    const engine = world.open();
-    world.trust(engine);
+    const engine = world.openTrusted();
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted', worktree: true });
     expect(await promptAndWait(engine, s.id, 'commit it')).toBe('end_turn');
     const exec = engine.policy.execution(s.id);

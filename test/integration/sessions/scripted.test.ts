@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
 import type { TranscriptItem } from '../../../src/shared/contract';
-import { record, sessionEngine, waitFor, type Scenario } from '../../support/sessions';
+import { isAlive, record, sessionEngine, waitFor, type Scenario } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 const engines: Engine[] = [];
@@ -40,15 +40,6 @@ const text = (all: TranscriptItem[]) =>
     .filter((i) => i.kind === 'agent_message')
     .map((i) => (i.kind === 'agent_message' ? i.text : ''))
     .join('');
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('sessions with the scripted ACP agent', () => {
   it('streams messages, tool calls and a plan into durable transcript items, pushed only after commit', async () => {
@@ -199,7 +190,7 @@ describe('sessions with the scripted ACP agent', () => {
     expect(out[0]).toBe(`terminal exit=3 signal=null truncated=true output=${JSON.stringify('abcdefghij'.repeat(10).slice(-25))}`);
     const grandchild = /^terminal exit=null signal=SIGKILL truncated=false output="started (\d+)\\n"$/.exec(out[1]);
     expect(grandchild).not.toBeNull();
-    await waitFor(() => !alive(Number(grandchild![1])), 'the terminal\'s grandchild to be killed with its group');
+    await waitFor(() => !isAlive(Number(grandchild![1])), 'the terminal\'s grandchild to be killed with its group');
     expect(out[2]).toContain('terminal error: Refused to run a terminal in "/"');
     expect(out[3]).toContain('from-shell');
     // the terminal's tail is kept for the UI after release
@@ -327,7 +318,7 @@ describe('sessions with the scripted ACP agent', () => {
     const all = items(engine, s.id);
     expect(all.find((i) => i.kind === 'stop')).toMatchObject({ stopReason: 'crashed' });
     expect(all.find((i) => i.kind === 'notice' && i.code === 'agent_exit')).toMatchObject({ severity: 'error', detail: expect.stringContaining('fatal: scripted crash') });
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     // no restart loop: still failed, no new process
     expect(engine.sessions.show(s.id).diagnostics.pid).toBeNull();
     // the user may resume explicitly
@@ -357,10 +348,10 @@ describe('sessions with the scripted ACP agent', () => {
     const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
     await engine.sessions.resume(s.id);
     const pid = engine.sessions.show(s.id).diagnostics.pid!;
-    expect(alive(pid)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     const closed = await engine.sessions.closeSession(s.id);
     expect([closed.state, closed.live]).toEqual(['closed', false]);
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     const again = await engine.sessions.resume(s.id);
     expect([again.state, again.resume?.outcome]).toEqual(['idle', 'resumed']);
   });
@@ -371,7 +362,7 @@ describe('sessions with the scripted ACP agent', () => {
     const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, s.id, 'one')).toBe('end_turn');
     const pid = engine.sessions.show(s.id).diagnostics.pid!;
-    await waitFor(() => !engine.sessions.show(s.id).live && !alive(pid), 'idle shutdown');
+    await waitFor(() => !engine.sessions.show(s.id).live && !isAlive(pid), 'idle shutdown');
     expect(engine.sessions.show(s.id).state).toBe('idle');
     expect(await promptAndWait(engine, s.id, 'two')).toBe('end_turn');
     expect(engine.sessions.show(s.id).resume?.outcome).toBe('resumed');
@@ -386,7 +377,7 @@ describe('sessions with the scripted ACP agent', () => {
     const pid = engine.sessions.show(s.id).diagnostics.pid!;
     const queued = engine.sessions.prompt(s.id, 'queued behind');
     await engine.close();
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     expect(await engine.sessions.waitForTurn(s.id, queued.promptId)).toBe('dropped');
     expect(await engine.sessions.waitForTurn(s.id, promptId)).toBe('cancelled');
     engine = open();
