@@ -32,6 +32,21 @@ describe('atrium workspace (real child process)', () => {
     expect((runCli(['workspace', 'list', '--data-dir', dataDir, '--json']).json as { workspaces: unknown[] }).workspaces).toEqual([]);
   });
 
+  it('rename and remove also take the display name when it is unique; an ambiguous name lists the ids', () => {
+    const dataDir = tempDir('atrium-cli-');
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir, '--json']);
+    const a = (cli('workspace', 'add', tempDir(), '--name', 'web').json as { workspace: { id: string } }).workspace;
+    const b = (cli('workspace', 'add', tempDir(), '--name', 'api').json as { workspace: { id: string } }).workspace;
+    expect((cli('workspace', 'rename', 'WEB', 'site').json as { workspace: { id: string; name: string } }).workspace).toMatchObject({ id: a.id, name: 'site' });
+    expect(cli('workspace', 'rename', 'api', 'site').status).toBe(0);
+    const ambiguous = runCli(['workspace', 'remove', 'site', '--data-dir', dataDir]);
+    expect(ambiguous.status).toBe(1);
+    expect(ambiguous.stderr).toContain('2 workspaces are named "site"; use an id or folder instead:');
+    expect(ambiguous.stderr).toContain(b.id);
+    expect(cli('workspace', 'remove', b.id).status).toBe(0);
+    expect((cli('workspace', 'remove', 'site').json as { removed: { id: string } }).removed.id).toBe(a.id);
+  });
+
   it('honours ATRIUM_DATA_DIR when --data-dir is absent', () => {
     const dataDir = tempDir('atrium-cli-');
     const folder = tempDir();
@@ -48,7 +63,7 @@ describe('atrium workspace (real child process)', () => {
 
     const unknownWs = runCli(['workspace', 'remove', 'nope', '--data-dir', dataDir]);
     expect(unknownWs.status).toBe(1);
-    expect(unknownWs.stderr).toContain('No workspace matches');
+    expect(unknownWs.stderr).toContain('No workspace has the id, folder or name "nope". See the ids, folders and names with: atrium workspace list');
 
     expect(runCli(['workspace', 'frobnicate']).status).toBe(2);
     expect(runCli(['workspace', 'add']).status).toBe(2);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Workspace } from '../../../shared/contract';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
+import type { WorkspaceService } from '../../core/workspaces/service';
 
 /** `atrium workspace add|list|remove|rename`: the workspace list. */
 export function registerWorkspaceCommands(program: Command): void {
@@ -23,19 +24,17 @@ export function registerWorkspaceCommands(program: Command): void {
     }),
   );
 
-  withGlobalOptions(ws.command('remove <idOrDir>').description("forget a workspace (never touches its files)")).action((idOrDir: string, opts: GlobalOptions) =>
+  withGlobalOptions(ws.command('remove <ref>').description("forget a workspace (never touches its files)")).action((idOrDir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const found = engine.workspaces.find(idOrDir);
-      if (!found) throw new CliError(`No workspace matches "${idOrDir}". See: atrium workspace list`);
+      const found = findWorkspace(engine.workspaces, idOrDir);
       await dispatcher.call('workspaces.remove', { id: found.id });
       print({ removed: found }, () => `Removed ${describe(found)} (its files are untouched)`);
     }),
   );
 
-  withGlobalOptions(ws.command('rename <idOrDir> <name>').description('change the display name')).action((idOrDir: string, name: string, opts: GlobalOptions) =>
+  withGlobalOptions(ws.command('rename <ref> <name>').description('change the display name')).action((idOrDir: string, name: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const found = engine.workspaces.find(idOrDir);
-      if (!found) throw new CliError(`No workspace matches "${idOrDir}". See: atrium workspace list`);
+      const found = findWorkspace(engine.workspaces, idOrDir);
       const { workspace } = await dispatcher.call('workspaces.rename', { id: found.id, name });
       print({ workspace }, () => `Renamed: ${describe(workspace)}`);
     }),
@@ -45,4 +44,20 @@ export function registerWorkspaceCommands(program: Command): void {
 function describe(w: Workspace): string {
   const flags = [w.missing ? 'missing' : null, w.trustRoot !== w.path ? `trust root ${w.trustRoot}` : null].filter(Boolean);
   return `${w.id}  ${w.name}  ${w.path}${flags.length ? `  (${flags.join(', ')})` : ''}`;
+}
+
+/**
+ * A workspace by id, folder path, or display name (what `workspace list` shows). A name must be
+ * unique; an ambiguous one lists the candidates' ids.
+ * @throws CliError when nothing (or more than one workspace) matches, saying what to type instead
+ */
+function findWorkspace(workspaces: WorkspaceService, ref: string): Workspace {
+  const found = workspaces.find(ref);
+  if (found) return found;
+  const all = workspaces.list();
+  const exact = all.filter((w) => w.name === ref);
+  const named = exact.length ? exact : all.filter((w) => w.name.toLowerCase() === ref.toLowerCase());
+  if (named.length === 1) return named[0];
+  if (named.length > 1) throw new CliError(`${named.length} workspaces are named "${ref}"; use an id or folder instead: ${named.map((w) => `${w.id} (${w.path})`).join(', ')}`);
+  throw new CliError(`No workspace has the id, folder or name "${ref}". See the ids, folders and names with: atrium workspace list`);
 }
