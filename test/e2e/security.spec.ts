@@ -39,6 +39,19 @@ test('the first load moves the token into an HttpOnly SameSite=Strict cookie and
   await expect(page.getByText('Atrium', { exact: true })).toBeVisible();
 });
 
+test('the app loads without a failed request or a console error (its icon included)', async ({ page }) => {
+  const failures: string[] = [];
+  page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+  page.on('console', (m) => m.type() === 'error' && failures.push(m.text()));
+  await page.goto(server.url);
+  await expect(page.getByText('Atrium', { exact: true })).toBeVisible();
+  const icon = await page.evaluate(() => (document.querySelector('link[rel="icon"]') as HTMLLinkElement | null)?.href ?? null);
+  expect(icon).toMatch(/\/favicon\.svg$/);
+  expect((await page.request.get(icon!)).headers()['content-type']).toBe('image/svg+xml');
+  await page.waitForLoadState('networkidle');
+  expect(failures).toEqual([]);
+});
+
 test('the WebSocket refuses a missing token and a foreign Origin', async () => {
   const attempt = (url: string, headers: Record<string, string> = {}) =>
     new Promise<number>((resolve) => {
