@@ -23,6 +23,7 @@ describe('atrium resources / atrium command preview (real child process)', { tim
     expect(restricted.status).toBe(0);
     expect(restricted.json).toMatchObject({ root: dir, trust: 'restricted', restrictedCounts: { skills: 1, commands: 1, mcp: 1 }, commands: [], mcpServers: [] });
     expect((restricted.json as { skills: Array<{ id: string; source: string }> }).skills.map((s) => [s.id, s.source])).toEqual([['mine', 'user']]);
+    expect(cli('resources', dir).stdout).toContain(`Trusting the folder would activate: 1 skill, 1 command, 0 subagents, 0 plugins, 1 MCP server, 0 styles, 0 LSP servers (atrium trust review ${dir} lists them; atrium trust set ${dir} trusted)`);
 
     expect(cli('trust', 'set', dir, 'trusted', '--json').status).toBe(0);
     const all = cli('resources', dir, '--json').json as Record<string, Array<Record<string, unknown>>>;

@@ -42,9 +42,12 @@ describe('atrium hooks / atrium mcp (issue 6 "Surfaces")', () => {
     expect(listing.mcpServers[0]).toMatchObject({ name: 'docs', state: 'unapproved' });
     expect(cli('hooks', 'list', dir).stdout).toContain(`${hook.id}  unapproved  [Bash] bash .claude/hooks/b.sh`);
 
-    const stale = cli('hooks', 'approve', dir, String(hook.id), '--digest', 'sha256:00', '--json');
+    const typo = cli('hooks', 'approve', dir, String(hook.id), '--digest', 'sha256:deadbeef', '--json');
+    expect(typo.status).toBe(1);
+    expect(typo.json).toMatchObject({ error: { code: 'INVALID_PARAMS', message: expect.stringContaining('"sha256:deadbeef" is not a hook digest (sha256: and 64 hex digits)') } });
+    const stale = cli('hooks', 'approve', dir, String(hook.id), '--digest', `sha256:${'0'.repeat(64)}`, '--json');
     expect(stale.status).toBe(1);
-    expect(stale.json).toMatchObject({ error: { code: 'HOOK_DIGEST_MISMATCH' } });
+    expect(stale.json).toMatchObject({ error: { code: 'HOOK_DIGEST_MISMATCH', message: expect.stringMatching(/is not what you reviewed: .*changed on disk, or the digest was mistyped/) } });
     const approved = cli('hooks', 'approve', dir, String(hook.id), '--digest', String(hook.digest), '--json');
     expect(approved.status).toBe(0);
     expect(approved.json).toMatchObject({ changes: [{ action: 'approve', itemId: hook.id, digest: hook.digest, by: 'user (cli)' }] });

@@ -47,6 +47,16 @@ describe('atrium trust (real child process)', { timeout: 120_000 }, () => {
     expect(cli('status', proj).stdout).toContain('~/src/proj: trusted');
   });
 
+  it('suggests trusting the parent only while the folder is not trusted, as a command that can be pasted', () => {
+    const { home, cli } = setup();
+    const spaced = path.join(home, 'src', "my proj's");
+    fs.mkdirSync(spaced);
+    expect(cli('status', spaced).stdout).toContain(`parent folder that may be trusted: ~/src (atrium trust set '${spaced.replace("'", "'\\''")}' trusted --parent)`);
+    const set = cli('set', spaced, 'trusted');
+    expect(set.stdout).toContain('is trusted');
+    expect(set.stdout).not.toContain('parent folder that may be trusted');
+  });
+
   it('refuses to trust $HOME (exit 1, JSON error) and rejects a bad state (exit 2)', () => {
     const { home, proj, cli } = setup();
     const refused = cli('set', home, 'trusted', '--json');

@@ -1,5 +1,6 @@
 import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, McpServer } from '../../../shared/contract';
 import { tildify } from '../../core/trust/paths';
+import { shellArg } from '../shellArg';
 
 const EVENT_ORDER = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'Stop', 'SessionEnd'];
 
@@ -8,7 +9,7 @@ export function describeListing(l: HookListing, home: string, only: 'all' | 'mcp
   const lines: string[] = [];
   const c = l.counts;
   lines.push(`${tildify(l.path, home)} (trust root ${tildify(l.trustRoot, home)}): ${l.hooks.length} hook${l.hooks.length === 1 ? '' : 's'}, ${l.mcpServers.length} MCP server${l.mcpServers.length === 1 ? '' : 's'} — ${c.approved} approved, ${c.modified} modified, ${c.unapproved} unapproved, ${c.invalid} invalid, ${c.disabled} disabled`);
-  if (l.restricted) lines.push('Restricted mode: only your own (user-level) hooks are listed. Trust the folder to see its hooks: atrium trust set DIR trusted');
+  if (l.restricted) lines.push(`Restricted mode: only your own (user-level) hooks are listed. Trust the folder to see its hooks: atrium trust set ${shellArg(l.path)} trusted`);
   if (l.disableAllHooks) lines.push(`disableAllHooks: ${l.disableAllHooks.value} (from ${l.disableAllHooks.file})`);
   for (const w of l.warnings) lines.push(`! ${w.path}${w.line ? `:${w.line}` : ''}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
   if (only === 'all') {

@@ -1,3 +1,4 @@
+import { shellArg } from '../shellArg';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandPreview, ExtensionKind, ExtensionsListResult } from '../../../shared/contract/extensions';
@@ -81,7 +82,10 @@ function describeList(r: ExtensionsListResult, kind?: ExtensionKind): string {
   if (want('lsp')) section('LSP servers', r.lspServers, (s: ExtensionsListResult['lspServers'][number]) => `  ${s.command ?? ''} for ${s.extensions.join(' ')}`);
   if (r.trust === 'restricted') {
     const c = r.restrictedCounts;
-    lines.push(`Trusting the folder would activate: ${c.skills} skills, ${c.commands} commands, ${c.agents} subagents, ${c.plugins} plugins, ${c.mcp} MCP servers, ${c.styles} styles, ${c.lsp} LSP servers (atrium trust review DIR lists them; atrium trust set DIR trusted)`);
+    const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+    const parts = [n(c.skills, 'skill', 'skills'), n(c.commands, 'command', 'commands'), n(c.agents, 'subagent', 'subagents'), n(c.plugins, 'plugin', 'plugins'), n(c.mcp, 'MCP server', 'MCP servers'), n(c.styles, 'style', 'styles'), n(c.lsp, 'LSP server', 'LSP servers')];
+    const dir = shellArg(r.root);
+    lines.push(`Trusting the folder would activate: ${parts.join(', ')} (atrium trust review ${dir} lists them; atrium trust set ${dir} trusted)`);
   }
   for (const w of r.warnings) lines.push(`warning: ${w.path}${w.line ? `:${w.line}` : ''} ${w.message}${w.fix ? ` (fix: ${w.fix})` : ''}`);
   return lines.join('\n');

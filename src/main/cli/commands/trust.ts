@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { TrustImportSource, TrustItemKind, type TrustImportSuggestion, type TrustReview, type TrustStatus, type TrustWarning } from '../../../shared/contract';
 import type { Engine } from '../../core/engine';
 import { tildify } from '../../core/trust/paths';
+import { shellArg } from '../shellArg';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /**
@@ -62,7 +63,7 @@ export function registerTrustCommands(program: Command): void {
       print({ decisions }, () =>
         decisions.length
           ? decisions.map((d) => `${d.state.padEnd(9)}  ${tildify(d.path, home)}  (${d.decidedAt}, ${d.source})`).join('\n')
-          : 'No trust decisions yet. Every folder is in restricted mode until you trust it: atrium trust review DIR, then atrium trust set DIR trusted',
+          : 'No trust decisions yet. Every folder is in restricted mode until you trust it: atrium trust review DIR, then atrium trust set DIR trusted (DIR: the folder)',
       );
     }),
   );
@@ -139,7 +140,8 @@ function describeStatus(s: TrustStatus, home: string): string {
   const lines = [head];
   if (s.trustRoot !== s.path) lines.push(`  judged by its trust root ${t(s.trustRoot)}`);
   if (s.decidedBy) lines.push(`  ${s.inherited ? 'inherited from' : 'decided for'} ${t(s.decidedBy)} on ${s.decidedAt}`);
-  if (s.parentSuggestion) lines.push(`  parent folder that may be trusted: ${t(s.parentSuggestion)} (atrium trust set ${s.path} trusted --parent)`);
+  // offering the parent only helps while the folder is not trusted yet
+  if (s.parentSuggestion && s.state !== 'trusted') lines.push(`  parent folder that may be trusted: ${t(s.parentSuggestion)} (atrium trust set ${shellArg(s.path)} trusted --parent)`);
   if (s.trustRefused) lines.push(`  note: ${s.trustRefused}`);
   return lines.join('\n');
 }

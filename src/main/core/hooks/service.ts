@@ -122,7 +122,7 @@ export class HookService {
   /**
    * Approves hooks or MCP servers at the digest the caller saw (all or nothing).
    * @throws AtriumError NOT_FOUND (unknown id, or a project item while the folder is restricted) |
-   *   HOOK_INVALID | HOOK_DIGEST_MISMATCH (the item changed since it was reviewed)
+   *   HOOK_INVALID | INVALID_PARAMS (a malformed digest) | HOOK_DIGEST_MISMATCH (not the current digest: changed since it was reviewed)
    */
   async approve(target: TrustTarget, items: ReadonlyArray<{ id: string; digest?: string }>, via: Via = 'app'): Promise<HookAuditEntry[]> {
     const f = this.folder(target);
@@ -133,8 +133,11 @@ export class HookService {
       const state = found.kind === 'hook' ? found.entry.hook.state : found.entry.server.state;
       const digest = found.kind === 'hook' ? found.entry.hook.digest : found.entry.server.digest;
       if (state === 'invalid') throw new AtriumError('HOOK_INVALID', `${item.id} is invalid and can never run, so it cannot be approved: ${this.firstWarning(found)}`);
+      if (item.digest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(item.digest)) {
+        throw new AtriumError('INVALID_PARAMS', `"${item.digest}" is not a hook digest (sha256: and 64 hex digits). Copy the digest shown for ${item.id} in the Hooks tab or by \`atrium hooks list\`, or approve without one to take the current digest.`);
+      }
       if (item.digest !== undefined && item.digest !== digest) {
-        throw new AtriumError('HOOK_DIGEST_MISMATCH', `${item.id} changed after you reviewed it (reviewed ${item.digest.slice(0, 19)}…, now ${digest.slice(0, 19)}…). Reload and review it again before approving.`);
+        throw new AtriumError('HOOK_DIGEST_MISMATCH', `${item.id} is not what you reviewed: you approved ${item.digest.slice(0, 19)}…, its current digest is ${digest.slice(0, 19)}… (it changed on disk, or the digest was mistyped). Look at it again (Hooks tab, or \`atrium hooks diff\`) before approving.`);
       }
       inputs.push(await this.approvalInput(found, via));
     }
