@@ -105,7 +105,9 @@ test('keyboard: Ctrl+O opens the add dialog, arrows move through the list, F2 re
   await page.keyboard.press('ArrowDown');
   await expect(atrium.heading()).toHaveText('beta');
   await page.keyboard.press('F2');
-  await page.getByLabel('Display name').fill('Beta renamed');
+  // the current name is selected: typing replaces it
+  await expect(page.getByLabel('Display name')).toBeFocused();
+  await page.keyboard.type('Beta renamed');
   await page.keyboard.press('Enter');
   await expect(atrium.workspaceItem('Beta renamed')).toBeVisible();
 

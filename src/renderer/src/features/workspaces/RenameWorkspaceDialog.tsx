@@ -39,7 +39,7 @@ export function RenameWorkspaceDialog() {
           <form onSubmit={(e) => void onSubmit(e)} className="form">
             <label className="field">
               <span>Display name</span>
-              <input autoFocus name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} aria-invalid={Boolean(error)} />
+              <input autoFocus name="name" value={name} onFocus={(e) => e.currentTarget.select()} onChange={(e) => setName(e.target.value)} maxLength={200} aria-invalid={Boolean(error)} />
             </label>
             <p className="hint">Only Atrium's label changes; the folder keeps its name.</p>
             {error && (
