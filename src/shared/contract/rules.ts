@@ -72,7 +72,10 @@ export const RuleFileInfo = z.object({
   sha256: z.string().nullable(),
   status: RuleStatus,
   imports: z.array(RuleImportInfo),
+  /** The file's own warnings plus every lint finding about it (pattern matches nothing, symlink stored as text…). */
   warnings: z.array(RuleWarning),
+  /** When it loads, in words: "always", "when src/**", "never: paths is empty", "not read (folder not trusted)". */
+  condition: z.string(),
   /** Frontmatter key that made it conditional (`paths`, `globs`, `applyTo`). */
   conditionKey: z.string().nullable(),
   description: z.string().nullable(),
@@ -96,6 +99,11 @@ export const RulesListResult = z.object({
   files: z.array(RuleFileInfo),
   /** Catalog-level findings (listing failure, many files, restricted mode). */
   warnings: z.array(RuleFinding),
+  /**
+   * Instruction files of other tools (`.windsurfrules`, `.clinerules`, …) that the trust review
+   * counts but this catalog does not read, by design (issue 4 §2 table). Root-relative paths.
+   */
+  otherTools: z.array(z.object({ path: z.string(), tool: z.string() })),
   scopes: z.array(RuleScopeGroup),
   stats: z.object({
     workspaceFiles: z.number().int(),

@@ -79,15 +79,15 @@ function describeList(r: RulesListResult): string {
     lines.push(`  ${group.scope || '(root)'}`);
     for (const id of group.fileIds) {
       const f = byId.get(id)!;
-      const condition = f.patterns.length ? `  ${f.conditionKey ?? 'paths'}: ${f.patterns.join(', ')}` : '';
-      const flags = f.warnings.filter((w) => w.severity !== 'info').length;
-      lines.push(
-        `    ${f.status.padEnd(10)} ${f.kind.padEnd(11)} ${f.format.padEnd(20)} ${f.path}  ${formatBytes(f.bytes)}${condition}${f.linkTarget ? `  -> ${f.linkTarget}` : ''}${flags ? `  (${flags} warning${flags === 1 ? '' : 's'})` : ''}`,
-      );
+      const problems = f.warnings.filter((w) => w.severity !== 'info');
+      lines.push(`    ${f.status.padEnd(10)} ${f.format.padEnd(20)} ${f.path}  ${formatBytes(f.bytes)}  ${f.condition}${f.linkTarget ? `  -> ${f.linkTarget}` : ''}`);
+      // each problem on its own line with where and how to fix it, as `rules lint` prints it
+      for (const w of problems) lines.push(`      ${w.severity}${w.line ? ` line ${w.line}` : ''}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
     }
   }
   if (r.files.length === 0) lines.push('  No rule files.');
-  for (const w of r.warnings) lines.push(`  ${w.severity}: ${w.message}`);
+  if (r.otherTools.length > 0) lines.push(`  Also present, read by other tools, not by Atrium's catalog: ${r.otherTools.map((o) => `${o.path} (${o.tool})`).join(', ')}`);
+  for (const w of r.warnings) lines.push(`  ${w.severity}: ${w.message}${w.fix ? ` ${w.fix}` : ''}`);
   return lines.join('\n');
 }
 

@@ -19,3 +19,20 @@ export class RuleSourceOutsideRoot extends AtriumError {
     this.name = 'RuleSourceOutsideRoot';
   }
 }
+
+/**
+ * A start folder ("Session starts in", `rules explain --from`) that does not exist in the workspace,
+ * or is a file. Code `PATH_NOT_FOUND` or `NOT_A_DIRECTORY`; `from` is the value as typed, `absolute`
+ * where it was looked for. Without this check an explanation for a made-up folder looks valid.
+ */
+export class RuleStartFolderUnusable extends AtriumError {
+  constructor(readonly from: string, readonly absolute: string, readonly reason: 'missing' | 'file') {
+    super(
+      reason === 'missing' ? 'PATH_NOT_FOUND' : 'NOT_A_DIRECTORY',
+      reason === 'missing'
+        ? `The start folder "${from}" does not exist in this workspace (looked for ${absolute}). Type a folder that exists, relative to the workspace, or leave it empty to start in the workspace folder.`
+        : `The start folder "${from}" is a file, not a folder (${absolute}). Type the folder the session starts in, or leave it empty to start in the workspace folder.`,
+    );
+    this.name = 'RuleStartFolderUnusable';
+  }
+}

@@ -2,6 +2,7 @@ import type { RuleCatalog } from './catalog';
 import { digestOfEntries } from './hash';
 import { RULE_LIMITS } from './limits';
 import { relativeToScope, scopeContains } from './paths';
+import { resolveStartFolder } from './startFolder';
 import { utf8Bytes } from './text';
 import type { RuleFile, RuleSelection, UnselectedRule } from './types';
 
@@ -37,9 +38,10 @@ export interface RuleExplanation {
  * touches `path`: static rules (seed §4.5 staticRules), then contextual ones with the static ids
  * and `loaded` counted as loaded, both budgeted, plus the reason every other file is left out.
  * @throws RuleSourceOutsideRoot when `from` is outside the catalog root.
+ * @throws RuleStartFolderUnusable when `from` does not exist or is a file (see resolveStartFolder).
  */
 export function explainRules(catalog: RuleCatalog, options: ExplainOptions): RuleExplanation {
-  const fromRel = catalog.resolveFrom(options.from);
+  const fromRel = resolveStartFolder(catalog, options.from);
   const targetRel = catalog.resolveTarget(options.path);
   const staticSel = catalog.staticRules(options.from, RULE_LIMITS.staticBudgetBytes);
   const loaded = new Set([...(options.loaded ?? []), ...staticSel.references.map((r) => r.id)]);

@@ -4,15 +4,26 @@ import { RULE_LIMITS } from './limits';
 import { filesInScope, frontmatterKeyLine, matchesAny } from './patternStats';
 import { compilePatterns } from './patterns';
 import { formatBytes } from './readSource';
-import type { RuleFile, RuleFinding, RuleSeverity } from './types';
+import type { RuleFile, RuleFinding, RuleSeverity, RuleWarning } from './types';
 import { warning } from './warnings';
 
 /** Result of {@link lintCatalog}. */
 export interface RuleLintReport {
   /** Every finding: per-file warnings, catalog warnings and workspace checks, by path then line. */
-  findings: RuleFinding[];
-  counts: Record<RuleSeverity, number>;
+  readonly findings: readonly RuleFinding[];
+  readonly counts: Readonly<Record<RuleSeverity, number>>;
 }
+
+interface LintResult {
+  report: RuleLintReport;
+  /** Workspace-check findings (not already in `file.warnings`) by the file's relative path. */
+  byPath: ReadonlyMap<string, readonly RuleWarning[]>;
+  /** Patterns (as written) that match no workspace file, by the file's relative path. */
+  unmatched: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** One lint per catalog: catalogs never change, and the list, detail and lint views all need it. */
+const results = new WeakMap<RuleCatalog, LintResult>();
 
 /**
  * Lints a catalog against its workspace (issue 4 §5). Besides each file's own warnings
@@ -22,15 +33,45 @@ export interface RuleLintReport {
  * the same content reached by two paths (symlink, import of a file that also loads on its own,
  * identical bodies); a file that only holds a path (a symlink checked out as text); AGENTS.md
  * beyond Codex's 32 KiB budget. Every finding names the file, the line when known and a fix.
+ * Computed once per catalog (memoised); the report is frozen.
  */
 export function lintCatalog(catalog: RuleCatalog): RuleLintReport {
+  return lint(catalog).report;
+}
+
+/**
+ * Everything known to be wrong with one file: its own warnings (from reading it) followed by the
+ * workspace checks of {@link lintCatalog} about it. This is what `rules list`, `rules.file` and the
+ * Files list show, so a lint finding about a file always shows on that file too.
+ */
+export function fileWarnings(catalog: RuleCatalog, file: RuleFile): readonly RuleWarning[] {
+  const extra = lint(catalog).byPath.get(file.relativePath);
+  return extra ? [...file.warnings, ...extra] : file.warnings;
+}
+
+/** The patterns of an active conditional file that match no workspace file (empty set when none). */
+export function unmatchedPatterns(catalog: RuleCatalog, file: RuleFile): ReadonlySet<string> {
+  return lint(catalog).unmatched.get(file.relativePath) ?? new Set();
+}
+
+function lint(catalog: RuleCatalog): LintResult {
+  const cached = results.get(catalog);
+  if (cached) return cached;
   const findings: RuleFinding[] = [...catalog.warnings];
   for (const file of catalog.files) {
     for (const w of file.warnings) findings.push({ ...w, path: file.relativePath });
   }
-  const add = (file: RuleFile, w: ReturnType<typeof warning>) => findings.push({ ...w, path: file.relativePath });
+  const byPath = new Map<string, RuleWarning[]>();
+  const add = (file: RuleFile, w: RuleWarning) => {
+    findings.push({ ...w, path: file.relativePath });
+    byPath.set(file.relativePath, [...(byPath.get(file.relativePath) ?? []), w]);
+  };
+  const unmatched = new Map<string, Set<string>>();
   for (const file of catalog.files) {
-    if (file.status === 'active' && file.kind === 'conditional') lintPatterns(catalog, file, add);
+    if (file.status === 'active' && file.kind === 'conditional') {
+      const dead = lintPatterns(catalog, file, add);
+      if (dead.size > 0) unmatched.set(file.relativePath, dead);
+    }
     lintSymlinkAsText(catalog, file, add);
     if ((file.format === 'agents' || file.format === 'agents-override') && file.status !== 'overridden' && file.bytes > RULE_LIMITS.codexBudgetBytes) {
       add(
@@ -49,16 +90,21 @@ export function lintCatalog(catalog: RuleCatalog): RuleLintReport {
   findings.sort((a, b) => (a.path ?? '').localeCompare(b.path ?? '') || (a.line ?? 0) - (b.line ?? 0));
   const counts: Record<RuleSeverity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
-  return { findings, counts };
+  const result: LintResult = { report: Object.freeze({ findings: Object.freeze(findings), counts: Object.freeze(counts) }), byPath, unmatched };
+  results.set(catalog, result);
+  return result;
 }
 
-type Add = (file: RuleFile, w: ReturnType<typeof warning>) => void;
+type Add = (file: RuleFile, w: RuleWarning) => void;
 
-function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): void {
+/** Adds the pattern findings of one file; returns the patterns that match nothing. */
+function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): Set<string> {
+  const dead = new Set<string>();
   const line = frontmatterKeyLine(file, file.conditionKey);
   const where = file.scope ? `${file.scope}/` : 'the repository root';
   for (const pattern of file.compiledPatterns) {
     if (!matchesAny(pattern, file.scope, catalog.workspaceFiles)) {
+      dead.add(pattern.pattern);
       add(
         file,
         warning('pattern-matches-nothing', 'warning', `Pattern "${pattern.pattern}" matches no file in the workspace (patterns are relative to ${where}).`, line, pattern.pattern.startsWith('**/') ? 'Check the pattern against the tree, or remove it.' : `Check the pattern against the tree; to match in any folder write **/${pattern.pattern}.`),
@@ -88,6 +134,7 @@ function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): void {
       );
     }
   }
+  return dead;
 }
 
 function lintSymlinkAsText(catalog: RuleCatalog, file: RuleFile, add: Add): void {

@@ -89,8 +89,8 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
   record.realPath = read.realPath;
   record.linkTarget = read.linkTarget === null || read.realPath === null ? read.linkTarget : displayLinkTarget(ctx.root, read.realPath);
   if (ctx.restricted) {
+    // The status says it; the catalog carries one `restricted-mode` note for all files, not one each.
     record.status = 'restricted';
-    record.warnings.push(warning('restricted', 'info', 'Not read: the folder is not trusted, so project rules stay inactive (restricted mode).', null, 'Review and trust the folder to load its rules.'));
     return record;
   }
   if (!read.ok) {

@@ -2,9 +2,11 @@ import type { RuleAgentView as AgentView, RuleFileDetail, RuleFileInfo, RulesExp
 import type { AgentView as CoreAgentView } from './agentViews';
 import type { RuleCatalog } from './catalog';
 import { scopeDepth } from './classify';
+import { describeCondition } from './conditionText';
 import type { RuleExplanation } from './explain';
 import { sha256Hex } from './hash';
-import type { RuleLintReport } from './lint';
+import { fileWarnings, unmatchedPatterns, type RuleLintReport } from './lint';
+import { otherToolInstructionFiles } from './otherTools';
 import { countPatternMatches } from './patternStats';
 import { renderFile } from './render';
 import type { RuleFile, SelectedRule, UnselectedRule } from './types';
@@ -14,8 +16,11 @@ import type { RuleFile, SelectedRule, UnselectedRule } from './types';
  * which are also what `atrium rules … --json` prints (issue 4 §6). Pure functions.
  */
 
-/** A catalog entry as `rules.list` shows it. */
-export function presentFile(f: RuleFile): RuleFileInfo {
+/**
+ * A catalog entry as `rules.list` shows it. `warnings` are the file's own plus lint's workspace
+ * checks about it ({@link fileWarnings}); `condition` says when it loads ({@link describeCondition}).
+ */
+export function presentFile(catalog: RuleCatalog, f: RuleFile): RuleFileInfo {
   return {
     id: f.id,
     path: f.relativePath,
@@ -29,7 +34,8 @@ export function presentFile(f: RuleFile): RuleFileInfo {
     sha256: f.sha256,
     status: f.status,
     imports: f.imports.map((i) => ({ ...i })),
-    warnings: f.warnings.map((w) => ({ ...w })),
+    warnings: fileWarnings(catalog, f).map((w) => ({ ...w })),
+    condition: describeCondition(f, unmatchedPatterns(catalog, f)),
     conditionKey: f.conditionKey,
     description: f.description,
     bodyBytes: f.bodyBytes,
@@ -38,7 +44,7 @@ export function presentFile(f: RuleFile): RuleFileInfo {
   };
 }
 
-/** `rules.list` / `atrium rules list`. */
+/** `rules.list` / `atrium rules list` (runs lint once for the catalog: its findings show on the files). */
 export function presentList(catalog: RuleCatalog): RulesListResult {
   const scopes = new Map<string, string[]>();
   for (const f of catalog.files) scopes.set(f.scope, [...(scopes.get(f.scope) ?? []), f.id]);
@@ -47,8 +53,9 @@ export function presentList(catalog: RuleCatalog): RulesListResult {
     workspaceDir: catalog.workspaceDir,
     trust: catalog.trust,
     catalogSha256: catalog.catalogSha256,
-    files: catalog.files.map(presentFile),
+    files: catalog.files.map((f) => presentFile(catalog, f)),
     warnings: catalog.warnings.map((w) => ({ ...w })),
+    otherTools: otherToolInstructionFiles(catalog).map((o) => ({ ...o })),
     scopes: [...scopes].map(([scope, fileIds]) => ({ scope, depth: scopeDepth(scope), fileIds })).sort((a, b) => a.depth - b.depth || (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0)),
     stats: {
       workspaceFiles: catalog.workspaceFiles.length,
@@ -64,7 +71,7 @@ export function presentList(catalog: RuleCatalog): RulesListResult {
 /** `rules.file`: one file with raw text, frontmatter, rendered block and pattern match counts. */
 export function presentDetail(catalog: RuleCatalog, f: RuleFile): RuleFileDetail {
   return {
-    file: presentFile(f),
+    file: presentFile(catalog, f),
     absolutePath: f.absolutePath,
     raw: f.text,
     frontmatter: f.frontmatter ? { raw: f.frontmatter.raw, data: toJson(f.frontmatter.data), mode: f.frontmatter.mode } : null,

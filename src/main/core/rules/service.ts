@@ -6,6 +6,7 @@ import type { RuleCatalog } from './catalog';
 import { completePath, type PathCompletionEntry } from './complete';
 import { explainRules } from './explain';
 import { lintCatalog } from './lint';
+import { resolveStartFolder } from './startFolder';
 import { presentAgentExplanation, presentAgentView, presentDetail, presentExplanation, presentLint, presentList } from './present';
 
 /** Parameters of {@link RulesService.explain} (issue 4 §6 `rules explain`). */
@@ -44,20 +45,24 @@ export class RulesService {
     });
   }
 
-  /** `rules.explain`. @throws AtriumError INVALID_PARAMS when `from` is outside the catalog root */
+  /**
+   * `rules.explain`.
+   * @throws AtriumError INVALID_PARAMS when `from` is outside the catalog root, PATH_NOT_FOUND /
+   *   NOT_A_DIRECTORY when it does not exist or is a file
+   */
   explain(dir: string, params: ExplainParams): Promise<RulesExplainResult> {
     return this.withCatalog(dir, async (c) => {
       if (params.agent && params.agent !== 'atrium') {
-        const view = await agentView(c, params.agent, c.resolveFrom(params.from), c.resolveTarget(params.path));
+        const view = await agentView(c, params.agent, resolveStartFolder(c, params.from), c.resolveTarget(params.path));
         return presentAgentExplanation(c, view);
       }
       return presentExplanation(c, explainRules(c, { path: params.path, from: params.from, loaded: params.loaded, budget: params.budget }));
     });
   }
 
-  /** `rules.agentView`. */
+  /** `rules.agentView`. @throws AtriumError as {@link explain} for an unusable `from` */
   agentView(dir: string, agent: AgentName, from?: string, target?: string): Promise<AgentView> {
-    return this.withCatalog(dir, async (c) => presentAgentView(await agentView(c, agent, c.resolveFrom(from), target ? c.resolveTarget(target) : null)));
+    return this.withCatalog(dir, async (c) => presentAgentView(await agentView(c, agent, resolveStartFolder(c, from), target ? c.resolveTarget(target) : null)));
   }
 
   /** `rules.lint`. */

@@ -1,0 +1,18 @@
+import type { RuleFile } from './types';
+
+/**
+ * When a file loads, as one short phrase for lists (the Files list, `atrium rules list`):
+ * "always", "when src/**, docs/**", "never: paths is empty", "not read (folder not trusted)"…
+ * Never a bare label: a conditional file without usable patterns says why it cannot load, and one
+ * whose every pattern matches no workspace file says so (`unmatched`: those patterns, from lint).
+ * Pure.
+ */
+export function describeCondition(file: RuleFile, unmatched: ReadonlySet<string>): string {
+  if (file.kind === 'unknown') return file.status === 'restricted' ? 'not read (folder not trusted)' : 'not read (see its warnings)';
+  if (file.kind === 'always') return file.status === 'inert' ? 'always, but its body is empty' : 'always';
+  if (file.kind === 'manual') return 'manual: only when mentioned, never automatically';
+  const key = file.conditionKey ?? 'paths';
+  if (file.patterns.length === 0) return file.status === 'invalid' ? `never: ${key} is not a usable pattern list` : `never: ${key} is empty`;
+  const when = `when ${file.patterns.join(', ')}`;
+  return file.patterns.every((p) => unmatched.has(p)) ? `${when} (no pattern matches any file)` : when;
+}

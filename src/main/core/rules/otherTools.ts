@@ -1,0 +1,47 @@
+import { classify } from '../trust/review/classify';
+import type { RuleCatalog } from './catalog';
+import { classifyProjectPath } from './classify';
+
+/** An instruction file another agent tool reads that the rule catalog does not (by design). */
+export interface OtherToolFile {
+  /** Root-relative POSIX path. */
+  readonly path: string;
+  /** The tool that reads it, for people: "Windsurf", "Cline", … */
+  readonly tool: string;
+}
+
+const TOOL_NAMES: Readonly<Record<string, string>> = {
+  windsurf: 'Windsurf',
+  cline: 'Cline',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  cursor: 'Cursor',
+  copilot: 'GitHub Copilot',
+  claude: 'Claude Code',
+  blade: 'Blade',
+  agents: 'AGENTS.md tools',
+};
+
+const memo = new WeakMap<RuleCatalog, readonly OtherToolFile[]>();
+
+/**
+ * Workspace files the trust review counts as instruction files (src/main/core/trust/review/classify.ts,
+ * the same classifier) that the catalog does not read: `.windsurfrules`, `.clinerules`,
+ * `.windsurf/rules/…` and the like. Issue 4's discovery table leaves them out on purpose; listing
+ * them explains why the review's "N instruction files" can be larger than the Rules tab's count.
+ * Memoised per catalog; code-point order of the workspace listing.
+ */
+export function otherToolInstructionFiles(catalog: RuleCatalog): readonly OtherToolFile[] {
+  const cached = memo.get(catalog);
+  if (cached) return cached;
+  const noPlugins = new Map<string, string>();
+  const out: OtherToolFile[] = [];
+  for (const rel of catalog.workspaceFiles) {
+    const role = classify(rel, noPlugins);
+    if (role?.role !== 'instruction' || classifyProjectPath(rel) !== null) continue;
+    out.push(Object.freeze({ path: rel, tool: TOOL_NAMES[role.tool] ?? role.tool }));
+  }
+  const frozen = Object.freeze(out);
+  memo.set(catalog, frozen);
+  return frozen;
+}
