@@ -85,11 +85,17 @@ export const SessionHookRun = z.object({
 });
 export type SessionHookRun = z.infer<typeof SessionHookRun>;
 
+/**
+ * What a snapshot hook calls besides `command`: its handler type (`command`, `http`, `prompt`…) and
+ * an http hook's URL. Absent in snapshots taken before Atrium recorded them.
+ */
+const hookTarget = { type: z.string().optional(), url: z.string().nullable().optional() };
+
 /** Hooks in a session's snapshot: the approved ones that run, and the ones that never will. */
 export const SessionHooksInfo = z.object({
-  approved: z.array(z.object({ id: z.string(), digest: z.string(), event: z.string(), runsOn: HookEvent.nullable(), matcher: z.string().nullable(), command: z.string().nullable(), file: z.string() })),
+  approved: z.array(z.object({ id: z.string(), digest: z.string(), event: z.string(), runsOn: HookEvent.nullable(), matcher: z.string().nullable(), command: z.string().nullable(), ...hookTarget, file: z.string() })),
   /** Hooks that apply but do not run: not approved, modified since approval, invalid, disabled, restricted. */
-  skipped: z.array(z.object({ id: z.string(), event: z.string(), state: HookState, heldBack: z.boolean(), command: z.string().nullable(), file: z.string() })),
+  skipped: z.array(z.object({ id: z.string(), event: z.string(), state: HookState, heldBack: z.boolean(), command: z.string().nullable(), ...hookTarget, file: z.string() })),
   /** Most recent runs last (bounded, 200). */
   runs: z.array(SessionHookRun),
 });

@@ -269,7 +269,8 @@ export const PlanItem = z.object({
 /**
  * A permission request as a card: the tool call's title, kind, locations and diffs plus the agent's
  * options. `state` is `pending` until answered; `answeredBy` says who answered (`user`, `hook`,
- * `cancel` = the turn was cancelled, `shutdown` = the agent or Atrium stopped first).
+ * `policy` = a terminal's `--on-permission allow-once|reject`, `cancel` = the turn was cancelled,
+ * `shutdown` = the agent or Atrium stopped first).
  */
 export const PermissionItem = z.object({
   ...itemBase,
@@ -284,7 +285,7 @@ export const PermissionItem = z.object({
   options: z.array(PermissionOption),
   state: z.enum(['pending', 'selected', 'cancelled']),
   optionId: z.string().nullable(),
-  answeredBy: z.enum(['user', 'hook', 'cancel', 'shutdown']).nullable(),
+  answeredBy: z.enum(['user', 'hook', 'policy', 'cancel', 'shutdown']).nullable(),
   /**
    * The attached surface that should answer (issue 8: the one that sent the prompt, else the
    * earliest attached; re-targeted when it detaches while the request is pending); null = any
@@ -452,6 +453,11 @@ export const sessionRequests = defineRequests({
     params: z.object(sessionRef),
     result: z.object({ session: Session }),
   },
+  'sessions.rename': {
+    description: "Sets the session's title (empty clears it). A title the user set wins over titles the agent reports (ACP session_info_update); an agent title only fills an empty one.",
+    params: z.object({ ...sessionRef, title: z.string().max(500) }),
+    result: z.object({ session: Session }),
+  },
   'sessions.resume': {
     description: 'Starts the agent again and re-attaches (session/resume, else session/load, else session/new); resolves when done, outcome in `session.resume`.',
     params: z.object(sessionRef),
@@ -478,9 +484,9 @@ export const sessionRequests = defineRequests({
     result: z.object({ items: z.array(TranscriptItem), total: z.number().int(), hasBefore: z.boolean(), hasAfter: z.boolean() }),
   },
   'sessions.answerPermission': {
-    description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`.",
+    description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`. `byPolicy`: a fixed policy answered (a terminal's `--on-permission`), not a person; recorded as `answeredBy: policy`.",
     params: z
-      .object({ ...sessionRef, requestId: z.string().min(1), optionId: z.string().min(1).optional(), cancelled: z.boolean().optional() })
+      .object({ ...sessionRef, requestId: z.string().min(1), optionId: z.string().min(1).optional(), cancelled: z.boolean().optional(), byPolicy: z.boolean().optional() })
       .refine((v) => (v.optionId !== undefined) !== (v.cancelled === true), { message: 'Give "optionId" or "cancelled": true.' }),
     result: z.object({ permission: PermissionItem }),
   },

@@ -164,8 +164,8 @@ describe('atrium session (issue 8)', () => {
     expect(cliSurface).toMatch(/^cli-/);
     const items = engine.sessions.transcript(s.id, { limit: 1000 }).items.filter((i) => i.kind === 'permission');
     expect(items.map((i) => (i.kind === 'permission' ? [i.state, i.optionId, i.answeredBy, i.surfaceId] : null))).toEqual([
-      ['selected', 'allow', 'user', null],
-      ['selected', 'allow', 'user', cliSurface],
+      ['selected', 'allow', 'policy', null],
+      ['selected', 'allow', 'policy', cliSurface],
     ]);
     expect(run.stdout.match(/\[permission\] Write notes: allow \(--on-permission allow-once\)/g)).toHaveLength(2);
   }, 90_000);

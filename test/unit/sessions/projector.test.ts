@@ -14,9 +14,10 @@ function record(): SessionRecord {
 }
 
 /** A projector over an in-memory item store, applying events and keeping every written item. */
-function harness() {
+function harness(start: Partial<SessionRecord> = {}, titleFromAgent?: (title: string, beforeSeq: number) => boolean) {
   const stored = new Map<number, TranscriptItem>();
-  const p = new Projector(record(), {
+  const p = new Projector({ ...record(), ...start }, {
+    titleFromAgent,
     load: (id) => stored.get(id) ?? null,
     findByRef: (ref) => [...stored.values()].reverse().find((i) => ('toolCallId' in i && i.toolCallId === ref) || ('requestId' in i && i.requestId === ref) || ('promptId' in i && i.promptId === ref)) ?? null,
     openIds: (statuses) => [...stored.values()].filter((i) => ('status' in i && statuses.includes(i.status)) || ('state' in i && statuses.includes(i.state))).map((i) => i.id),
@@ -86,5 +87,73 @@ describe('Projector', () => {
     expect(byKind('tool_call')[0]).toMatchObject({ status: 'cancelled' });
     expect(byKind('permission')[0]).toMatchObject({ state: 'cancelled', answeredBy: 'shutdown', title: 'Allow?' });
     expect(byKind('user_message').map((u) => (u.kind === 'user_message' ? u.status : ''))).toEqual(['sent', 'dropped']);
+  });
+
+  it('starts a new agent message after a permission answer, a file request or a terminal (text never runs together)', () => {
+    const h = harness();
+    const say = (text: string) => h.apply(h.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));
+    h.apply({ kind: 'prompt_queued', data: { promptId: 'p', text: 'write', blocks: [], queuedAt: '' } }, { kind: 'prompt_sent', data: { promptId: 'p' } });
+    say("I'll put ");
+    say('the notes in notes.md.');
+    h.apply(h.update({ sessionUpdate: 'tool_call', toolCallId: 'w1', title: 'Write notes.md', kind: 'edit', status: 'pending' }));
+    h.apply({ kind: 'permission_requested', data: { requestId: 'r', toolCall: { toolCallId: 'w1', title: 'Write notes.md' }, options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }] } });
+    h.apply({ kind: 'permission_answered', data: { requestId: 'r', outcome: 'selected', optionId: 'allow', by: 'user' } });
+    say('permission: allow');
+    // a tool call update of a known call changes that card in place and keeps the message open (as Zed does)
+    h.apply(h.update({ sessionUpdate: 'tool_call_update', toolCallId: 'w1', status: 'in_progress' }));
+    say(' (ok)');
+    h.apply({ kind: 'fs_write', data: { path: '/w/notes.md', chars: 10 } });
+    say('write ok');
+    h.apply({ kind: 'fs_read', data: { path: '/w/notes.md', line: null, limit: null, chars: 10 } });
+    say('read ok');
+    h.apply({ kind: 'terminal_created', data: { terminalId: 't1', command: 'ls', args: [], cwd: null } });
+    say('running');
+    h.apply({ kind: 'terminal_exited', data: { terminalId: 't1', output: '', truncated: false, exitCode: 0, signal: null } });
+    say('ran');
+    const messages = h.items().filter((i) => i.kind === 'agent_message');
+    expect(messages.map((m) => (m.kind === 'agent_message' ? m.text : ''))).toEqual([
+      "I'll put the notes in notes.md.",
+      'permission: allow (ok)',
+      'write ok',
+      'read ok',
+      'running',
+      'ran',
+    ]);
+    expect(messages.every((m) => m.kind === 'agent_message' && m.continued === false)).toBe(true);
+  });
+
+  it('keeps a title the user set over agent titles; an agent title only fills an empty one and may then change', () => {
+    const info = (title: unknown) => ({ kind: 'update', data: { update: { sessionUpdate: 'session_info_update', title } } }) as JournalEvent;
+    // typed in the new-session dialog or given with --title: the agent's title never replaces it
+    const typed = harness({ title: 'Handover test' });
+    typed.apply(info('Write the notes'));
+    expect(typed.p.record.title).toBe('Handover test');
+    expect(typed.p.headerChanged).toBe(false);
+
+    // no title: the agent fills it and may refine it; a rename wins from then on; clearing hands it back
+    const empty = harness();
+    empty.apply(info('Write the notes'));
+    expect(empty.p.record.title).toBe('Write the notes');
+    empty.apply(info('  Write the notes, then summarise  '), info(''), info(42));
+    expect(empty.p.record.title).toBe('Write the notes, then summarise');
+    empty.apply({ kind: 'title_set', data: { title: '  Mine  ' } });
+    empty.apply(info('Agent again'));
+    expect(empty.p.record.title).toBe('Mine');
+    empty.apply({ kind: 'title_set', data: { title: '  ' } });
+    expect(empty.p.record.title).toBeNull();
+    empty.apply(info('Agent again'));
+    expect(empty.p.record.title).toBe('Agent again');
+  });
+
+  it('after a reload asks the log once whether the stored title is the agent\'s', () => {
+    const asked: Array<[string, number]> = [];
+    const agents = harness({ title: 'From the agent', lastSeq: 7 }, (title, beforeSeq) => (asked.push([title, beforeSeq]), true));
+    const info = (title: string) => ({ kind: 'update', data: { update: { sessionUpdate: 'session_info_update', title } } }) as JournalEvent;
+    agents.apply(info('Newer agent title'), info('Newest agent title'));
+    expect(agents.p.record.title).toBe('Newest agent title');
+    expect(asked).toEqual([['From the agent', 7]]);
+    const users = harness({ title: 'Typed by the user' }, () => false);
+    users.apply(info('Agent title'));
+    expect(users.p.record.title).toBe('Typed by the user');
   });
 });

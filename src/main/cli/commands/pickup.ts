@@ -58,7 +58,7 @@ async function pickup(code: string, opts: PickupOptions): Promise<void> {
     const r = remote;
     if (!json) process.stderr.write(`Picked up ${session.id} (${session.agentId}) in ${session.cwd}. Type a prompt and press Enter; Ctrl+C detaches.\n`);
     const printer = new SessionPrinter(
-      { subscribe: (l) => r.subscribe(l), answerPermission: (sessionId, requestId, optionId) => r.call('sessions.answerPermission', optionId === null ? { sessionId, requestId, cancelled: true } : { sessionId, requestId, optionId }), surfaceId: surface.surfaceId },
+      { subscribe: (l) => r.subscribe(l), answerPermission: (sessionId, requestId, optionId, byPolicy) => r.call('sessions.answerPermission', optionId === null ? { sessionId, requestId, cancelled: true, byPolicy } : { sessionId, requestId, optionId, byPolicy }), surfaceId: surface.surfaceId },
       () => session.id,
       json,
       policy,

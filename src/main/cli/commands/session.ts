@@ -14,7 +14,7 @@ interface RunOptions extends GlobalOptions {
 const POLICIES = ['ask', 'allow-once', 'reject'];
 
 /**
- * `atrium session new|prompt|list|show|resume|close|settings`: ACP sessions, with the runtime hosted in this
+ * `atrium session new|prompt|list|show|rename|resume|close|settings`: ACP sessions, with the runtime hosted in this
  * process for the duration of the command (the agent is stopped when the command ends; the session
  * stays resumable). With `--json`, every update is printed as one JSON line.
  */
@@ -102,10 +102,17 @@ export function registerSessionCommands(program: Command): void {
         if (session.resume) process.stdout.write(`Resume: ${session.resume.outcome}${session.resume.message ? ` (${session.resume.message})` : ''}\n`);
         if (session.lastError) process.stdout.write(`Last error: ${session.lastError}\n`);
         if (transcript.hasBefore) process.stdout.write(`… ${transcript.items[0]?.id ? transcript.items[0].id - 1 : 0} earlier items\n`);
-        new SessionPrinter(ctx.engine, () => null, false, 'reject').printItems(transcript.items);
+        new SessionPrinter(ctx.engine, () => null, false, 'ask').printItems(transcript.items); // answers nothing: no session id
         if (session.diagnostics.stderrTail.trim()) process.stdout.write(`--- agent stderr (tail) ---\n${session.diagnostics.stderrTail.trim().split('\n').slice(-20).join('\n')}\n`);
       }),
     );
+
+  withGlobalOptions(session.command('rename <id> <title>').description('set the session title ("" clears it); your title wins over titles the agent reports')).action((id: string, title: string, opts: GlobalOptions) =>
+    runWithEngine(opts, async ({ dispatcher, print }) => {
+      const { session: s } = await dispatcher.call('sessions.rename', { sessionId: id, title });
+      print({ session: s }, () => `Renamed: ${describeSession(s)}`);
+    }),
+  );
 
   withGlobalOptions(session.command('resume <id>').description('start the agent and re-attach (resume, load or new); prints the outcome')).action((id: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ dispatcher, print }) => {
@@ -174,9 +181,12 @@ function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null
   if (s.state === 'failed' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
 }
 
-/** One line per session: `id  state  agent  updated  title  cwd`. */
+/**
+ * One line per session: `id  state  agent  updated  title  cwd`. The state says in words whether an
+ * agent process is attached ("idle, agent running"; none after idle shutdown, close or a restart).
+ */
 export function describeSession(s: Session): string {
-  return `${s.id}  ${s.state}${s.live ? '*' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
+  return `${s.id}  ${s.state}${s.live ? ', agent running' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
 }
 
 

@@ -16,12 +16,33 @@ export function pickOption(permission: PermissionItem, policy: Exclude<Permissio
 }
 
 /**
+ * Who answered a permission request, in words: `by you` (a person, on any surface), the fixed
+ * policy (`--on-permission allow-once` when it is this terminal's own, else `by a terminal's
+ * --on-permission`), `by a hook`, `turn stopped` (cancelled), `agent stopped` (shutdown).
+ */
+export function answeredByText(item: PermissionItem, policy: PermissionPolicy): string {
+  switch (item.answeredBy) {
+    case 'policy':
+      return policy === 'ask' ? "by a terminal's --on-permission" : `--on-permission ${policy}`;
+    case 'hook':
+      return 'by a hook';
+    case 'cancel':
+      return 'turn stopped';
+    case 'shutdown':
+      return 'agent stopped';
+    default:
+      return 'by you';
+  }
+}
+
+/**
  * Where a printer gets a session's pushed events and answers permissions: the in-process engine,
  * or a running Atrium over its WebSocket (`atrium session pickup`).
  */
 export interface SessionFeed {
   subscribe(listener: (event: string, payload: unknown) => void): () => void;
-  answerPermission(sessionId: string, requestId: string, optionId: string | null): void | Promise<unknown>;
+  /** `byPolicy`: a fixed `--on-permission` policy answered, not a person (recorded as `answeredBy: policy`). */
+  answerPermission(sessionId: string, requestId: string, optionId: string | null, byPolicy: boolean): void | Promise<unknown>;
   /** This surface's id: permission requests routed to another surface are left to it. */
   surfaceId?: string;
 }
@@ -30,7 +51,7 @@ export interface SessionFeed {
 export function engineFeed(engine: Engine): SessionFeed {
   return {
     subscribe: (listener) => engine.bus.subscribe((event, payload) => listener(event, payload)),
-    answerPermission: (sessionId, requestId, optionId) => void engine.sessions.answerPermission(sessionId, requestId, optionId),
+    answerPermission: (sessionId, requestId, optionId, byPolicy) => void engine.sessions.answerPermission(sessionId, requestId, optionId, byPolicy ? 'policy' : 'user'),
   };
 }
 
@@ -45,6 +66,8 @@ export class SessionPrinter {
   private readonly toolStatus = new Map<number, string>();
   private readonly unsubscribe: () => void;
   private lastKind: string | null = null;
+  /** Id of the message item whose text was printed last. */
+  private lastText: number | null = null;
   private rl: readline.Interface | null = null;
   /** Requests this printer took up or reported as elsewhere (`<requestId> <surface>`), so a re-push is not handled twice. */
   private readonly seenRequests = new Set<string>();
@@ -126,8 +149,11 @@ export class SessionPrinter {
           this.line(`[thought] ${delta.trim()}`);
           return;
         }
+        // a new message item (the agent spoke again after a tool call, answer or file request) starts on its own line
+        if (this.lastKind === 'text' && this.lastText !== item.id && !delta.startsWith('\n')) process.stdout.write('\n');
         process.stdout.write(delta);
         this.lastKind = 'text';
+        this.lastText = item.id;
         return;
       }
       case 'user_message':
@@ -149,8 +175,9 @@ export class SessionPrinter {
         this.line(`[plan]\n${item.entries.map((e) => `  [${e.status === 'completed' ? 'x' : e.status === 'in_progress' ? '~' : ' '}] ${e.content}`).join('\n')}`);
         return;
       case 'permission':
-        if (item.state === 'pending') return;
-        this.line(`[permission] ${item.title}: ${item.state === 'selected' ? item.optionId : 'cancelled'} (by ${item.answeredBy})`);
+        if (item.state === 'pending' || this.printed.has(item.id)) return;
+        this.printed.set(item.id, 1);
+        this.line(`[permission] ${item.title}: ${item.state === 'selected' ? item.optionId : 'cancelled'} (${answeredByText(item, this.policy)})`);
         return;
       case 'notice':
         this.line(`[${item.severity}] ${item.title}${item.detail ? `\n${item.detail.trim().split('\n').slice(-10).join('\n')}` : ''}`);
@@ -168,11 +195,11 @@ export class SessionPrinter {
     if (this.policy === 'ask') {
       optionId = await this.ask(permission);
     } else {
+      // printed once, from the answered transcript item (attributed to the policy there)
       optionId = pickOption(permission, this.policy);
-      if (!this.json) this.line(`[permission] ${permission.title}: ${optionId ?? 'cancelled'} (--on-permission ${this.policy})`);
     }
     try {
-      await this.feed.answerPermission(sessionId, permission.requestId, optionId);
+      await this.feed.answerPermission(sessionId, permission.requestId, optionId, this.policy !== 'ask');
     } catch {
       // already answered (turn cancelled meanwhile)
     }

@@ -43,7 +43,7 @@ export type JournalEvent =
   | { kind: 'cancel_requested'; data: { clearQueue: boolean } }
   | { kind: 'permission_requested'; data: { requestId: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; route?: PermissionRoute | null } }
   | { kind: 'permission_routed'; data: { requestId: string; route: PermissionRoute | null; reason: string } }
-  | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: 'user' | 'hook' | 'cancel' | 'shutdown' } }
+  | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: 'user' | 'hook' | 'policy' | 'cancel' | 'shutdown' } }
   | { kind: 'state'; data: { state: SessionState; error?: string | null } }
   | { kind: 'agent_started'; data: { pid: number | null; command: string; args: string[]; capabilities: AgentCapabilitiesInfo } }
   | { kind: 'agent_session'; data: { agentSessionId: string; via: 'new' | 'load' | 'resume'; modes: acp.SessionModeState | null; configOptions: unknown[] } }

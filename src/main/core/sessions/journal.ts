@@ -142,6 +142,7 @@ export class Journal {
       load: (item) => this.tables.item(id, item),
       findByRef: (ref) => this.tables.itemByRef(id, ref),
       openIds: (statuses) => this.tables.openIds(id, statuses),
+      titleFromAgent: (title, beforeSeq) => this.tables.titleFromAgent(id, title, beforeSeq),
     });
   }
 }

@@ -3,7 +3,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AtriumError } from '../../../shared/errors';
 
 /** Who answered a permission request (see the contract's `PermissionItem.answeredBy`). */
-export type AnsweredBy = 'user' | 'hook' | 'cancel' | 'shutdown';
+export type AnsweredBy = 'user' | 'hook' | 'policy' | 'cancel' | 'shutdown';
 
 interface Pending {
   requestId: string;

@@ -31,6 +31,19 @@ export interface ItemSource {
   findByRef(ref: string): TranscriptItem | null;
   /** Ids of items whose status column is one of `statuses`. */
   openIds(statuses: string[]): number[];
+  /**
+   * Whether the session's current `title` came from the agent, read from the log before event
+   * `beforeSeq`: true when the newest event that carried this exact title is an agent
+   * `session_info_update`, false when it is a user's `title_set` or no event carried it (the title
+   * given at creation). Asked once per projector, when an agent title arrives after a reload.
+   * Absent: the title is treated as the user's.
+   */
+  titleFromAgent?(title: string, beforeSeq: number): boolean;
+}
+
+/** An agent title as stored: trimmed, at most 500 characters; null when it is empty or not text. */
+export function agentTitle(title: unknown): string | null {
+  return typeof title === 'string' && title.trim() ? title.trim().slice(0, 500) : null;
 }
 
 /** The `ref` and `status` columns stored beside an item's JSON. */
@@ -61,6 +74,12 @@ export class Projector {
   private readonly cache = new Map<number, TranscriptItem>();
   private open: MessageItem | UserItem | null = null;
   private plan: PlanItem | null = null;
+  /**
+   * Whether the current title is the agent's (so a newer agent title may replace it); null until
+   * first needed after a (re)load, then read from the log. A title the user set (new-session
+   * dialog, CLI --title, rename) always wins over agent titles; an agent title only fills an empty one.
+   */
+  private titleIsAgents: boolean | null = null;
   /** True when a header field (state, title, modes, usage…) changed since the last take. */
   headerChanged = false;
 
@@ -165,6 +184,7 @@ export class Projector {
         return;
       }
       case 'permission_answered': {
+        this.open = null; // text after the answer is a new message, as in Zed's thread view
         const item = this.byRef(ev.data.requestId);
         if (item?.kind === 'permission' && item.state === 'pending') {
           this.put({ ...item, state: ev.data.outcome, optionId: ev.data.optionId, answeredBy: ev.data.by, updatedAt: at } satisfies PermissionItem);
@@ -257,13 +277,16 @@ export class Projector {
         this.headerChanged = true;
         return;
       case 'title_set':
-        r.title = ev.data.title;
+        r.title = ev.data.title.trim() ? ev.data.title.trim().slice(0, 500) : null;
+        this.titleIsAgents = r.title === null;
         this.headerChanged = true;
         return;
       case 'fs_read':
       case 'fs_write':
       case 'terminal_created':
       case 'terminal_exited':
+        // a client request between two chunks separates them: "permission: allow" and "write ok" are two messages
+        this.open = null;
         return;
     }
   }
@@ -337,12 +360,15 @@ export class Projector {
         this.headerChanged = true;
         return;
       }
-      case 'session_info_update':
-        if (typeof u.title === 'string' && u.title.trim()) {
-          r.title = u.title.trim().slice(0, 500);
+      case 'session_info_update': {
+        const title = agentTitle(u.title);
+        if (title !== null && title !== r.title && this.agentMayTitle()) {
+          r.title = title;
+          this.titleIsAgents = true;
           this.headerChanged = true;
         }
         return;
+      }
       case 'usage_update':
         if (typeof u.used === 'number' && typeof u.size === 'number') {
           const cost = u.cost && typeof u.cost.amount === 'number' && typeof u.cost.currency === 'string' ? { amount: u.cost.amount, currency: u.cost.currency } : null;
@@ -448,6 +474,14 @@ export class Projector {
   ): void {
     this.open = null;
     this.put({ id: this.nextId(), kind: 'notice', turn: this.record.turnCount || null, createdAt: at, updatedAt: at, severity, code, title, detail, outcome, ...extra });
+  }
+
+  /** True when an agent title may replace the current one: there is none, or it is the agent's own. */
+  private agentMayTitle(): boolean {
+    const title = this.record.title;
+    if (title === null || !title.trim()) return true;
+    this.titleIsAgents ??= this.source.titleFromAgent?.(title, this.record.lastSeq) ?? false;
+    return this.titleIsAgents;
   }
 
   private nextId(): number {

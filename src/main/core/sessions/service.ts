@@ -9,6 +9,7 @@ import { AgentRegistry } from './agentRegistry';
 import { isInside } from './confine';
 import type { PermissionRoute } from './events';
 import { HookChain, type SessionHooks } from './hooks';
+import type { AnsweredBy } from './permissions';
 import { Journal } from './journal';
 import { listAgentSessions } from './listing';
 import { LiveSession } from './liveSession';
@@ -249,13 +250,26 @@ export class SessionService {
    * Answers a pending permission request with an option id (or cancelled when `optionId` is null).
    * @throws AtriumError SESSION_NOT_FOUND | PERMISSION_NOT_FOUND | INVALID_PARAMS
    */
-  answerPermission(sessionId: string, requestId: string, optionId: string | null): PermissionItem {
+  answerPermission(sessionId: string, requestId: string, optionId: string | null, by: AnsweredBy = 'user'): PermissionItem {
     const live = this.sessions.get(sessionId);
     if (!live) {
       if (!this.tables.session(sessionId)) throw notFound(sessionId);
       throw new AtriumError('PERMISSION_NOT_FOUND', `No pending permission request "${requestId}": the session's agent is not running.`);
     }
-    return live.answerPermission(requestId, optionId);
+    return live.answerPermission(requestId, optionId, by);
+  }
+
+  /**
+   * Sets the title the user chose (trimmed, at most 500 characters; empty clears it). It wins over
+   * later agent titles (ACP `session_info_update`) until cleared. Journaled as `title_set`.
+   * @throws AtriumError SESSION_NOT_FOUND
+   */
+  rename(sessionId: string, title: string): Session {
+    this.assertOpen();
+    const live = this.load(sessionId);
+    live.append({ kind: 'title_set', data: { title: title.trim().slice(0, 500) } });
+    live.journal.flush();
+    return live.summary();
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { TranscriptItem } from '../../../shared/contract';
 import { fromRow, INSERT_SESSION_SQL, toParams, UPDATE_SESSION_SQL, type SessionRecord, type SessionRow } from './records';
-import { itemColumns } from './projector';
+import { agentTitle, itemColumns } from './projector';
 
 /**
  * Prepared statements over the session tables of one database (schema 3), shared by every journal
@@ -34,6 +34,7 @@ export class SessionTables {
   private readonly selectAfter: Statement;
   private readonly selectTerminal: Statement;
   private readonly selectConversation: Statement;
+  private readonly selectTitleEvents: Statement;
   private readonly openStatements = new Map<string, Statement>();
 
   private constructor(readonly db: Database) {
@@ -56,6 +57,11 @@ export class SessionTables {
     this.selectAfter = db.prepare('SELECT data FROM session_items WHERE session_id = ? AND item > ? ORDER BY item ASC LIMIT ?');
     this.selectTerminal = db.prepare('SELECT * FROM session_terminals WHERE session_id = ? AND terminal_id = ?');
     this.selectConversation = db.prepare("SELECT 1 FROM session_items WHERE session_id = ? AND kind IN ('user_message', 'agent_message') LIMIT 1");
+    this.selectTitleEvents = db.prepare(
+      `SELECT kind, data FROM session_events WHERE session_id = ? AND seq < ?
+         AND (kind = 'title_set' OR (kind = 'update' AND json_extract(data, '$.update.sessionUpdate') = 'session_info_update'))
+       ORDER BY seq DESC`,
+    );
   }
 
   /** The stored record, or null. */
@@ -113,6 +119,29 @@ export class SessionTables {
   /** True when the transcript holds at least one user or agent message. */
   hasConversation(sessionId: string): boolean {
     return this.selectConversation.get(sessionId) !== undefined;
+  }
+
+  /**
+   * Whether `title` came from the agent: the newest event before `beforeSeq` that carried exactly
+   * this title is an agent `session_info_update` (true) or a user's `title_set` (false); none means
+   * it was given at creation (false). Scans only this session's title events, newest first, and
+   * stops at the first match (see Projector `titleFromAgent`).
+   */
+  titleFromAgent(sessionId: string, title: string, beforeSeq: number): boolean {
+    for (const row of this.selectTitleEvents.iterate(sessionId, beforeSeq) as Iterable<{ kind: string; data: string }>) {
+      let data: { title?: unknown; update?: { title?: unknown } };
+      try {
+        data = JSON.parse(row.data) as typeof data;
+      } catch {
+        continue;
+      }
+      if (row.kind === 'title_set') {
+        if (typeof data.title === 'string' && data.title.trim() === title) return false;
+      } else if (agentTitle(data.update?.title) === title) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A stored terminal tail, or null. */

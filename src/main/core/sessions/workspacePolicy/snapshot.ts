@@ -129,8 +129,8 @@ async function takeSnapshot(core: PolicyCore, st: PolicyState): Promise<void> {
     trust: catalog?.trust ?? 'restricted',
     staticRules: { provenanceSha256: current.provenanceSha256, files: refsOf(sent), native: refsOf(native), dropped: dropped(current), delivery: null, sentAt: null },
     hooks: {
-      approved: approvedHooks.map((h) => ({ id: h.id, digest: h.digest, event: h.event, runsOn: h.runsOn, matcher: h.matcher, command: h.command, file: shown(h) })),
-      skipped: skippedHooks.map((h) => ({ id: h.id, event: h.event, state: h.state, heldBack: h.heldBack, command: h.command, file: shown(h) })),
+      approved: approvedHooks.map((h) => ({ id: h.id, digest: h.digest, event: h.event, runsOn: h.runsOn, matcher: h.matcher, command: h.command, type: h.type, url: h.url, file: shown(h) })),
+      skipped: skippedHooks.map((h) => ({ id: h.id, event: h.event, state: h.state, heldBack: h.heldBack, command: h.command, type: h.type, url: h.url, file: shown(h) })),
     },
     mcp: { passed: mcp.passed.map((s) => ({ id: s.id, name: s.name, digest: s.digest })), withheld: mcp.withheld },
   };
@@ -147,6 +147,12 @@ async function takeSnapshot(core: PolicyCore, st: PolicyState): Promise<void> {
   reportSnapshot(core, st, snapshot, native);
 }
 
+/** What a hook calls, as shown to people: an http hook's `POST <url>`, else its command (null when neither is known). */
+export function hookCallText(h: { command: string | null; type?: string; url?: string | null }): string | null {
+  if (h.url) return `POST ${h.url}`;
+  return h.command;
+}
+
 /** The one-line notices of a new snapshot: natively loaded rules, hooks not approved, MCP servers withheld. */
 function reportSnapshot(core: PolicyCore, st: PolicyState, snapshot: SnapshotRecord, native: readonly SelectedRule[]): void {
   if (native.length) {
@@ -158,7 +164,7 @@ function reportSnapshot(core: PolicyCore, st: PolicyState, snapshot: SnapshotRec
       severity: 'warning',
       code: 'hooks_skipped',
       title: `${notApproved.length} hook${notApproved.length === 1 ? '' : 's'} skipped: not approved`,
-      detail: notApproved.map((h) => `${h.event} ${h.file}${h.command ? `: ${h.command}` : ''} (${h.heldBack ? 'restricted' : h.state})`).slice(0, 20).join('\n'),
+      detail: notApproved.map((h) => `${h.event} ${h.file}${hookCallText(h) ? `: ${hookCallText(h)}` : ''} (${h.heldBack ? 'restricted' : h.state})`).slice(0, 20).join('\n'),
       link: { tab: 'hooks', ids: notApproved.map((h) => h.id) },
     });
   }
