@@ -344,3 +344,86 @@ test('the "/" menu lists workspace commands beside the agent\'s; a picked one pr
   await sessions.input.press('Enter');
   await expect(sessions.transcript).toContainText('echo: /status later');
 });
+
+test('a trial user at 1280×800: the typed title stays, messages stay apart, the command preview keeps Send on screen, clashing /review entries are marked', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const home = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-home-'));
+  const { dataDir, ws } = prepare();
+  mkdirSync(path.join(ws, '.claude/commands'), { recursive: true });
+  const body = Array.from({ length: 30 }, (_, i) => `Checklist line ${i + 1} for $0.`).join('\n');
+  writeFileSync(path.join(ws, '.claude/commands/review.md'), `---\ndescription: Review a PR\nargument-hint: PR PRIORITY\n---\nReview PR #$0 with priority $1.\n${body}\nBranch: !\`git branch --show-current\`\nLog: !\`git log -1 --oneline\`\nStatus: !\`git status --short\`\n`);
+  // rules that mention every scenario keyword: only the user's own text picks the scripted agent's turn
+  writeFileSync(path.join(ws, 'AGENTS.md'), 'Always write tests first. Ask before deleting. Keep long functions short.\n');
+  writeFileSync(path.join(ws, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'http', url: 'https://hooks.example.com/stop' }] }] } }));
+  cli(dataDir, 'trust', 'set', ws, 'trusted', '--data-dir', dataDir);
+  server = await startAtrium(dataDir, { HOME: home });
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await atrium.open(server.url);
+  await atrium.workspaceItem('project').click();
+  await sessions.openTab();
+
+  // the dialog's buttons stay on screen at 800 px while its form scrolls
+  await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
+  const start = sessions.dialog.getByRole('button', { name: /Start session/ });
+  await expect(start).toBeInViewport({ ratio: 1 });
+  await sessions.dialog.getByRole('radio', { name: /Scripted agent/ }).check();
+  await sessions.dialog.getByLabel('Title').fill('Handover test');
+  await expect(start).toBeInViewport({ ratio: 1 });
+  await start.click();
+  await expect(sessions.view).toBeVisible();
+  const heading = sessions.view.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Handover test');
+
+  // "ask" plays the ask turn although the rules (sent with this first prompt) say "write"
+  await sessions.send('ask');
+  await sessions.permissionCard('Delete build/').getByRole('button', { name: /Reject/ }).click();
+  await expect(sessions.transcript).toContainText('permission: reject');
+
+  // the agent's title ("Write the notes") does not replace the typed one; its report and the write's result are two messages
+  await sessions.send('write');
+  await expect(sessions.permissionCard('Write notes.md')).toBeVisible();
+  await sessions.input.focus();
+  await page.keyboard.press('Alt+1');
+  await expect(sessions.transcript).toContainText('Done.');
+  await expect(sessions.items('agent_message').filter({ hasText: 'permission: allow' })).toHaveText('permission: allow');
+  await expect(sessions.items('agent_message').filter({ hasText: 'write ok' })).toHaveText(/^write ok/);
+  await expect(heading).toHaveText('Handover test');
+  // the title is not cut: the toolbar shows icons (names and tooltips kept) at this width
+  expect(await heading.evaluate((h) => h.scrollWidth <= h.clientWidth)).toBe(true);
+  await expect(sessions.button(/^Workspace$/)).toHaveAttribute('title', /Rules, hooks/);
+
+  // rename in place: the user's title wins from then on
+  await sessions.button('Rename the session').click();
+  await sessions.view.getByLabel('Session title').fill('Notes run');
+  await sessions.view.getByLabel('Session title').press('Enter');
+  await expect(heading).toHaveText('Notes run');
+
+  // two /review entries: the agent's is marked "agent", the workspace's keeps its source badge
+  await sessions.input.fill('');
+  await sessions.input.pressSequentially('/rev');
+  const agentReview = sessions.slashGroup('Agent commands').getByRole('option', { name: /\/review/ });
+  await expect(agentReview).toContainText('agent');
+  await expect(sessions.slashGroup('Workspace commands').getByRole('option', { name: /\/review/ })).toContainText('project');
+  await sessions.input.press('ArrowDown');
+  await sessions.input.press('Enter');
+  await expect(sessions.input).toHaveValue('/review ');
+  // a space typed right after the pick is not a second one
+  await sessions.input.pressSequentially(' 42 high');
+  await expect(sessions.input).toHaveValue('/review 42 high');
+  const preview = sessions.slashPreview();
+  await expect(preview.getByLabel('Expanded prompt')).toContainText('Review PR #42 with priority high.');
+  await expect(preview.getByRole('note').filter({ hasText: "not the agent's own" })).toContainText("Runs the workspace's /review (project command");
+  // the long preview fits above the input and its text scrolls in its own box: the input and Send stay on screen
+  await expect(preview).toBeInViewport({ ratio: 1 });
+  await expect(sessions.input).toBeInViewport({ ratio: 1 });
+  await expect(sessions.button(/^Send$/)).toBeInViewport({ ratio: 1 });
+  await expect(preview.getByRole('button', { name: 'Run these 3 commands' })).toBeInViewport({ ratio: 1 });
+  expect(await preview.getByLabel('Expanded prompt').evaluate((p) => p.scrollHeight > p.clientHeight)).toBe(true);
+  await sessions.input.press('Escape');
+  await sessions.input.fill('');
+
+  // the Workspace panel names the http hook that does not run by its URL
+  await sessions.button(/^Workspace$/).click();
+  await expect(sessions.policyPanel().getByRole('list', { name: 'Hooks that do not run' })).toContainText('https://hooks.example.com/stop');
+});

@@ -44,7 +44,7 @@ export function ArchiveButton({ sessionId, execution, onArchived }: { sessionId:
     >
       <AlertDialog.Trigger asChild>
         <button className="button" title="Close and archive this session">
-          <Archive size={13} /> Archive
+          <Archive size={13} aria-hidden /> <span className="sess-btn-label">Archive</span>
         </button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>

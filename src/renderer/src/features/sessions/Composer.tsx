@@ -1,7 +1,7 @@
 import { forwardRef, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react';
 import { Send, Square } from 'lucide-react';
 import type { AgentCommand } from '../../../../shared/contract';
-import { matchSlash, slashText, SlashMenu, type SlashItem } from './SlashMenu';
+import { clashingNames, matchSlash, slashText, SlashMenu, type SlashItem } from './SlashMenu';
 import { SlashPreview } from './SlashPreview';
 import { useSlashCommand } from './useSlashCommand';
 import './slashCommands.css';
@@ -27,6 +27,8 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  /** The text a menu pick just wrote (it ends with a space), until the next edit. */
+  const [picked, setPicked] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => area.current?.focus() }), []);
   const slash = useSlashCommand(sessionId, commands, text);
@@ -34,12 +36,25 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
   const matches = dismissed === text ? [] : matchSlash(commands, slash.workspace, text);
   const menuOpen = matches.length > 0;
   const activeIndex = Math.min(active, matches.length - 1);
+  const clashes = clashingNames(commands, slash.workspace);
   const pick = (item: SlashItem) => {
     slash.choose(item.group === 'workspace' ? item.command : null);
-    setText(slashText(item));
+    const next = slashText(item);
+    setText(next);
+    setPicked(next);
     setActive(0);
     area.current?.focus();
   };
+  const edit = (value: string) => {
+    setPicked(null);
+    setActive(0);
+    // the pick already wrote the space after the name: a space typed next is not a second one ("/review  42")
+    if (picked !== null && value === `${picked} `) return;
+    setText(value);
+  };
+  const agentName = /^\/(\S+)(\s|$)/.exec(text)?.[1] ?? null;
+  /** An agent command the input invokes that the workspace also has: the hint says which one Enter sends. */
+  const agentClash = !slash.open && agentName !== null && clashes.has(agentName) && commands.some((c) => c.name === agentName) ? agentName : null;
 
   const send = async () => {
     if (sending) return;
@@ -89,8 +104,17 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
   const placeholder = running ? 'Type to queue a prompt for after this turn…' : commands.length || slash.workspace.length ? 'Message the agent — / for commands' : 'Message the agent';
   return (
     <div className="sess-composer">
-      {menuOpen && <SlashMenu id="sess-slash" items={matches} active={activeIndex} inactive={slash.inactive} onPick={pick} />}
-      {!menuOpen && slash.open && <SlashPreview preview={slash.preview} run={slash.run} error={slash.error} running={slash.running} onRun={() => void slash.runEmbeds()} />}
+      {menuOpen && <SlashMenu id="sess-slash" items={matches} active={activeIndex} inactive={slash.inactive} clashes={clashes} onPick={pick} />}
+      {!menuOpen && slash.open && (
+        <SlashPreview
+          preview={slash.preview}
+          run={slash.run}
+          error={slash.error}
+          running={slash.running}
+          clashSource={slash.invocation && clashes.has(slash.invocation.command.invoke) ? slash.invocation.command.source : null}
+          onRun={() => void slash.runEmbeds()}
+        />
+      )}
       <textarea
         ref={area}
         className="sess-textarea sess-input"
@@ -98,10 +122,7 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
         rows={Math.min(8, Math.max(2, text.split('\n').length))}
         value={text}
         placeholder={placeholder}
-        onChange={(e) => {
-          setText(e.target.value);
-          setActive(0);
-        }}
+        onChange={(e) => edit(e.target.value)}
         onKeyDown={onKeyDown}
         role="combobox"
         aria-expanded={menuOpen}
@@ -115,6 +136,10 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
             <>
               <kbd>Enter</kbd> sends the expansion of /{slash.invocation.command.invoke}
               {slash.invocation.command.argumentHint ? ` (${slash.invocation.command.argumentHint})` : ''} · <kbd>Esc</kbd> closes the preview
+            </>
+          ) : agentClash ? (
+            <>
+              <kbd>Enter</kbd> sends /{agentClash} to the agent (its own command; the workspace&apos;s /{agentClash} is in the menu&apos;s second group)
             </>
           ) : (
             <>

@@ -22,7 +22,7 @@ export function HandoverButton({ sessionId, onIssued }: { sessionId: string; onI
   };
   return (
     <button className="button" disabled={busy} onClick={() => void issue()} title="Continue this session in another browser tab or a terminal">
-      <Share2 size={13} /> Hand over
+      <Share2 size={13} aria-hidden /> <span className="sess-btn-label">Hand over</span>
     </button>
   );
 }

@@ -12,12 +12,14 @@ import { tabSurfaceId } from './surface';
 import { useAgents } from './useAgents';
 import { useSessionList } from './useSessionList';
 import { useWorkspaceGit, WhereItRuns, WorktreeOption } from './WorktreeOption';
+import './newSessionDialog.css';
 
 /**
  * New session: workspace, agent (with install state and an Install button with progress), where it
  * runs (the folder, or a new git worktree: the description says which), optional mode, title and
  * first prompt. Starting opens the session view at once (the agent starts in the background;
- * progress shows there). Ctrl/⌘+Enter starts.
+ * progress shows there). Ctrl/⌘+Enter starts. The form scrolls and Cancel / Start session stay in a
+ * footer below it, so a short window (800 px) never hides them (newSessionDialog.css).
  */
 export function NewSessionDialog() {
   const open = useNewSession((s) => s.open);
@@ -98,70 +100,72 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
 
   const noneInstalled = agents !== null && installed.length === 0;
   return (
-    <div className="sess-new-body" onKeyDown={onKeyDown}>
-      <p id="new-session-desc" className="dialog-text" aria-live="polite">
-        <WhereItRuns workspace={usable.find((w) => w.id === workspaceId) ?? null} worktree={worktree && git?.kind !== 'none'} />
-      </p>
-      <label className="field">
-        <span>Workspace</span>
-        <select value={workspaceId} onChange={(e) => setWorkspaceId(e.target.value)} aria-label="Workspace">
-          {usable.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name} — {w.path}
-            </option>
-          ))}
-        </select>
-      </label>
-      {agentsError && <div className="banner banner-error">Could not list agents: {agentsError}</div>}
-      {!agents && !agentsError && <p className="muted">Looking for agents…</p>}
-      {noneInstalled && (
-        <div className="banner banner-warn" role="note">
-          No agent is installed yet. Install one below (Atrium downloads its pinned version into its data folder and runs it from there), or define a
-          command that speaks the Agent Client Protocol.
-        </div>
-      )}
-      {agents && <AgentPicker agents={agents} value={agentId} onChange={setAgentId} progress={progress} onInstall={(id) => void install(id).then((a) => a && setAgentId(a.id))} />}
-      <button type="button" className="link-button sess-define-toggle" aria-expanded={defining} onClick={() => setDefining(!defining)}>
-        <ChevronRight size={13} className={defining ? 'rotated' : ''} aria-hidden /> Define an agent command…
-      </button>
-      {defining && (
-        <DefineAgentForm
-          onDefine={define}
-          onDone={(a) => {
-            setDefining(false);
-            if (a.install.state === 'installed') setAgentId(a.id);
-          }}
-        />
-      )}
-      <AgentBehaviourNote agentId={agentId} />
-      <WorktreeOption git={git} checked={worktree} onChange={setWorktree} />
-      <div className="sess-new-grid">
+    <div className="sess-new-form" onKeyDown={onKeyDown}>
+      <div className="sess-new-body">
+        <p id="new-session-desc" className="dialog-text" aria-live="polite">
+          <WhereItRuns workspace={usable.find((w) => w.id === workspaceId) ?? null} worktree={worktree && git?.kind !== 'none'} />
+        </p>
         <label className="field">
-          <span>Mode (optional)</span>
-          {knownModes.length > 0 ? (
-            <select value={modeId} onChange={(e) => setModeId(e.target.value)} aria-label="Mode">
-              <option value="">Agent default</option>
-              {knownModes.map((m) => (
-                <option key={m.id} value={m.id} title={m.description ?? undefined}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          ) : (
-            <input value={modeId} onChange={(e) => setModeId(e.target.value)} placeholder="agent default" aria-label="Mode" spellCheck={false} title="The agent lists its modes once it runs; you can switch in the session too." />
-          )}
+          <span>Workspace</span>
+          <select value={workspaceId} onChange={(e) => setWorkspaceId(e.target.value)} aria-label="Workspace">
+            {usable.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name} — {w.path}
+              </option>
+            ))}
+          </select>
         </label>
+        {agentsError && <div className="banner banner-error">Could not list agents: {agentsError}</div>}
+        {!agents && !agentsError && <p className="muted">Looking for agents…</p>}
+        {noneInstalled && (
+          <div className="banner banner-warn" role="note">
+            No agent is installed yet. Install one below (Atrium downloads its pinned version into its data folder and runs it from there), or define a
+            command that speaks the Agent Client Protocol.
+          </div>
+        )}
+        {agents && <AgentPicker agents={agents} value={agentId} onChange={setAgentId} progress={progress} onInstall={(id) => void install(id).then((a) => a && setAgentId(a.id))} />}
+        <button type="button" className="link-button sess-define-toggle" aria-expanded={defining} onClick={() => setDefining(!defining)}>
+          <ChevronRight size={13} className={defining ? 'rotated' : ''} aria-hidden /> Define an agent command…
+        </button>
+        {defining && (
+          <DefineAgentForm
+            onDefine={define}
+            onDone={(a) => {
+              setDefining(false);
+              if (a.install.state === 'installed') setAgentId(a.id);
+            }}
+          />
+        )}
+        <AgentBehaviourNote agentId={agentId} />
+        <WorktreeOption git={git} checked={worktree} onChange={setWorktree} />
+        <div className="sess-new-grid">
+          <label className="field">
+            <span>Mode (optional)</span>
+            {knownModes.length > 0 ? (
+              <select value={modeId} onChange={(e) => setModeId(e.target.value)} aria-label="Mode">
+                <option value="">Agent default</option>
+                {knownModes.map((m) => (
+                  <option key={m.id} value={m.id} title={m.description ?? undefined}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input value={modeId} onChange={(e) => setModeId(e.target.value)} placeholder="agent default" aria-label="Mode" spellCheck={false} title="The agent lists its modes once it runs; you can switch in the session too." />
+            )}
+          </label>
+          <label className="field">
+            <span>Title (optional)</span>
+            <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="empty: the agent names it" aria-label="Title" title="A title you type here stays; the agent's titles only fill an empty one." />
+          </label>
+        </div>
         <label className="field">
-          <span>Title (optional)</span>
-          <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="the agent may set one" aria-label="Title" />
+          <span>First prompt (optional)</span>
+          <textarea className="sess-textarea" rows={3} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="What should the agent do?" aria-label="First prompt" />
         </label>
       </div>
-      <label className="field">
-        <span>First prompt (optional)</span>
-        <textarea className="sess-textarea" rows={3} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="What should the agent do?" aria-label="First prompt" />
-      </label>
-      {error && <p className="field-error">{error}</p>}
-      <div className="dialog-actions">
+      <div className="dialog-actions sess-new-footer">
+        {error && <p className="field-error sess-new-error" role="alert">{error}</p>}
         <Dialog.Close asChild>
           <button className="button" type="button">
             Cancel

@@ -16,7 +16,7 @@ export function PolicyHooks({ hooks, hooksTab }: { hooks: SessionHooksInfo; hook
         <ul className="sess-policy-list" aria-label="Hooks that do not run">
           {hooks.skipped.map((h) => (
             <li key={h.id}>
-              <code>{h.event}</code> {h.command && <code className="sess-policy-cmd">{h.command}</code>} <span className="sess-policy-tag">{h.heldBack ? 'held back (restricted)' : `not run: ${h.state}`}</span>
+              <code>{h.event}</code> <HookCall hook={h} /> <span className="sess-policy-tag">{h.heldBack ? 'held back (restricted)' : `not run: ${h.state}`}</span>
             </li>
           ))}
           {hooksTab && <li>{hooksTab}</li>}
@@ -42,4 +42,16 @@ export function PolicyHooks({ hooks, hooksTab }: { hooks: SessionHooksInfo; hook
       )}
     </section>
   );
+}
+
+/** What a hook calls: an http hook's URL (labelled `http POST`), else its command line; nothing when neither is recorded. */
+function HookCall({ hook }: { hook: { command: string | null; type?: string; url?: string | null } }) {
+  if (hook.url) {
+    return (
+      <>
+        <span className="sess-policy-tag">http POST</span> <code className="sess-policy-cmd">{hook.url}</code>
+      </>
+    );
+  }
+  return hook.command ? <code className="sess-policy-cmd">{hook.command}</code> : null;
 }

@@ -1,12 +1,18 @@
 import type { ReactNode } from 'react';
+import './sessionHeader.css';
 import { ArrowLeft, Power, Stethoscope } from 'lucide-react';
 import type { SessionDetails } from '../../../../shared/contract';
-import { sessionTitle } from './format';
 import { ModeSwitches } from './ModeSwitches';
+import { SessionTitle } from './SessionTitle';
 import { SessionStateBadge } from './StateBadge';
 import { UsageMeter } from './UsageMeter';
 
-/** The session's header: back, title, state, agent, usage, mode/config switches, Close and Diagnostics. */
+/**
+ * The session's header: back, title (renamable), state, agent, usage, mode/config switches, Close
+ * and Diagnostics. Where the header is narrow (a 1280-px window with the sidebar), the toolbar
+ * buttons show only their icons (label kept for screen readers, tooltip on hover), so the title keeps
+ * its room (sessionHeader.css).
+ */
 export function SessionHeader({
   session,
   backLabel,
@@ -17,6 +23,7 @@ export function SessionHeader({
   onDiagnostics,
   onMode,
   onConfig,
+  onRename,
   actions,
 }: {
   session: SessionDetails;
@@ -28,6 +35,8 @@ export function SessionHeader({
   onDiagnostics(): void;
   onMode(modeId: string): void;
   onConfig(id: string, value: string | boolean): void;
+  /** Sets the user's title; true when saved. */
+  onRename(title: string): Promise<boolean>;
   /** More header buttons (workspace policy, hand over, archive). */
   actions?: ReactNode;
 }) {
@@ -37,9 +46,7 @@ export function SessionHeader({
         <button className="icon-button" onClick={onBack} aria-label={`Back to ${backLabel}`} title={`Back to ${backLabel}`}>
           <ArrowLeft size={15} />
         </button>
-        <h1 id="session-title" className="sess-title" title={session.cwd}>
-          {sessionTitle(session)}
-        </h1>
+        <SessionTitle session={session} onRename={onRename} />
         <SessionStateBadge session={session} />
         <span className="sess-header-meta muted">
           {session.agentId}
@@ -56,11 +63,11 @@ export function SessionHeader({
         <UsageMeter usage={session.usage} />
         {actions}
         <button className={`button${diagnosticsOpen ? ' active' : ''}`} onClick={onDiagnostics} aria-pressed={diagnosticsOpen} title="Process, command, exit status and stderr">
-          <Stethoscope size={13} /> Diagnostics
+          <Stethoscope size={13} aria-hidden /> <span className="sess-btn-label">Diagnostics</span>
         </button>
         {session.state !== 'closed' && (
           <button className="button" onClick={onClose} title="Close the session (stops the agent process if it runs); it stays resumable">
-            <Power size={13} /> Close
+            <Power size={13} aria-hidden /> <span className="sess-btn-label">Close</span>
           </button>
         )}
       </div>

@@ -141,7 +141,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         actions={
           <>
             <button className={`button${policyOpen ? ' active' : ''}`} onClick={() => (setPolicyOpen(!policyOpen), setDiagOpen(false))} aria-pressed={policyOpen} title="Rules, hooks, MCP servers, folder or worktree, attached surfaces">
-              <ShieldCheck size={13} /> Workspace
+              <ShieldCheck size={13} aria-hidden /> <span className="sess-btn-label">Workspace</span>
             </button>
             <HandoverButton sessionId={sessionId} onIssued={() => (setHiddenCode(null), policyLive.reload())} />
             {!policy?.archivedAt && <ArchiveButton sessionId={sessionId} execution={policy?.execution ?? null} onArchived={policyLive.reload} />}
@@ -149,6 +149,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         }
         onMode={(m) => void actions.setMode(m)}
         onConfig={(id, v) => void actions.setConfig(id, v)}
+        onRename={actions.rename}
       />
       <SessionStatusBanner session={details} resuming={resuming} ruleMismatch={Boolean(policy?.mismatch)} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />
       {policy?.mismatch && <RuleMismatch sessionId={sessionId} mismatch={policy.mismatch} onResolved={policyLive.reload} />}

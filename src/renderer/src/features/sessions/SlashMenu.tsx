@@ -28,6 +28,12 @@ export function matchSlash(agent: readonly AgentCommand[], workspace: readonly S
   ];
 }
 
+/** Names that both the agent and the workspace offer (`/review` twice): their entries are marked, and the preview says which one runs. */
+export function clashingNames(agent: readonly AgentCommand[], workspace: readonly SessionCommand[]): Set<string> {
+  const agentNames = new Set(agent.map((a) => a.name));
+  return new Set(workspace.filter((c) => agentNames.has(c.invoke)).map((c) => c.invoke));
+}
+
 /** What a pick writes into the input. */
 export function slashText(item: SlashItem): string {
   return `/${item.group === 'agent' ? item.command.name : item.command.invoke} `;
@@ -38,7 +44,22 @@ export function slashText(item: SlashItem): string {
  * own commands and the workspace's commands and skills (with their source badge and argument
  * hint). `active` indexes the flat `items` (the order arrow keys move in).
  */
-export function SlashMenu({ id, items, active, inactive, onPick }: { id: string; items: SlashItem[]; active: number; inactive: number; onPick(item: SlashItem): void }) {
+export function SlashMenu({
+  id,
+  items,
+  active,
+  inactive,
+  clashes,
+  onPick,
+}: {
+  id: string;
+  items: SlashItem[];
+  active: number;
+  inactive: number;
+  /** Names offered by both groups (see {@link clashingNames}): each such entry carries a badge saying whose it is. */
+  clashes: ReadonlySet<string>;
+  onPick(item: SlashItem): void;
+}) {
   const groups = [
     { group: 'agent' as const, label: 'Agent commands' },
     { group: 'workspace' as const, label: 'Workspace commands' },
@@ -68,7 +89,7 @@ export function SlashMenu({ id, items, active, inactive, onPick }: { id: string;
                     onPick(item);
                   }}
                 >
-                  {item.group === 'agent' ? <AgentEntry command={item.command} /> : <WorkspaceEntry command={item.command} />}
+                  {item.group === 'agent' ? <AgentEntry command={item.command} clash={clashes.has(item.command.name)} /> : <WorkspaceEntry command={item.command} clash={clashes.has(item.command.invoke)} />}
                 </li>
               ))}
             </ul>
@@ -79,23 +100,31 @@ export function SlashMenu({ id, items, active, inactive, onPick }: { id: string;
   );
 }
 
-function AgentEntry({ command }: { command: AgentCommand }) {
+function AgentEntry({ command, clash }: { command: AgentCommand; clash: boolean }) {
   return (
     <>
       <code>/{command.name}</code>
       {command.hint && <span className="sess-slash-hint">{command.hint}</span>}
+      {clash && (
+        <span className="badge sess-slash-badge sess-slash-agent" title={`The agent's own /${command.name}: sent to the agent as typed. The workspace has a /${command.name} too (below).`}>
+          agent
+        </span>
+      )}
       <span className="sess-slash-desc muted">{command.description}</span>
     </>
   );
 }
 
-function WorkspaceEntry({ command }: { command: SessionCommand }) {
+function WorkspaceEntry({ command, clash }: { command: SessionCommand; clash: boolean }) {
   const hint = command.argumentHint ?? (command.arguments.length ? command.arguments.map((a) => `<${a}>`).join(' ') : null);
   return (
     <>
       <code>/{command.invoke}</code>
       {hint && <span className="sess-slash-hint">{hint}</span>}
-      <span className={`badge sess-slash-badge sess-slash-${command.source}`} title={command.path}>
+      <span
+        className={`badge sess-slash-badge sess-slash-${command.source}`}
+        title={clash ? `${command.path}: the workspace's /${command.invoke}, expanded by Atrium (the agent has its own /${command.invoke} above)` : command.path}
+      >
         {command.source}
       </span>
       {command.kind === 'skill' && <span className="badge sess-slash-badge">skill</span>}

@@ -13,12 +13,18 @@ export function SlashPreview({
   run,
   error,
   running,
+  clashSource = null,
   onRun,
 }: {
   preview: SessionCommandPreview | null;
   run: SessionCommandRun | null;
   error: string | null;
   running: boolean;
+  /**
+   * Set when the agent offers a command of the same name: this command's source badge (`project`,
+   * `user`, `plugin`); the preview then says that this one, the workspace's, runs.
+   */
+  clashSource?: string | null;
   onRun(): void;
 }) {
   if (!preview) {
@@ -43,6 +49,12 @@ export function SlashPreview({
           {preview.from === 'snapshot' ? "· from this session's snapshot" : '· from the current workspace files (no snapshot in this Atrium process yet)'}
         </span>
       </div>
+      {clashSource && (
+        <p className="sess-slash-which" role="note">
+          Runs the workspace&apos;s <code>/{preview.name}</code> ({clashSource} {preview.kind}, expanded by Atrium), not the agent&apos;s own <code>/{preview.name}</code>.
+          Press <kbd>Esc</kbd> to send <code>/{preview.name}</code> to the agent instead.
+        </p>
+      )}
       {error && <p className="field-error">{error}</p>}
       <pre className="sess-slash-text selectable" aria-label="Expanded prompt" data-testid="slash-expansion">
         {run ? run.text : preview.text}

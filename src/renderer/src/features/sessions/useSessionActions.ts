@@ -13,6 +13,8 @@ export interface SessionActions {
   close(): Promise<void>;
   setMode(modeId: string): Promise<void>;
   setConfig(configId: string, value: string | boolean): Promise<void>;
+  /** Sets the user's title (empty clears it); true when saved. */
+  rename(title: string): Promise<boolean>;
 }
 
 /** Builds the actions for one session. */
@@ -55,6 +57,9 @@ export function useSessionActions(sessionId: string): SessionActions {
       },
       async setConfig(configId, value) {
         await run('Could not change the option', () => client!.request('sessions.setConfigOption', { sessionId, configId, value }));
+      },
+      async rename(title) {
+        return (await run('Could not rename the session', () => client!.request('sessions.rename', { sessionId, title }))) !== null;
       },
     };
   }, [client, sessionId]);
