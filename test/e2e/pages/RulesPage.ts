@@ -5,11 +5,22 @@ export class RulesPage {
   readonly fileList: Locator;
   readonly detail: Locator;
   readonly explanation: Locator;
+  readonly agentView: Locator;
+  /** Every notice and warning line of the workspace view (restricted banner, tab notes, catalog warnings). */
+  readonly notices: Locator;
+  /** The error shown at the "Session starts in" field. */
+  readonly startFolderError: Locator;
+  /** "Also present, read by other tools, …". */
+  readonly otherTools: Locator;
 
   constructor(readonly page: Page) {
     this.fileList = page.getByRole('listbox', { name: 'Rule files' });
     this.detail = page.locator('article.rule-detail');
     this.explanation = page.getByRole('region', { name: 'Explanation' });
+    this.agentView = page.getByRole('region', { name: 'Agent view' });
+    this.notices = page.locator('.workspace-view').locator('.banner, .warning-line');
+    this.startFolderError = page.locator('.test-path').getByRole('alert');
+    this.otherTools = page.getByLabel('Files read by other tools');
   }
 
   async open(): Promise<void> {
@@ -25,10 +36,34 @@ export class RulesPage {
     return this.fileList.locator(`[data-rule-path="${path}"]`);
   }
 
-  async testPath(path: string, agent?: string): Promise<void> {
+  /** The "N warnings" / "N errors" badge of a file in the list. */
+  problems(path: string, severity: 'warning' | 'error' = 'warning'): Locator {
+    return this.file(path).locator(`[data-problems="${severity}"]`);
+  }
+
+  startFolder(): Locator {
+    return this.page.getByLabel('Start folder');
+  }
+
+  async testPath(path: string, agent?: string, from?: string): Promise<void> {
     await this.view('Test a path').click();
     await this.page.getByLabel('Test a path').fill(path);
+    if (from !== undefined) await this.startFolder().fill(from);
     if (agent) await this.page.getByLabel('Agent view').selectOption({ label: agent });
     await this.page.getByRole('button', { name: 'Explain' }).click();
+  }
+
+  /** How many lines the text of an element occupies (distinct line tops of its text). */
+  lineCount(element: Locator): Promise<number> {
+    return element.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    });
+  }
+
+  /** Folder and file name parts of listed paths whose text is cut (overflowing their box). */
+  clippedPathParts(): Promise<string[]> {
+    return this.fileList.locator('.rule-dir, .rule-base').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent ?? ''));
   }
 }

@@ -42,7 +42,7 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
         <dd>
           {f.kind === 'always' && 'Always, to every file in its scope'}
           {f.kind === 'manual' && `Only when invoked by name${f.description ? `: ${f.description}` : ''}`}
-          {f.kind === 'conditional' && `When a file matching a pattern (${f.conditionKey ?? 'paths'}) is touched`}
+          {f.kind === 'conditional' && (f.patterns.length > 0 ? `When a file matching a pattern (${f.conditionKey ?? 'paths'}) is touched` : `Never: ${f.condition.replace(/^never: /, '')}`)}
           {f.kind === 'unknown' && 'Not read (restricted mode)'}
         </dd>
         {d.patterns.length > 0 && (

@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import type { RuleFileInfo, RulesListResult } from '../../../../shared/contract';
 import { formatBytes } from './format';
+import './rules.css';
 
 const STATUS_CLASS: Record<RuleFileInfo['status'], string> = {
   active: 'badge-ok',
@@ -46,20 +47,14 @@ export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult
                 className={`rule-row${id === selectedId ? ' selected' : ''}`}
                 onClick={() => onSelect(id)}
               >
-                <span className="rule-path" title={f.path}>
-                  {f.path.includes('/') && <span className="rule-dir">{f.path.slice(0, f.path.lastIndexOf('/') + 1)}</span>}
-                  <span className="rule-base">{f.path.slice(f.path.lastIndexOf('/') + 1)}</span>
-                </span>
+                <RulePath path={f.path} />
                 <span className="rule-badges">
                   <span className={`badge ${STATUS_CLASS[f.status]}`}>{f.status}</span>
-                  {f.warnings.length > 0 && (
-                    <span className="badge badge-warn" title={f.warnings.map((w) => w.message).join('\n')}>
-                      {f.warnings.length} warning{f.warnings.length === 1 ? '' : 's'}
-                    </span>
-                  )}
+                  <ProblemBadge file={f} severity="error" />
+                  <ProblemBadge file={f} severity="warning" />
                 </span>
-                <span className="rule-meta">
-                  {f.format} · {f.kind === 'conditional' ? `when ${f.patterns.join(', ')}` : f.kind === 'unknown' ? 'not read' : f.kind} · {formatBytes(f.bytes)}
+                <span className="rule-meta" title={f.condition}>
+                  {f.format} · {formatBytes(f.bytes)} · {f.condition}
                 </span>
               </button>
             );
@@ -67,5 +62,42 @@ export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult
         </section>
       ))}
     </div>
+  );
+}
+
+/**
+ * A root-relative path that wraps only after a "/" (never inside a folder or file name), so long
+ * paths stay readable in a narrow list instead of being cut mid-name. Folders are muted; the full
+ * path is the tooltip.
+ */
+function RulePath({ path }: { path: string }) {
+  const cut = path.lastIndexOf('/') + 1;
+  const dirs = path.slice(0, cut).split('/').slice(0, -1);
+  return (
+    <span className="rule-path" title={path}>
+      {dirs.map((d, i) => (
+        <span key={i} className="rule-dir">
+          {d}/<wbr />
+        </span>
+      ))}
+      <span className="rule-base">{path.slice(cut)}</span>
+    </span>
+  );
+}
+
+/**
+ * "2 warnings" / "1 error": problems to fix, with the messages, lines and fixes as tooltip. Notes
+ * (severity info: a stripped BOM, restricted mode, a manual rule) are not problems and show only in
+ * the detail pane.
+ */
+function ProblemBadge({ file, severity }: { file: RuleFileInfo; severity: 'error' | 'warning' }) {
+  const found = file.warnings.filter((w) => w.severity === severity);
+  if (found.length === 0) return null;
+  const tooltip = found.map((w) => `${w.line ? `line ${w.line}: ` : ''}${w.message}${w.fix ? `\nFix: ${w.fix}` : ''}`).join('\n\n');
+  return (
+    <span className={`badge ${severity === 'error' ? 'badge-error' : 'badge-warn'}`} title={tooltip} data-problems={severity}>
+      {found.length} {severity}
+      {found.length === 1 ? '' : 's'}
+    </span>
   );
 }

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { ShieldAlert } from 'lucide-react';
-import type { Workspace } from '../../../../shared/contract';
+import type { RulesListResult, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { LintList } from './LintList';
 import { RuleDetail } from './RuleDetail';
 import { RuleList } from './RuleList';
 import { TestPathPanel } from './TestPathPanel';
+import './rules.css';
 
 type View = 'files' | 'test' | 'lint';
 
@@ -29,6 +30,11 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
   if (list.error && !data) return <div className="banner banner-error">{list.error}</div>;
   if (!data) return <p className="muted">Reading instruction files…</p>;
   const lintCount = lint.data ? lint.data.counts.error + lint.data.counts.warning : 0;
+  // An untrusted workspace already carries the restricted-mode banner with the way to the review
+  // (trust/RestrictedBanner): one notice is enough. The tab adds its own only when the workspace is
+  // trusted but the catalog is not entirely (a trusted subfolder of an untrusted repository).
+  const ownNotice = data.trust !== 'trusted' && workspace.trust.state === 'trusted';
+  const catalogWarnings = data.warnings.filter((w) => w.code !== 'restricted-mode');
 
   return (
     <div className="rules-tab">
@@ -50,7 +56,7 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
           root <code>{data.root}</code> · {data.stats.activeFiles} active of {data.stats.ruleFiles} · sha256 {data.catalogSha256.slice(0, 12)}
         </span>
       </div>
-      {data.trust !== 'trusted' && (
+      {ownNotice && (
         <div className="banner banner-warn restricted-inline" role="note">
           <ShieldAlert size={15} aria-hidden />
           <span>
@@ -63,11 +69,12 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
           </button>
         </div>
       )}
-      {data.warnings.map((w, i) => (
+      {catalogWarnings.map((w, i) => (
         <p key={i} className="warning-line">
           {w.message} {w.fix}
         </p>
       ))}
+      {view === 'files' && data.otherTools.length > 0 && <OtherToolsNote files={data.otherTools} />}
       {view === 'files' &&
         (data.files.length === 0 ? (
           <EmptyRules />
@@ -93,5 +100,25 @@ function EmptyRules() {
         <code>paths:</code> list in its frontmatter makes it apply only to matching files.
       </p>
     </div>
+  );
+}
+
+/**
+ * Instruction files of tools this catalog does not read (`.windsurfrules`, `.clinerules`…): the
+ * trust review counts them, so naming them here explains why its number can be larger.
+ */
+function OtherToolsNote({ files }: { files: RulesListResult['otherTools'] }) {
+  const shown = files.slice(0, 6);
+  return (
+    <p className="muted rules-other-tools" aria-label="Files read by other tools">
+      Also present, read by other tools, not by Atrium&apos;s catalog:{' '}
+      {shown.map((f, i) => (
+        <span key={f.path}>
+          {i > 0 && ', '}
+          <code title={`read by ${f.tool}`}>{f.path}</code>
+        </span>
+      ))}
+      {files.length > shown.length && ` and ${files.length - shown.length} more`}.
+    </p>
   );
 }

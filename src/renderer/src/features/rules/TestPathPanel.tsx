@@ -1,8 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { RulesExplainResult, Workspace } from '../../../../shared/contract';
-import { useLive } from '../../api/useLive';
 import { useApp } from '../../state/appStore';
 import { formatBytes } from './format';
+import { isStartFolderError, useExplain } from './useExplain';
+import './rules.css';
 
 type Agent = 'atrium' | 'codex' | 'claude' | 'gemini';
 const AGENTS: Array<[Agent, string]> = [
@@ -24,7 +25,9 @@ export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace;
   const [query, setQuery] = useState<{ path: string; from?: string } | null>(null);
   const [completions, setCompletions] = useState<string[]>([]);
   const listId = useId();
-  const result = useLive('rules.explain', query ? { workspaceId: workspace.id, path: query.path, from: query.from, agent } : null, ['rulesChanged', 'trustChanged']);
+  const fromErrorId = useId();
+  const result = useExplain(query ? { workspaceId: workspace.id, path: query.path, from: query.from, agent } : null);
+  const fromError = isStartFolderError(result.error, query?.from) ? result.error : null;
 
   useEffect(() => {
     if (!client) return;
@@ -56,7 +59,15 @@ export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace;
         </label>
         <label className="field">
           <span>Session starts in</span>
-          <input value={from} onChange={(e) => setFrom(e.target.value)} placeholder="(workspace folder)" spellCheck={false} aria-label="Start folder" />
+          <input
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            placeholder="(workspace folder)"
+            spellCheck={false}
+            aria-label="Start folder"
+            aria-invalid={fromError !== null}
+            aria-describedby={fromError ? fromErrorId : undefined}
+          />
         </label>
         <label className="field">
           <span>Agent</span>
@@ -73,7 +84,12 @@ export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace;
         </button>
       </form>
       {!query && <p className="muted">Type a file path (completion lists the workspace's files) to see which rules load at session start, which load when the file is touched, and why.</p>}
-      {result.error && <div className="banner banner-error">{result.error}</div>}
+      {fromError && (
+        <p id={fromErrorId} className="field-error start-folder-error" role="alert">
+          {fromError.message}
+        </p>
+      )}
+      {result.error && !fromError && <div className="banner banner-error">{result.error.message}</div>}
       {result.data && <Explanation data={result.data} onOpenFile={onOpenFile} />}
     </div>
   );
@@ -108,7 +124,7 @@ function Explanation({ data, onOpenFile }: { data: RulesExplainResult; onOpenFil
                 <td>
                   <span className={`badge ${f.status === 'loaded' ? 'badge-ok' : f.status === 'truncated' || f.status === 'cut' ? 'badge-error' : 'badge-muted'}`}>{f.status}</span>
                 </td>
-                <td>
+                <td className="agent-bytes">
                   {f.loadedBytes !== f.bytes ? `${formatBytes(f.loadedBytes)} of ${formatBytes(f.bytes)}` : formatBytes(f.bytes)}
                   {f.truncatedAt !== null && <div className="field-error">cut at byte {f.truncatedAt}</div>}
                 </td>
