@@ -22,6 +22,13 @@ const TOOL_NAMES: Readonly<Record<string, string>> = {
   agents: 'AGENTS.md tools',
 };
 
+/**
+ * Cheap pre-filter, a superset of the paths the review's classifier can call an instruction file
+ * (named files, `rules` folders and files, `.github/…`), so 100,000-file trees are not classified
+ * path by path. The corpus test comparing the review's count with the catalog's guards it.
+ */
+const MAYBE_INSTRUCTION = /rules|\.github\/|(?:^|\/)(?:AGENTS|AGENTS\.override|CLAUDE|CLAUDE\.local|GEMINI|BLADE)\.md$/;
+
 const memo = new WeakMap<RuleCatalog, readonly OtherToolFile[]>();
 
 /**
@@ -37,6 +44,7 @@ export function otherToolInstructionFiles(catalog: RuleCatalog): readonly OtherT
   const noPlugins = new Map<string, string>();
   const out: OtherToolFile[] = [];
   for (const rel of catalog.workspaceFiles) {
+    if (!MAYBE_INSTRUCTION.test(rel)) continue;
     const role = classify(rel, noPlugins);
     if (role?.role !== 'instruction' || classifyProjectPath(rel) !== null) continue;
     out.push(Object.freeze({ path: rel, tool: TOOL_NAMES[role.tool] ?? role.tool }));
