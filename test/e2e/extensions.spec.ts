@@ -70,7 +70,7 @@ test('Extensions tab: user and local MCP servers from ~/.claude.json, an install
   };
   const installPath = path.join(home, '.claude/plugins/cache/mkt/inst/1.2.0');
   write(home, {
-    '.claude.json': JSON.stringify({ mcpServers: { userwide: { command: 'user-server' } }, projects: { [folder]: { mcpServers: { mine: { command: 'mine-server', args: ['--here'] } } } } }),
+    '.claude.json': JSON.stringify({ mcpServers: { userwide: { command: 'user-server', env: { API_TOKEN: 'sk-live-abcdef123456', LOG_LEVEL: 'debug' } } }, projects: { [folder]: { mcpServers: { mine: { command: 'mine-server', args: ['--here'] } } } } }),
     '.claude/plugins/installed_plugins.json': JSON.stringify({ version: 2, plugins: { 'inst@mkt': [{ scope: 'user', installPath, version: '1.2.0' }] } }),
     '.claude/plugins/cache/mkt/inst/1.2.0/.claude-plugin/plugin.json': JSON.stringify({ name: 'inst', version: '1.2.0' }),
     '.claude/plugins/cache/mkt/inst/1.2.0/commands/hello.md': 'Hello from an installed plugin',
@@ -97,6 +97,13 @@ test('Extensions tab: user and local MCP servers from ~/.claude.json, an install
   await expect(ext.row('userwide').locator('.ext-source')).toHaveText('user');
   await expect(ext.row('plugin:inst')).toContainText('installed');
   await expect(ext.row('plugin:inst:hello')).toBeVisible();
+  // where the plugin comes from and who turned it on are two differently worded badges
+  await expect(ext.row('plugin:inst').locator('.ext-source')).toHaveText('from user');
+  await expect(ext.row('plugin:inst').locator('.ext-enabled')).toHaveText('on for: me everywhere');
+  // one "NAME = value" row per env variable, the secret masked
+  const env = (await ext.expand('userwide')).getByRole('list', { name: 'Environment variables' }).getByRole('listitem');
+  await expect(env).toHaveText([/^API_TOKEN = \S+$/, /^LOG_LEVEL = \S+$/]);
+  await expect(env.first()).not.toContainText('sk-live');
   await expect(ext.restrictedNote()).toContainText('Trusting would activate 2 skills, 2 commands, 1 plugin');
 
   // The review lists the project's extensions under the names the tab will use.
@@ -115,4 +122,6 @@ test('Extensions tab: user and local MCP servers from ~/.claude.json, an install
   await expect(skill).toContainText('$region');
   await expect(skill).toContainText('run only while the skill is invoked');
   await expect(ext.row('plugin:alpha:x')).toBeVisible();
+  await expect(ext.row('plugin:alpha').locator('.ext-source')).toHaveText('from project');
+  await expect(ext.row('plugin:alpha').locator('.ext-enabled')).toHaveText('on (default)');
 });

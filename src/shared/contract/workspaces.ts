@@ -9,6 +9,11 @@ export const GitInfo = z.object({
   workTree: z.string().nullable(),
   /** For a linked worktree: the main checkout's top directory. */
   mainCheckout: z.string().nullable(),
+  /**
+   * False when HEAD's branch has no commit yet (right after `git init`), so no worktree can be made
+   * from it; true when HEAD names a commit; absent when not a repository or not readable.
+   */
+  hasCommits: z.boolean().optional(),
 });
 export type GitInfo = z.infer<typeof GitInfo>;
 

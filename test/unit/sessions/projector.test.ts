@@ -14,10 +14,11 @@ function record(): SessionRecord {
 }
 
 /** A projector over an in-memory item store, applying events and keeping every written item. */
-function harness(start: Partial<SessionRecord> = {}, titleFromAgent?: (title: string, beforeSeq: number) => boolean) {
+function harness(start: Partial<SessionRecord> = {}, titleFromAgent?: (title: string, beforeSeq: number) => boolean, lastAgentTitle?: (beforeSeq: number) => string | null) {
   const stored = new Map<number, TranscriptItem>();
   const p = new Projector({ ...record(), ...start }, {
     titleFromAgent,
+    lastAgentTitle,
     load: (id) => stored.get(id) ?? null,
     findByRef: (ref) => [...stored.values()].reverse().find((i) => ('toolCallId' in i && i.toolCallId === ref) || ('requestId' in i && i.requestId === ref) || ('promptId' in i && i.promptId === ref)) ?? null,
     openIds: (statuses) => [...stored.values()].filter((i) => ('status' in i && statuses.includes(i.status)) || ('state' in i && statuses.includes(i.state))).map((i) => i.id),
@@ -140,9 +141,26 @@ describe('Projector', () => {
     empty.apply(info('Agent again'));
     expect(empty.p.record.title).toBe('Mine');
     empty.apply({ kind: 'title_set', data: { title: '  ' } });
-    expect(empty.p.record.title).toBeNull();
-    empty.apply(info('Agent again'));
+    // clearing brings back the agent's newest title, even one it reported while yours held
     expect(empty.p.record.title).toBe('Agent again');
+    empty.apply(info('Agent once more'));
+    expect(empty.p.record.title).toBe('Agent once more');
+
+    // the agent never named it: clearing leaves no title (the UI shows "Session in <workspace>")
+    const unnamed = harness({ title: 'Mine' });
+    unnamed.apply({ kind: 'title_set', data: { title: '' } });
+    expect(unnamed.p.record.title).toBeNull();
+  });
+
+  it('after a reload, clearing your title asks the log for the agent\'s newest title', () => {
+    const asked: number[] = [];
+    const reloaded = harness({ title: 'Mine', lastSeq: 12 }, () => false, (beforeSeq) => (asked.push(beforeSeq), 'Named by the agent'));
+    reloaded.apply({ kind: 'title_set', data: { title: ' ' } });
+    expect(reloaded.p.record.title).toBe('Named by the agent');
+    expect(asked).toEqual([13]);
+    const never = harness({ title: 'Mine', lastSeq: 3 }, () => false, () => null);
+    never.apply({ kind: 'title_set', data: { title: '' } });
+    expect(never.p.record.title).toBeNull();
   });
 
   it('after a reload asks the log once whether the stored title is the agent\'s', () => {

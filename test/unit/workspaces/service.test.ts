@@ -112,12 +112,12 @@ describe('workspaces', () => {
 
     const mainWs = engine.workspaces.add(main).workspace;
     expect(mainWs.trustRoot).toBe(main);
-    expect(engine.workspaces.details(mainWs.id).git).toEqual({ kind: 'repo', workTree: main, mainCheckout: null });
+    expect(engine.workspaces.details(mainWs.id).git).toEqual({ kind: 'repo', workTree: main, mainCheckout: null, hasCommits: true });
 
     const wtWs = engine.workspaces.add(wt).workspace;
     expect(wtWs.path).toBe(wt);
     expect(wtWs.trustRoot).toBe(main);
-    expect(engine.workspaces.details(wtWs.id).git).toEqual({ kind: 'worktree', workTree: wt, mainCheckout: main });
+    expect(engine.workspaces.details(wtWs.id).git).toEqual({ kind: 'worktree', workTree: wt, mainCheckout: main, hasCommits: true });
 
     const sub = engine.workspaces.add(path.join(wt, 'packages', 'app')).workspace;
     expect(sub.trustRoot).toBe(path.join(main, 'packages', 'app'));
@@ -129,7 +129,7 @@ describe('workspaces', () => {
     git(repo, 'init', '-q');
     const sub = engine.workspaces.add(path.join(repo, 'sub')).workspace;
     expect(sub.trustRoot).toBe(path.join(repo, 'sub'));
-    expect(engine.workspaces.details(sub.id).git).toEqual({ kind: 'repo', workTree: repo, mainCheckout: null });
+    expect(engine.workspaces.details(sub.id).git).toEqual({ kind: 'repo', workTree: repo, mainCheckout: null, hasCommits: false });
     expect(engine.workspaces.add(os.tmpdir()).workspace.trustRoot).toBe(fs.realpathSync(os.tmpdir()));
   });
 

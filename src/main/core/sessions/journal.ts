@@ -143,6 +143,7 @@ export class Journal {
       findByRef: (ref) => this.tables.itemByRef(id, ref),
       openIds: (statuses) => this.tables.openIds(id, statuses),
       titleFromAgent: (title, beforeSeq) => this.tables.titleFromAgent(id, title, beforeSeq),
+      lastAgentTitle: (beforeSeq) => this.tables.lastAgentTitle(id, beforeSeq),
     });
   }
 }

@@ -39,6 +39,11 @@ export interface ItemSource {
    * Absent: the title is treated as the user's.
    */
   titleFromAgent?(title: string, beforeSeq: number): boolean;
+  /**
+   * The newest agent title in the log before event `beforeSeq`, or null. Asked when the user
+   * clears their title and this projector has not seen an agent title itself. Absent: null.
+   */
+  lastAgentTitle?(beforeSeq: number): string | null;
 }
 
 /** An agent title as stored: trimmed, at most 500 characters; null when it is empty or not text. */
@@ -80,6 +85,8 @@ export class Projector {
    * dialog, CLI --title, rename) always wins over agent titles; an agent title only fills an empty one.
    */
   private titleIsAgents: boolean | null = null;
+  /** The newest title the agent reported to this projector (applied or not); null before any. */
+  private agentTitleSeen: string | null = null;
   /** True when a header field (state, title, modes, usage…) changed since the last take. */
   headerChanged = false;
 
@@ -277,8 +284,9 @@ export class Projector {
         this.headerChanged = true;
         return;
       case 'title_set':
-        r.title = ev.data.title.trim() ? ev.data.title.trim().slice(0, 500) : null;
-        this.titleIsAgents = r.title === null;
+        // clearing your title gives the session back the agent's name for it, if it ever gave one
+        r.title = ev.data.title.trim() ? ev.data.title.trim().slice(0, 500) : (this.agentTitleSeen ?? this.source.lastAgentTitle?.(r.lastSeq + 1) ?? null);
+        this.titleIsAgents = !ev.data.title.trim();
         this.headerChanged = true;
         return;
       case 'fs_read':
@@ -362,6 +370,7 @@ export class Projector {
       }
       case 'session_info_update': {
         const title = agentTitle(u.title);
+        if (title !== null) this.agentTitleSeen = title;
         if (title !== null && title !== r.title && this.agentMayTitle()) {
           r.title = title;
           this.titleIsAgents = true;

@@ -144,6 +144,24 @@ export class SessionTables {
     return false;
   }
 
+  /**
+   * The newest title the agent reported (ACP `session_info_update`) before event `beforeSeq`,
+   * trimmed as stored ({@link agentTitle}); null when it never named the session. Used when the
+   * user clears their title, so the agent's name comes back (see Projector `lastAgentTitle`).
+   */
+  lastAgentTitle(sessionId: string, beforeSeq: number): string | null {
+    for (const row of this.selectTitleEvents.iterate(sessionId, beforeSeq) as Iterable<{ kind: string; data: string }>) {
+      if (row.kind === 'title_set') continue;
+      try {
+        const title = agentTitle((JSON.parse(row.data) as { update?: { title?: unknown } }).update?.title);
+        if (title !== null) return title;
+      } catch {
+        continue;
+      }
+    }
+    return null;
+  }
+
   /** A stored terminal tail, or null. */
   terminal(sessionId: string, terminalId: string): { output: string; truncated: boolean; exitCode: number | null; signal: string | null } | null {
     const row = this.selectTerminal.get(sessionId, terminalId) as { output: string; truncated: number; exit_code: number | null; signal: string | null } | undefined;

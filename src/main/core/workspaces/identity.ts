@@ -64,7 +64,8 @@ export function isExistingDirectory(dir: string): boolean {
  * Finds the git work tree containing `dir` (nearest ancestor-or-self with a `.git` directory or
  * file) and, for a linked worktree, its main checkout. A linked worktree's `.git` is a file
  * `gitdir: <path>`; that admin dir holds `commondir` (relative path to the shared `.git`), whose
- * parent is the main checkout. Pure filesystem reads, no `git` process. Never throws.
+ * parent is the main checkout. `hasCommits` tells whether HEAD names a commit yet. Pure filesystem
+ * reads, no `git` process. Never throws.
  */
 export function inspectGit(dir: string): GitInfo {
   let current = dir;
@@ -76,16 +77,56 @@ export function inspectGit(dir: string): GitInfo {
     } catch {
       stat = null;
     }
-    if (stat?.isDirectory()) return { kind: 'repo', workTree: current, mainCheckout: null };
+    if (stat?.isDirectory()) return withCommits({ kind: 'repo', workTree: current, mainCheckout: null }, dotGit);
     if (stat?.isFile()) {
       const main = mainCheckoutOfLinkedWorktree(dotGit);
+      const gitDir = gitDirOfFile(dotGit);
       return main
-        ? { kind: 'worktree', workTree: current, mainCheckout: main }
-        : { kind: 'repo', workTree: current, mainCheckout: null };
+        ? withCommits({ kind: 'worktree', workTree: current, mainCheckout: main }, gitDir)
+        : withCommits({ kind: 'repo', workTree: current, mainCheckout: null }, gitDir);
     }
     const parent = path.dirname(current);
     if (parent === current) return { kind: 'none', workTree: null, mainCheckout: null };
     current = parent;
+  }
+}
+
+/** Adds `hasCommits` when it could be read from `gitDir` (left out when unknown). */
+function withCommits(info: GitInfo, gitDir: string | null): GitInfo {
+  const has = gitDir ? headHasCommit(gitDir) : null;
+  return has === null ? info : { ...info, hasCommits: has };
+}
+
+/** The git dir a `.git` file points at (`gitdir: <path>`, relative to the file), or null. */
+function gitDirOfFile(dotGitFile: string): string | null {
+  try {
+    const match = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGitFile, 'utf8'));
+    return match ? path.resolve(path.dirname(dotGitFile), match[1].trim()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether HEAD in `gitDir` names a commit, read the way git lays it out (gitrepository-layout):
+ * a detached HEAD holds an object id; `ref: refs/heads/<branch>` counts when the branch exists as a
+ * loose ref file or a `packed-refs` line in the common dir (`commondir` for a linked worktree).
+ * False right after `git init` (the branch is "unborn"); null when unreadable or the repository
+ * uses the reftable format, which these reads do not parse.
+ */
+function headHasCommit(gitDir: string): boolean | null {
+  try {
+    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+    if (!ref) return /^[0-9a-f]{40,64}$/.test(head);
+    const commondirFile = path.join(gitDir, 'commondir');
+    const commonDir = fs.existsSync(commondirFile) ? path.resolve(gitDir, fs.readFileSync(commondirFile, 'utf8').trim()) : gitDir;
+    if (fs.existsSync(path.join(commonDir, 'reftable'))) return null;
+    if (fs.existsSync(path.join(gitDir, ref)) || fs.existsSync(path.join(commonDir, ref))) return true;
+    const packed = path.join(commonDir, 'packed-refs');
+    return fs.existsSync(packed) && fs.readFileSync(packed, 'utf8').split('\n').some((line) => line.endsWith(` ${ref}`));
+  } catch {
+    return null;
   }
 }
 

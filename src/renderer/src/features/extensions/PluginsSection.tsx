@@ -6,13 +6,30 @@ import { Row, Section, SourceBadge, StatusBadge, Warnings } from './common';
 
 type Scope = 'user' | 'project' | 'local';
 const SCOPE_LABEL: Record<Scope, string> = { user: 'for me (all workspaces)', project: 'for this project (shared)', local: 'for me in this project' };
+/** Who an enabling settings scope turns a plugin on for, as the enabled badge says it. */
+const ON_FOR: Record<Scope, string> = { user: 'me everywhere', project: 'everyone in this project', local: 'me in this project' };
+
+/**
+ * The enable state as a badge: "on for: <who>" naming the settings scope that enabled it, "on
+ * (default)" for a plugin folder nobody switched, "disabled", or the manifest error. Worded unlike
+ * the origin badge ("from project") so where a plugin lives and who turned it on stay apart.
+ */
+function EnabledBadge({ plugin }: { plugin: PluginInfo }) {
+  if (plugin.status !== 'enabled') return <StatusBadge status={plugin.status} />;
+  const by = plugin.enabledBy;
+  return (
+    <span className="badge badge-ok ext-enabled" title={by ? `enabled by ${by.key} in ${by.file} (${by.scope} settings)` : 'plugin folders are on unless a setting turns them off'}>
+      {by ? `on for: ${ON_FOR[by.scope]}` : 'on (default)'}
+    </span>
+  );
+}
 
 /** Plugins: version, what they contribute, and enable/disable per settings scope. */
 export function PluginsSection({ workspaceId, data }: { workspaceId: string; data: ExtensionsListResult }) {
   return (
     <Section id="plugins" title="Plugins" count={data.plugins.length} empty={<>Plugins are folders with <code>.claude-plugin/plugin.json</code> in <code>.claude/plugins/</code> or <code>~/.claude/plugins/</code>, local entries of <code>.claude-plugin/marketplace.json</code>, or plugins installed from a marketplace (<code>~/.claude/plugins/installed_plugins.json</code>).</>}>
       {data.plugins.map((p) => (
-        <Row key={p.id} testId={p.id} name={p.name} path={p.path} warnings={p.warnings.length} summary={p.description} badges={<><span className="hook-chip">{p.version ?? 'no version'}</span><SourceBadge source={p.source} />{p.installScope && <span className="badge badge-muted" title={`installed from a marketplace (${p.installScope} scope); files in ${p.path}`}>installed</span>}{p.marketplace && <span className="badge badge-muted">{p.marketplace}</span>}<StatusBadge status={p.status} /></>}>
+        <Row key={p.id} testId={p.id} name={p.name} path={p.path} warnings={p.warnings.length} summary={p.description} badges={<><span className="hook-chip">{p.version ?? 'no version'}</span><SourceBadge source={p.source} from />{p.installScope && <span className="badge badge-muted" title={`installed from a marketplace (${p.installScope} scope); files in ${p.path}`}>installed</span>}{p.marketplace && <span className="badge badge-muted">{p.marketplace}</span>}<EnabledBadge plugin={p} /></>}>
           <PluginDetail workspaceId={workspaceId} plugin={p} />
         </Row>
       ))}

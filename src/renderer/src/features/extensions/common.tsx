@@ -9,11 +9,16 @@ const SOURCE_TITLE: Record<string, string> = {
   builtin: 'built into Atrium',
 };
 
-/** Where a resource comes from, as a small badge (user / project / local / plugin / built-in). */
-export function SourceBadge({ source, plugin }: { source: string; plugin?: string | null }) {
+/**
+ * Where a resource comes from, as a small badge (user / project / local / plugin / built-in).
+ * `from` prefixes the word ("from project") where another badge names a scope too (plugins: the
+ * scope that enabled it), so the two are not confused.
+ */
+export function SourceBadge({ source, plugin, from = false }: { source: string; plugin?: string | null; from?: boolean }) {
+  const word = source === 'plugin' && plugin ? `plugin ${plugin}` : source;
   return (
     <span className={`badge ext-source ext-source-${source}`} title={plugin ? `from plugin ${plugin}` : (SOURCE_TITLE[source] ?? `${source}-level`)}>
-      {source === 'plugin' && plugin ? `plugin ${plugin}` : source}
+      {from ? `from ${word}` : word}
     </span>
   );
 }

@@ -62,12 +62,8 @@ export function McpSection({ data }: { data: List }) {
           <pre className="hook-command">{mcpLiteral(s)}</pre>
           <dl className="hook-kv">
             {s.cwd && (<><dt>cwd</dt><dd><code>{s.cwd}</code></dd></>)}
-            {Object.entries(s.env).map(([k, v]) => (
-              <Kv key={`env:${k}`} k={`env ${k}`} v={v} />
-            ))}
-            {Object.entries(s.headers).map(([k, v]) => (
-              <Kv key={`h:${k}`} k={k} v={v} />
-            ))}
+            <Pairs label="env" description="Environment variables" pairs={s.env} />
+            <Pairs label="headers" description="HTTP headers" pairs={s.headers} />
             <dt>Digest</dt>
             <dd><code className="digest">{s.digest}</code></dd>
           </dl>
@@ -78,11 +74,25 @@ export function McpSection({ data }: { data: List }) {
   );
 }
 
-function Kv({ k, v }: { k: string; v: string }) {
+/**
+ * Named values (env variables, headers) under one term, one `NAME = value` row each, so a name and
+ * its (masked) value stay on one line (trial: "env ••••••" with the name wrapped below it).
+ */
+function Pairs({ label, description, pairs }: { label: string; description: string; pairs: Record<string, string> }) {
+  const entries = Object.entries(pairs);
+  if (entries.length === 0) return null;
   return (
     <>
-      <dt>{k}</dt>
-      <dd><code className={v.startsWith('••') ? 'masked' : ''}>{v}</code></dd>
+      <dt>{label}</dt>
+      <dd>
+        <ul className="ext-pairs" aria-label={description}>
+          {entries.map(([k, v]) => (
+            <li key={k}>
+              <code>{k}</code> = <code className={v.startsWith('••') ? 'masked' : ''}>{v}</code>
+            </li>
+          ))}
+        </ul>
+      </dd>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import type { Session } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { plural, relativeTime, sessionTitle } from './format';
@@ -6,13 +6,16 @@ import { SessionStateBadge } from './StateBadge';
 import { useNow } from './useNow';
 
 /**
- * Sessions as dense rows: state, title, agent, (workspace), last activity. ↑/↓ move between rows,
- * Enter opens one.
+ * Sessions as dense rows: state, title, agent, (workspace), last activity. ↑/↓/Home/End move
+ * between rows, Enter opens one. The list is one Tab stop (roving tabindex: the row last focused),
+ * so Tab goes sidebar → header toolbar → list → on, not through every row.
  */
 export function SessionRows({ sessions, showWorkspace, onOpen, label }: { sessions: Session[]; showWorkspace: boolean; onOpen(id: string): void; label: string }) {
   const workspaces = useApp((s) => s.workspaces);
   const now = useNow();
   const names = new Map(workspaces.map((w) => [w.id, w.name]));
+  const [current, setCurrent] = useState<string | null>(null);
+  const tabStop = sessions.some((s) => s.id === current) ? current : (sessions[0]?.id ?? null);
 
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
@@ -27,11 +30,11 @@ export function SessionRows({ sessions, showWorkspace, onOpen, label }: { sessio
     <ul className="sess-rows" aria-label={label}>
       {sessions.map((s) => (
         <li key={s.id}>
-          <button className={`sess-row${s.pendingPermissions > 0 ? ' attention' : ''}`} data-session-id={s.id} onClick={() => onOpen(s.id)} onKeyDown={onKeyDown}>
+          <button className={`sess-row${s.pendingPermissions > 0 ? ' attention' : ''}`} data-session-id={s.id} tabIndex={s.id === tabStop ? 0 : -1} onFocus={() => setCurrent(s.id)} onClick={() => onOpen(s.id)} onKeyDown={onKeyDown}>
             <span className="sess-row-state">
               <SessionStateBadge session={s} />
             </span>
-            <span className="sess-row-title">{sessionTitle(s)}</span>
+            <span className="sess-row-title">{sessionTitle(s, s.workspaceId ? names.get(s.workspaceId) : null)}</span>
             <span className="sess-row-meta">
               <span className="sess-agent" title={s.agentVersion ? `${s.agentId} ${s.agentVersion}` : s.agentId}>
                 {s.agentId}

@@ -1,16 +1,18 @@
 import { useState, type KeyboardEvent } from 'react';
 import { Pencil } from 'lucide-react';
 import type { Session } from '../../../../shared/contract';
+import { useApp } from '../../state/appStore';
 import { sessionTitle } from './format';
 
 /**
  * The session's title as the header's heading, with a Rename button that edits it in place (Enter
- * saves, Esc cancels; an empty title lets the agent name the session again). A title set here wins
+ * saves, Esc cancels; an empty title brings back the agent's title, else "Session in <workspace>"). A title set here wins
  * over titles the agent reports. The full title and the folder are in the tooltip when it is cut.
  */
-export function SessionTitle({ session, onRename }: { session: Pick<Session, 'title' | 'cwd'>; onRename(title: string): Promise<boolean> }) {
+export function SessionTitle({ session, onRename }: { session: Pick<Session, 'title' | 'cwd' | 'workspaceId'>; onRename(title: string): Promise<boolean> }) {
   const [draft, setDraft] = useState<string | null>(null);
-  const title = sessionTitle(session);
+  const workspaceName = useApp((s) => s.workspaces.find((w) => w.id === session.workspaceId)?.name ?? null);
+  const title = sessionTitle(session, workspaceName);
   if (draft !== null) {
     const save = async () => {
       if (draft.trim() === (session.title ?? '').trim() || (await onRename(draft))) setDraft(null);
@@ -32,7 +34,7 @@ export function SessionTitle({ session, onRename }: { session: Pick<Session, 'ti
         value={draft}
         maxLength={500}
         autoFocus
-        placeholder="empty: the agent may name it"
+        placeholder="empty: the agent's title, else the workspace's"
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
         onBlur={() => void save()}

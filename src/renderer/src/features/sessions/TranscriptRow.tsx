@@ -53,7 +53,8 @@ function UserMessage({ item }: { item: Of<'user_message'> }) {
           </span>
         )}
       </div>
-      <MessageMarkdown text={item.text} />
+      {/* your prompt exactly as typed: line breaks kept, no Markdown reflow (trial: lines were joined) */}
+      <div className="sess-user-text">{item.text}</div>
       <Blocks blocks={item.blocks} />
     </div>
   );

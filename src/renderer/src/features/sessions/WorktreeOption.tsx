@@ -39,11 +39,13 @@ export function WhereItRuns({ workspace, worktree }: { workspace: Workspace | nu
 
 /**
  * The "Run in a new git worktree" checkbox. Disabled, with the reason, when the workspace is not
- * inside a git repository (`git worktree add` needs one); unticked when the workspace changes to
- * such a folder.
+ * inside a git repository or its HEAD has no commit yet (`git worktree add` needs a commit to branch
+ * from; the trial only learnt that after Start); unticked when the workspace changes to such a folder.
  */
 export function WorktreeOption({ git, checked, onChange }: { git: GitInfo | null; checked: boolean; onChange(checked: boolean): void }) {
-  const noGit = git?.kind === 'none';
+  const notRepo = git?.kind === 'none';
+  const noCommit = !notRepo && git?.hasCommits === false;
+  const noGit = notRepo || noCommit;
   useEffect(() => {
     if (noGit && checked) onChange(false);
   }, [noGit, checked, onChange]);
@@ -57,8 +59,17 @@ export function WorktreeOption({ git, checked, onChange }: { git: GitInfo | null
       </label>
       {noGit && (
         <p id="sess-worktree-why" className="muted sess-new-where" role="note" aria-label="Why no worktree">
-          Not available: this workspace is not inside a git repository, so the session runs in the folder itself. Run <code>git init</code> and commit once to
-          use a worktree.
+          {notRepo ? (
+            <>
+              Not available: this workspace is not inside a git repository, so the session runs in the folder itself. Run <code>git init</code> and commit
+              once to use a worktree.
+            </>
+          ) : (
+            <>
+              Not available: the repository <code className="selectable">{git?.workTree}</code> has no commit yet, so there is nothing to branch from; the
+              session runs in the folder itself. Commit something first to use a worktree.
+            </>
+          )}
         </p>
       )}
     </div>

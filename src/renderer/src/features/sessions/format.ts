@@ -21,9 +21,13 @@ export function isTurnRunning(s: Pick<Session, 'state'>): boolean {
   return s.state === 'busy' || s.state === 'awaiting_permission';
 }
 
-/** A session's display title. */
-export function sessionTitle(s: Pick<Session, 'title' | 'cwd'>): string {
-  return s.title?.trim() || `Session in ${basename(s.cwd)}`;
+/**
+ * A session's display title: its title (yours, else the agent's), else "Session in <workspace>".
+ * `workspaceName` is the name of the session's workspace; without it (no workspace, or removed) the
+ * folder name stands in. Not the folder for a worktree session, whose folder is named by a UUID.
+ */
+export function sessionTitle(s: Pick<Session, 'title' | 'cwd'>, workspaceName?: string | null): string {
+  return s.title?.trim() || `Session in ${workspaceName || basename(s.cwd)}`;
 }
 
 /** Last path segment. */

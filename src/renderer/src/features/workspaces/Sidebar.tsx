@@ -8,8 +8,9 @@ import { shortcut } from '../../components/format';
 import { useApp } from '../../state/appStore';
 
 /**
- * The workspace list. Keyboard: ↑/↓ move, Enter/Space select, F2 rename, Delete remove;
- * Ctrl/⌘+O adds a workspace from anywhere.
+ * The workspace list. Keyboard: ↑/↓/Home/End move and open that workspace, Enter/Space open the
+ * focused one, F2 rename, Delete remove; Ctrl/⌘+O adds a workspace from anywhere. Focus alone (Tab
+ * into the list) never switches the view: the trial lost the Sessions view by tabbing past it.
  */
 export function Sidebar() {
   const workspaces = useApp((s) => s.workspaces);
@@ -19,9 +20,12 @@ export function Sidebar() {
   const listRef = useRef<HTMLUListElement>(null);
   const [importOpen, setImportOpen] = useState(false);
 
+  /** Moves focus to item `i` (clamped) and opens that workspace (arrow navigation selects). */
   const focusIndex = (i: number) => {
     const items = listRef.current?.querySelectorAll<HTMLButtonElement>('[data-workspace-id]');
-    items?.[Math.max(0, Math.min(i, items.length - 1))]?.focus();
+    const item = items?.[Math.max(0, Math.min(i, items.length - 1))];
+    item?.focus();
+    if (item?.dataset.workspaceId) select(item.dataset.workspaceId);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, index: number, id: string) => {
     const actions: Record<string, () => void> = {
@@ -72,7 +76,6 @@ export function Sidebar() {
                 title={w.path}
                 tabIndex={w.id === selectedId || (!selectedId && i === 0) ? 0 : -1}
                 onClick={() => select(w.id)}
-                onFocus={() => select(w.id)}
                 onKeyDown={(e) => onKeyDown(e, i, w.id)}
               >
                 {w.missing ? <FolderX size={15} className="muted" /> : w.trustRoot !== w.path ? <FolderGit2 size={15} /> : <FolderOpen size={15} />}
