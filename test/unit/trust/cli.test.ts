@@ -57,6 +57,17 @@ describe('atrium trust (real child process)', { timeout: 120_000 }, () => {
     expect(set.stdout).not.toContain('parent folder that may be trusted');
   });
 
+  it('DIR may be a workspace name; a name or path that matches nothing is an error, not a judgement of $PWD/NAME', () => {
+    const { proj, dataDir, home, cli } = setup();
+    expect(runCli(['workspace', 'add', proj, '--name', 'Kibnet', '--data-dir', dataDir], { HOME: home }).status).toBe(0);
+    expect(cli('set', 'kibnet', 'trusted', '--json').json).toMatchObject({ decision: { path: proj, state: 'trusted' } });
+    expect(cli('status', 'Kibnet', '--json').json).toMatchObject({ path: proj, state: 'trusted' });
+    const unknown = cli('status', 'Kib', '--json');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('does not exist, and no workspace has the id or name "Kib"');
+    expect(cli('review', 'Kib').status).toBe(1);
+  });
+
   it('refuses to trust $HOME (exit 1, JSON error) and rejects a bad state (exit 2)', () => {
     const { home, proj, cli } = setup();
     const refused = cli('set', home, 'trusted', '--json');

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import { HookEvent } from '../../../shared/contract';
-import type { Engine } from '../../core/engine';
+import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 import { describeChanges, describeHistory, describeListing, describeOutcome, describeRuns } from './hooksOutput';
 
@@ -108,12 +107,6 @@ export function registerHooksCommands(program: Command): void {
     );
 }
 
-/** A workspace id is used as is; anything else is a folder path (resolved against the cwd). */
-export function target(engine: Engine, dirOrId: string): { path: string } | { workspaceId: string } {
-  const byId = engine.workspaces.find(dirOrId);
-  if (byId && byId.id === dirOrId) return { workspaceId: byId.id };
-  return { path: path.resolve(dirOrId) };
-}
 
 function limitOf(raw: string): number {
   const n = Number(raw);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { HookListing } from '../../../shared/contract';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
-import { target } from './hooks';
+import { target } from '../workspaceRef';
 import { describeChanges, describeListing } from './hooksOutput';
 
 /**

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { TrustImportSource, TrustItemKind, type TrustImportSuggestion, type TrustReview, type TrustStatus, type TrustWarning } from '../../../shared/contract';
-import type { Engine } from '../../core/engine';
 import { tildify } from '../../core/trust/paths';
 import { shellArg } from '../shellArg';
+import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /**
@@ -23,7 +23,7 @@ export function registerTrustCommands(program: Command): void {
 
   withGlobalOptions(trust.command('status <dir>').description('show whether a folder is trusted, and which decision applies')).action((dir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const { status } = await dispatcher.call('trust.status', target(engine, dir));
+      const { status } = await dispatcher.call('trust.status', target(engine, dir, { mustExist: true }));
       print(status, () => describeStatus(status, engine.trust.home));
     }),
   );
@@ -86,7 +86,7 @@ export function registerTrustCommands(program: Command): void {
 
   withGlobalOptions(trust.command('review <dir>').description('list everything trusting the folder would activate (hooks, MCP servers, rules, ...)')).action((dir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const { review } = await dispatcher.call('trust.review', target(engine, dir));
+      const { review } = await dispatcher.call('trust.review', target(engine, dir, { mustExist: true }));
       print(review, () => describeReview(review, engine.trust.home));
     }),
   );
@@ -114,12 +114,6 @@ export function registerTrustCommands(program: Command): void {
     );
 }
 
-/** A workspace id is used as is; anything else is a folder path (resolved against the cwd). */
-function target(engine: Engine, dirOrId: string): { path: string } | { workspaceId: string } {
-  const byId = engine.workspaces.find(dirOrId);
-  if (byId && byId.id === dirOrId) return { workspaceId: byId.id };
-  return { path: path.resolve(dirOrId) };
-}
 
 function pickAccepted(suggestions: TrustImportSuggestion[], accept: string[]): TrustImportSuggestion[] {
   const out: TrustImportSuggestion[] = [];

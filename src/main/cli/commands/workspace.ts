@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Workspace } from '../../../shared/contract';
-import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
-import type { WorkspaceService } from '../../core/workspaces/service';
+import { findWorkspace } from '../workspaceRef';
+import { runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /** `atrium workspace add|list|remove|rename`: the workspace list. */
 export function registerWorkspaceCommands(program: Command): void {
@@ -46,18 +46,3 @@ function describe(w: Workspace): string {
   return `${w.id}  ${w.name}  ${w.path}${flags.length ? `  (${flags.join(', ')})` : ''}`;
 }
 
-/**
- * A workspace by id, folder path, or display name (what `workspace list` shows). A name must be
- * unique; an ambiguous one lists the candidates' ids.
- * @throws CliError when nothing (or more than one workspace) matches, saying what to type instead
- */
-function findWorkspace(workspaces: WorkspaceService, ref: string): Workspace {
-  const found = workspaces.find(ref);
-  if (found) return found;
-  const all = workspaces.list();
-  const exact = all.filter((w) => w.name === ref);
-  const named = exact.length ? exact : all.filter((w) => w.name.toLowerCase() === ref.toLowerCase());
-  if (named.length === 1) return named[0];
-  if (named.length > 1) throw new CliError(`${named.length} workspaces are named "${ref}"; use an id or folder instead: ${named.map((w) => `${w.id} (${w.path})`).join(', ')}`);
-  throw new CliError(`No workspace has the id, folder or name "${ref}". See the ids, folders and names with: atrium workspace list`);
-}
