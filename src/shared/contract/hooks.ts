@@ -132,8 +132,8 @@ export const Hook = z.object({
 });
 export type Hook = z.infer<typeof Hook>;
 
-/** MCP server approval states (a server is never `disabled`). */
-export const McpServerState = z.enum(['approved', 'modified', 'unapproved', 'invalid']);
+/** MCP server approval states (`disabled`: declared by a plugin that is off or not loaded; it never starts). */
+export const McpServerState = z.enum(['approved', 'modified', 'unapproved', 'invalid', 'disabled']);
 export type McpServerState = z.infer<typeof McpServerState>;
 
 /** An MCP server declared by a repository file, approved by digest like a hook. Secret-looking values are masked. */

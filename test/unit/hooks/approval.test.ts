@@ -56,7 +56,7 @@ describe('approve → run → edit the script → not run and modified → diff 
     w.write({ '.claude/settings.json': settingsWith('Stop', { type: 'command', command: 'bash .claude/hooks/s.sh' }), '.claude/hooks/s.sh': 'touch ran.flag\n' });
     const input = (approvals: Map<string, ApprovalRow>) => ({
       path: w.project, trustRoot: w.project, workspaceId: null, homeDir: w.home, home: w.home, restricted: false, includeHeldBack: false,
-      approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), httpAllowedHosts: [],
+      approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), pluginStates: async () => [], httpAllowedHosts: [],
     });
     const first = (await buildListing(input(new Map()))).hooks[0].hook;
     const row: ApprovalRow = { trustRoot: w.project, key: first.key, itemId: first.id, kind: 'hook', digest: first.digest, definitionJson: '{}', scripts: [], approvedAt: '', approvedBy: 'test' };

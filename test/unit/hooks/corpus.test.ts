@@ -49,8 +49,20 @@ describe("the corpus workspaces' real hooks, listed with their scripts", () => {
     expect(commit).toMatchObject({ event: 'PostToolUse', matcher: 'Bash', source: { scope: 'plugin', file: 'plugins/security-guidance/hooks/hooks.json' } });
     expect(commit.scripts.map((s) => s.path)).toEqual(['plugins/security-guidance/hooks/sg-python.sh', 'plugins/security-guidance/hooks/security_reminder_hook.py']);
     const banner = l.hooks.find((h) => h.source.plugin === 'claude-security')!;
-    expect(banner).toMatchObject({ event: 'UserPromptExpansion', matcher: '^claude-security:claude-security$', runsOn: null, state: 'unapproved' });
+    expect(banner).toMatchObject({ event: 'UserPromptExpansion', matcher: '^claude-security:claude-security$', runsOn: null, state: 'disabled' });
     expect(l.hooks.filter((h) => h.state === 'invalid')).toEqual([]);
+  });
+
+  it('anthropics plugins: the marketplace plugins stay off until enabled, so their 17 hooks and 15 MCP servers are disabled, not waiting for approval', async () => {
+    const l = await listingOf('anthropics__claude-plugins-official');
+    const pluginHooks = l.hooks.filter((h) => h.source.scope === 'plugin');
+    const pluginServers = l.mcpServers.filter((s) => s.source.scope === 'plugin');
+    expect([pluginHooks.length, pluginServers.length]).toEqual([17, 15]);
+    expect([...pluginHooks, ...pluginServers].filter((i) => i.state !== 'disabled')).toEqual([]);
+    expect(pluginHooks.find((h) => h.source.plugin === 'hookify')!.warnings).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('plugin "hookify" is off (marketplace plugins stay off until enabled)'), fix: expect.stringContaining('"enabledPlugins": { "hookify@claude-plugins-official": true }') }),
+    );
+    expect(l.counts.unapproved + l.counts.modified).toBe(l.hooks.length + l.mcpServers.length - 32);
   });
 
   it('0xBigBoss: plugin hooks that execute .ts files directly, with timeout 1800; the decoy settings/ folder is not a source', async () => {

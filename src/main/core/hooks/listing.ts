@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Hook, HookCounts, HookFormat, HookListing, HookScript, HookState, McpServer, TrustWarning } from '../../../shared/contract';
 import { commandLine, isRecord, oneLine } from '../trust/review/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
@@ -6,6 +7,8 @@ import { atriumEventOf } from './events';
 import { hooksObjectOf, loadSource, type LoadedSource } from './load';
 import { readMcpServers, type McpDefinition } from './mcp';
 import { parseHooksObject, type HandlerFields, type ParsedHandler } from './parse';
+import { pluginGate, type PluginOff } from './pluginGate';
+import type { ProjectPluginState } from '../extensions/plugins/states';
 import type { ApprovalRow } from './repository';
 import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
 import { projectSources, userSources, type PluginDiscovery, type SourceFile } from './sources';
@@ -53,6 +56,8 @@ export interface ListingInput {
   includeHeldBack: boolean;
   approvals(roots: string[]): Map<string, ApprovalRow>;
   plugins(dir: string): Promise<PluginDiscovery>;
+  /** The workspace plugins' enabled state from the extensions code (`projectPluginStates`): hooks and servers of plugins that are off get state `disabled`. */
+  pluginStates(dir: string): Promise<readonly ProjectPluginState[]>;
   httpAllowedHosts: string[];
 }
 
@@ -76,8 +81,10 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
   const showProject = !input.restricted || input.includeHeldBack;
   const sources: SourceFile[] = userSources(input.homeDir);
   let discovery: PluginDiscovery = { plugins: [], hookSources: [] };
+  let gate: (pluginRoot: string, name: string) => PluginOff | null = () => null;
   if (showProject) {
     discovery = await input.plugins(input.path);
+    if (discovery.plugins.length) gate = pluginGate(await input.pluginStates(input.path));
     const userAbs = new Set(sources.map((s) => s.abs));
     for (const s of [...projectSources(input.path), ...discovery.hookSources]) if (!userAbs.has(s.abs)) sources.push(s);
   }
@@ -97,13 +104,14 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
   }
   const roots = [...new Set([input.home, input.trustRoot])];
   const approvals = input.approvals(roots);
-  const hooks = await Promise.all(parsed.map((p) => entryOf(p, input, settings, approvals)));
+  const offOf = (src: { pluginRoot: string | null; plugin: string | null }) => (src.pluginRoot ? gate(src.pluginRoot, src.plugin ?? path.basename(src.pluginRoot)) : null);
+  const hooks = await Promise.all(parsed.map((p) => entryOf(p, input, settings, approvals, offOf(p.src))));
 
   const servers: McpEntry[] = [];
   if (showProject) {
     const mcp = await readMcpServers(input.path, input.homeDir, discovery.plugins);
     warnings.push(...mcp.warnings);
-    for (const def of mcp.servers) servers.push(mcpEntryOf(def, input, approvals));
+    for (const def of mcp.servers) servers.push(mcpEntryOf(def, input, approvals, offOf({ pluginRoot: def.pluginRoot, plugin: def.source.plugin ?? null })));
   }
   const counts = Object.fromEntries(['approved', 'modified', 'unapproved', 'invalid', 'disabled'].map((s) => [s, 0])) as HookCounts;
   for (const h of hooks) counts[h.hook.state]++;
@@ -182,7 +190,7 @@ function disabledReason(p: ParsedHandler, s: ResolvedSettings): string | null {
   return null;
 }
 
-async function entryOf(p: ParsedHandler, input: ListingInput, settings: ResolvedSettings, approvals: Map<string, ApprovalRow>): Promise<HookEntry> {
+async function entryOf(p: ParsedHandler, input: ListingInput, settings: ResolvedSettings, approvals: Map<string, ApprovalRow>, pluginOff: PluginOff | null): Promise<HookEntry> {
   const f = p.fields;
   const ctx: ScriptContext = { projectDir: input.path, homeDir: input.homeDir, pluginRoot: p.src.pluginRoot };
   const candidates = scriptCandidates(f, ctx);
@@ -216,12 +224,13 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
   const key = JSON.stringify([p.src.scope, p.src.file, p.src.plugin, p.event, canonicalJson(p.matcher ?? null), p.groupIndex, p.handlerIndex]);
   const approvalRoot = p.src.scope === 'user' ? input.home : input.trustRoot;
   const approval = approvals.get(`${approvalRoot}\0${key}`) ?? null;
-  const disabledBy = disabledReason(p, settings);
+  const disabledBy = disabledReason(p, settings) ?? pluginOff?.reason ?? null;
   const state: HookState = p.invalid.length ? 'invalid' : disabledBy ? 'disabled' : approval?.digest === digest ? 'approved' : approval ? 'modified' : 'unapproved';
   const literal = f.command !== undefined ? commandLine(f.command, f.args ?? []) : null;
   const runsOn = atriumEventOf(p.src.format, p.event);
   const warnings = [...p.invalid, ...p.warnings];
-  if (disabledBy) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `disabled: ${disabledBy}`, fix: null });
+  if (disabledBy) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `disabled: ${disabledBy}`, fix: disabledBy === pluginOff?.reason ? pluginOff.fix : null });
+  if (pluginOff && disabledBy !== pluginOff.reason) warnings.push({ path: p.src.file, line: p.line, message: `disabled: ${pluginOff.reason}`, fix: pluginOff.fix });
   if (!runsOn && !p.invalid.length) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `Atrium does not fire ${p.event} yet; this hook is listed and approvable but does not run`, fix: null });
   const supported = f.type === 'command' || f.type === 'http';
   const matcherText = typeof p.matcher === 'string' ? (p.matcher === '' ? null : p.matcher) : isRecord(p.matcher) ? renderObjectMatcher(p.matcher) : p.matcher === undefined ? null : JSON.stringify(p.matcher);
@@ -263,9 +272,11 @@ function renderObjectMatcher(m: Record<string, unknown>): string | null {
   return parts.length ? parts.join(' ') : null;
 }
 
-function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<string, ApprovalRow>): McpEntry {
+/** A server's entry; a server of a plugin that is off is `disabled` (it never starts), with a warning saying how to turn the plugin on. */
+function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<string, ApprovalRow>, pluginOff: PluginOff | null): McpEntry {
   const approval = approvals.get(`${input.trustRoot}\0${def.key}`) ?? null;
-  const state = def.invalid.length ? 'invalid' : approval?.digest === def.digest ? 'approved' : approval ? 'modified' : 'unapproved';
+  const state = def.invalid.length ? 'invalid' : pluginOff ? 'disabled' : approval?.digest === def.digest ? 'approved' : approval ? 'modified' : 'unapproved';
+  const off = pluginOff ? [{ path: def.source.file, line: def.line, message: `disabled: ${pluginOff.reason}`, fix: pluginOff.fix }] : [];
   const shown = def.command !== null ? commandLine(def.command, def.maskedArgs) : (def.url ?? '(nothing to start)');
   return {
     def,
@@ -289,7 +300,7 @@ function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<stri
       state,
       approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
       danger: def.danger,
-      warnings: [...def.invalid, ...def.warnings],
+      warnings: [...def.invalid, ...off, ...def.warnings],
       heldBack: input.restricted,
     },
   };

@@ -35,6 +35,8 @@ export interface McpDefinition {
   invalid: TrustWarning[];
   warnings: TrustWarning[];
   danger: HookDanger[];
+  /** Absolute folder of the plugin that declares it, or null (decides whether the plugin is on). */
+  pluginRoot: string | null;
 }
 
 /** A repository file that may declare MCP servers: where the map sits and how to parse the file. */
@@ -119,7 +121,8 @@ export async function readMcpServers(dir: string, homeDir: string, plugins: read
       warnings.push({ path: spec.file, line: lineOf(map) ?? lineOf(root), message: 'the MCP server list is not an object of named servers', fix: 'Write { "mcpServers": { "name": { "command": "...", "args": [] } } }.' });
       continue;
     }
-    for (const [name, def] of Object.entries(map)) servers.push(serverOf(name, def, source, lineOf(def) ?? lineOf(map), dir, homeDir));
+    const pluginRoot = spec.plugin ? path.join(dir, spec.plugin.root) : null;
+    for (const [name, def] of Object.entries(map)) servers.push({ ...serverOf(name, def, source, lineOf(def) ?? lineOf(map), dir, homeDir), pluginRoot });
   }
   return { servers, warnings };
 }
@@ -182,6 +185,7 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
     invalid,
     warnings,
     danger,
+    pluginRoot: null,
   };
 }
 

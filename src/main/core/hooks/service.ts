@@ -11,6 +11,7 @@ import { canonicalJson } from './canonical';
 import { buildListing, type BuiltListing, type HookEntry, type McpEntry } from './listing';
 import { HookRepository, type ApprovalInput } from './repository';
 import { runMatching, type RanHandler } from './run';
+import { projectPluginStates, type ProjectPluginState } from '../extensions/plugins/states';
 import { discoverPlugins, type PluginDiscovery } from './sources';
 import { approvedVersion, currentVersion, readScriptFile, scriptText } from './versions';
 import { HookWatcher } from './watch';
@@ -88,6 +89,7 @@ export class HookService {
   readonly home: string;
   private readonly watchers = new Map<string, { watcher: HookWatcher; states: Map<string, string>; path: string; busy: Promise<void> }>();
   private readonly pluginCache = new Map<string, { at: number; value: Promise<PluginDiscovery> }>();
+  private readonly pluginStateCache = new Map<string, { at: number; value: Promise<ProjectPluginState[]> }>();
   private closed = false;
   private readonly unsubscribe: () => void;
 
@@ -95,8 +97,9 @@ export class HookService {
     this.repo = new HookRepository(options.store);
     this.announcedAuditId = this.repo.maxAuditId();
     this.home = canonicalHome(options.homeDir);
-    this.unsubscribe = options.bus.subscribe((event) => {
+    this.unsubscribe = options.bus.subscribe((event, payload) => {
       if (event === 'trustChanged') for (const id of this.watchers.keys()) this.rescan(id, false);
+      if (event === 'extensionsChanged') this.pluginsChanged((payload as { workspaceId: string }).workspaceId);
     });
   }
 
@@ -342,6 +345,7 @@ export class HookService {
       includeHeldBack,
       approvals: (roots) => this.repo.approvals(roots),
       plugins: (dir) => this.plugins(dir),
+      pluginStates: (dir) => this.pluginStates(dir),
       httpAllowedHosts: this.repo.httpHosts(),
     });
   }
@@ -352,6 +356,34 @@ export class HookService {
     const value = discoverPlugins(dir);
     this.pluginCache.set(dir, { at: Date.now(), value });
     return value;
+  }
+
+  /** Enabled state of the workspace's plugins (extensions code), cached like the discovery. */
+  private pluginStates(dir: string): Promise<ProjectPluginState[]> {
+    const hit = this.pluginStateCache.get(dir);
+    if (hit && Date.now() - hit.at < PLUGIN_CACHE_MS) return hit.value;
+    const value = projectPluginStates(dir, this.options.homeDir);
+    this.pluginStateCache.set(dir, { at: Date.now(), value });
+    return value;
+  }
+
+  /**
+   * The extensions bundle changed (e.g. `ExtensionsService.setPluginEnabled`): plugin hooks and
+   * servers may have turned on or off. Forgets the cached plugin state and pushes `hooksChanged`
+   * for the workspace when the states of its hooks or servers changed (always when not watched).
+   */
+  private pluginsChanged(workspaceId: string): void {
+    if (this.closed) return;
+    let dir: string;
+    try {
+      dir = this.options.workspaces.get(workspaceId).path;
+    } catch {
+      return;
+    }
+    this.pluginCache.delete(dir);
+    this.pluginStateCache.delete(dir);
+    if (this.watchers.has(workspaceId)) this.rescan(workspaceId, false, true);
+    else this.emit(workspaceId, 'file');
   }
 
   private find(built: BuiltListing, id: string, f: HookTargetFolder): { kind: 'hook'; entry: HookEntry } | { kind: 'mcp'; entry: McpEntry } {
@@ -398,18 +430,22 @@ export class HookService {
     if (this.closed || this.options.watch === false || !f.workspaceId || this.watchers.has(f.workspaceId)) return;
     const id = f.workspaceId;
     const watcher = new HookWatcher(() => this.rescan(id, true));
-    const states = new Map(built.hooks.map((h) => [h.hook.id, h.hook.state as string]));
+    const states = new Map([...built.hooks.map((h) => [h.hook.id, h.hook.state as string] as const), ...built.servers.map((s) => [s.server.id, s.server.state as string] as const)]);
     this.watchers.set(id, { watcher, states, path: f.path, busy: Promise.resolve() });
     watcher.configure(watchDirs(f.path, this.options.homeDir, built.watchFiles));
   }
 
-  /** Re-lists a watched workspace; pushes `hooksChanged` (`file`) when something changed on disk, naming hooks that became `modified`. */
-  private rescan(workspaceId: string, fromDisk: boolean): void {
+  /**
+   * Re-lists a watched workspace; pushes `hooksChanged` (`file`) when something changed on disk,
+   * naming hooks that became `modified`, or (`onStateChange`) when any hook or server state changed.
+   */
+  private rescan(workspaceId: string, fromDisk: boolean, onStateChange = false): void {
     const w = this.watchers.get(workspaceId);
     if (!w || this.closed) return;
     w.busy = w.busy.then(async () => {
       if (this.closed) return;
       this.pluginCache.delete(w.path);
+      this.pluginStateCache.delete(w.path);
       let built: BuiltListing;
       try {
         built = await this.build({ path: w.path, trustRoot: this.options.workspaces.get(workspaceId).trustRoot, workspaceId }, false);
@@ -417,9 +453,10 @@ export class HookService {
         return; // the workspace was removed or its folder vanished
       }
       const before = w.states;
-      const after = new Map(built.hooks.map((h) => [h.hook.id, h.hook.state as string]));
+      const after = new Map([...built.hooks.map((h) => [h.hook.id, h.hook.state as string] as const), ...built.servers.map((s) => [s.server.id, s.server.state as string] as const)]);
       w.states = after;
       w.watcher.configure(watchDirs(w.path, this.options.homeDir, built.watchFiles));
+      if (onStateChange && (after.size !== before.size || [...after].some(([id, s]) => before.get(id) !== s))) return this.emit(workspaceId, 'file');
       if (!fromDisk) return;
       const becameModified = [...after].filter(([id, s]) => s === 'modified' && before.get(id) !== 'modified').map(([id]) => id);
       this.emit(workspaceId, 'file', becameModified);

@@ -12,7 +12,7 @@ import { clip, isRecord, oneLine, str } from './text';
  * A plugin folder the extensions bundle does not load (a `.claude-plugin/plugin.json` outside
  * `.claude/plugins/` and the workspace's marketplace): trusting does not switch it on, so only the
  * plugin itself is listed (read and validated by the bundle's `readPlugin`), with what it would
- * add; its hook files are still reviewed (the Hooks tab lists them for approval). Returns its name
+ * add; its hook files are still reviewed (marked "plugin off": they do not run). Returns its name
  * and the hooks file its manifest names, if any.
  */
 export async function reviewStrayPlugin(root: string, env: ReviewEnv, out: ReviewCollector): Promise<{ name: string; hookFile: string | null }> {

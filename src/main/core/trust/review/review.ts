@@ -10,6 +10,7 @@ import { ReviewCollector, type DraftItem } from './collector';
 import { reviewCodexConfig } from './codexConfig';
 import { reviewHooksFile, reviewLspFile, reviewMcpFile } from './jsonFiles';
 import { reviewGeminiCommand, reviewInstruction, reviewResourceFile } from './markdown';
+import { markPluginOffItems } from './pluginOff';
 import { reviewStrayPlugin } from './plugins';
 import { reviewCatalog, type ReviewEnv } from './resources';
 import { reviewSettingsFile } from './settings';
@@ -104,6 +105,9 @@ export async function reviewFolder(dir: string, context: ReviewContext): Promise
     if (owner) owner.warnings = [...(owner.warnings ?? []), w];
     else out.warn(w);
   }
+
+  // 6. hooks and servers of plugins that stay off do not run after trusting
+  markPluginOffItems(out, catalog.plugins);
 
   const { items, counts, executableCount } = out.finish();
   return {
