@@ -66,9 +66,10 @@ describe('writes by another Atrium process', { timeout: 120_000 }, () => {
     // an approval recorded in a terminal refreshes the Hooks tabs
     const listing = await e.hooks.list({ path: proj });
     const hook = listing.hooks.find((h) => h.event === 'Stop')!;
-    const before = seen.filter((s) => s.event === 'hooksChanged').length;
+    const approvals = () => seen.filter((s) => s.event === 'hooksChanged' && (s.payload as { reason?: string }).reason === 'approval').length;
+    const before = approvals();
     expect(cli('hooks', 'approve', proj, hook.id, '--json').status).toBe(0);
-    await until(() => (seen.filter((s) => s.event === 'hooksChanged' && (s.payload as { reason?: string }).reason === 'approval').length > before ? true : undefined), 'hooksChanged');
+    await until(() => (approvals() > before ? true : undefined), 'hooksChanged');
     expect((await e.hooks.list({ path: proj })).hooks.find((h) => h.id === hook.id)?.state).toBe('approved');
 
     // the engine's own writes are not announced twice as external ones

@@ -32,6 +32,19 @@ describe('import from other tools, never silently', () => {
     expect(w.events).toEqual([]);
   });
 
+  it('a trusted entry for a folder that no longer exists is offered as refused, and recording it is refused', async () => {
+    const w = trustWorld();
+    const gone = path.join(w.src, 'deleted-project');
+    const kept = w.mkdir('kept');
+    writeFiles(w.home, { '.claude.json': JSON.stringify({ projects: { [gone]: { hasTrustDialogAccepted: true }, [kept]: { hasTrustDialogAccepted: true } } }) });
+    const { suggestions } = await importSuggestions(w.engine.trust, w.home, 'claude');
+    const missing = suggestions.find((s) => s.path === gone)!;
+    expect(missing).toMatchObject({ exists: false, refused: `${gone} does not exist, so there is nothing to trust. Check the path (or create the folder first).` });
+    expect(suggestions.find((s) => s.path === kept)!.refused).toBeNull();
+    expect(() => importConfirm(w.engine.trust, [{ path: gone, state: 'trusted', from: 'claude' }])).toThrowError(expect.objectContaining({ code: 'TRUST_REFUSED' }));
+    expect(w.engine.trust.list()).toEqual([]);
+  });
+
   it('records only the confirmed suggestions, with the import as source', async () => {
     const w = trustWorld();
     const a = w.mkdir('a');

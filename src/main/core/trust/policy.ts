@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isExistingDirectory } from '../workspaces/identity';
 import { isAncestorOrSelf } from './paths';
 
 /**
@@ -32,4 +33,13 @@ export function parentSuggestion(trustRoot: string, home: string): string | null
   const parent = path.dirname(trustRoot);
   if (parent === trustRoot) return null;
   return trustRefusal(parent, home) === null ? parent : null;
+}
+
+/**
+ * Trusting a folder that does not exist is almost always a typo (or a stale entry in another
+ * tool's trust store); restricting one is harmless. Null when the folder exists.
+ */
+export function missingFolderRefusal(dir: string): string | null {
+  if (isExistingDirectory(dir) || isExistingDirectory(dir.normalize('NFD'))) return null;
+  return `${dir} does not exist, so there is nothing to trust. Check the path (or create the folder first).`;
 }

@@ -1,4 +1,3 @@
-import { isExistingDirectory } from '../workspaces/identity';
 import type {
   TrustChange,
   TrustDecision,
@@ -12,7 +11,7 @@ import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import type { TrustGate } from './gate';
 import { ancestorsOrSelf, canonicalHome, resolveFolder, trustKey, type ResolvedFolder } from './paths';
-import { parentSuggestion, trustRefusal } from './policy';
+import { missingFolderRefusal, parentSuggestion, trustRefusal } from './policy';
 import { TrustRepository } from './repository';
 
 /** Options for {@link TrustService}. */
@@ -136,10 +135,6 @@ export class TrustService implements TrustGate {
    */
   set(folder: ResolvedFolder, state: TrustDecisionState, options: { parent?: boolean; source?: TrustSource } = {}): SetResult {
     const target = this.targetOf(folder, options.parent);
-    // Trusting a folder that does not exist is almost always a typo; restricting one is harmless.
-    if (state === 'trusted' && (options.source ?? 'user') === 'user' && !isExistingDirectory(target) && !isExistingDirectory(target.normalize('NFD'))) {
-      throw new AtriumError('TRUST_REFUSED', `${target} does not exist, so there is nothing to trust. Check the path (or create the folder first).`);
-    }
     const changes = this.recordMany([{ path: target, state, source: options.source ?? 'user' }]);
     const decision = this.repo.get(target);
     if (!decision) throw new AtriumError('INTERNAL', `The decision for ${target} was not stored.`);
@@ -171,7 +166,7 @@ export class TrustService implements TrustGate {
   recordMany(input: readonly DecisionRequest[]): TrustChange[] {
     const requests = input.map((r) => ({ ...r, path: trustKey(r.path) }));
     for (const r of requests) {
-      const refusal = r.state === 'trusted' ? trustRefusal(r.path, this.home) : null;
+      const refusal = r.state === 'trusted' ? (trustRefusal(r.path, this.home) ?? missingFolderRefusal(r.path)) : null;
       if (refusal) throw new AtriumError('TRUST_REFUSED', refusal);
     }
     const changes = this.options.store.transaction(() => {

@@ -7,7 +7,7 @@ import type {
 } from '../../../../shared/contract';
 import { isExistingDirectory } from '../../workspaces/identity';
 import { resolveFolder, trustKey } from '../paths';
-import { trustRefusal } from '../policy';
+import { missingFolderRefusal, trustRefusal } from '../policy';
 import type { TrustService } from '../service';
 import { readClaudeTrust } from './claude';
 import { readCodexTrust } from './codex';
@@ -59,7 +59,7 @@ export async function importSuggestions(
         exists: isExistingDirectory(target),
         current: trust.workspaceTrust(target),
         alreadyRecorded: own?.state === d.state,
-        refused: d.state === 'trusted' ? trustRefusal(trustKey(target), trust.home) : null,
+        refused: d.state === 'trusted' ? (trustRefusal(trustKey(target), trust.home) ?? missingFolderRefusal(trustKey(target))) : null,
       });
     }
     sources.push({ from: store.from, file: store.file, found: store.found, warnings });
