@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { splitMcpServers } from '../../../src/main/core/sessions/workspacePolicy/mcpFilter';
 import { resolveFolder } from '../../../src/main/core/trust/paths';
 import { hookWorld, until, type HookWorld } from './helpers';
 
@@ -52,6 +53,14 @@ describe('hooks and MCP servers of plugins that are off', () => {
     expect(byPlugin('stray')).toMatchObject({ state: 'disabled', warnings: [expect.objectContaining({ message: expect.stringContaining('plugin "stray" is not loaded') })] });
     expect(byPlugin('broken')).toMatchObject({ state: 'disabled', warnings: [expect.objectContaining({ message: expect.stringMatching(/plugin "broken" cannot load: .*plugin\.json:1/) })] });
     expect(l.counts).toMatchObject({ unapproved: 1, disabled: 4, approved: 0 });
+  });
+
+  it("a session withholds an off plugin's MCP server with the plugin as the reason, not as 'not approved'", async () => {
+    const w = marketWorld();
+    const l = await w.list();
+    const { passed, withheld } = splitMcpServers(l.mcpServers, await w.engine.hooks.approvedMcpServers({ path: w.project }));
+    expect(passed).toEqual([]);
+    expect(withheld.find((s) => s.name === 'guard_db')).toMatchObject({ state: 'disabled', reason: expect.stringMatching(/^switched off: plugin "guard" is off/) });
   });
 
   it('an approved hook of a disabled plugin does not run; enabling the plugin pushes hooksChanged and it runs', async () => {

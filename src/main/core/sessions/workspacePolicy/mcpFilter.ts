@@ -24,7 +24,9 @@ export function splitMcpServers(listed: readonly McpServer[], approved: readonly
         ? 'changed since it was approved: review and approve it again'
         : s.state === 'invalid'
           ? 'invalid: see its warnings'
-          : 'not approved: review and approve it on the Hooks tab';
+          : s.state === 'disabled'
+            ? `switched off: ${(s.warnings[0]?.message ?? 'its plugin or settings turn it off').replace(/^disabled: /, '')}`
+            : 'not approved: review and approve it on the Hooks tab';
     withheld.push({ id: s.id, name: s.name, state: s.state, heldBack: s.heldBack, reason });
   }
   return { passed, withheld };
