@@ -35,12 +35,29 @@ describe('command names and expansion (Claude Code semantics, 0-based)', () => {
     const dir = makeDir({
       '.claude/commands/old.md': md({ 'argument-hint': 'PR PRIORITY' }, 'Review PR #$1 with priority $2.'),
       '.claude/commands/new.md': md({ 'argument-hint': 'PR PRIORITY' }, 'Review PR #$0 with priority $1.'),
+      '.claude/commands/one.md': md({ 'argument-hint': 'FILE' }, 'Explain @$1'),
     });
     const c = await build(dir, makeDir());
     const old = c.commands.find((x) => x.id === 'old')!;
     expect(old.warnings.map((w) => [w.line, w.message])).toEqual([[4, expect.stringContaining('uses $1…$2 but never $0: it looks written for 1-based arguments (argument-hint names 2 arguments)')]]);
     expect(old.warnings[0].fix).toBe('Renumber to $0…$1 (or use $ARGUMENTS).');
+    expect(c.commands.find((x) => x.id === 'one')!.warnings[0].fix).toBe('Use $0 for the first argument (or $ARGUMENTS for all of them).');
     expect(c.commands.find((x) => x.id === 'new')!.warnings).toEqual([]);
+  });
+
+  it('${CLAUDE_PLUGIN_ROOT}, ${CLAUDE_PROJECT_DIR} and ${CLAUDE_SKILL_DIR} become paths in the template, never in the arguments', async () => {
+    const home = makeDir();
+    const dir = makeDir({
+      '.claude/plugins/kit/.claude-plugin/plugin.json': JSON.stringify({ name: 'kit' }),
+      '.claude/plugins/kit/commands/map.md': 'Read ${CLAUDE_PLUGIN_ROOT}/docs/map.md in ${CLAUDE_PROJECT_DIR} for $ARGUMENTS',
+      '.claude/commands/plain.md': 'No plugin here: ${CLAUDE_PLUGIN_ROOT} stays; project ${CLAUDE_PROJECT_DIR}',
+    });
+    engine = engineFor(home);
+    const p = await engine.extensions.commandPreview(dir, 'plugin:kit:map', { args: ['${CLAUDE_PROJECT_DIR}'] });
+    const root = fs.realpathSync(path.join(dir, '.claude/plugins/kit'));
+    expect(p.text).toBe(`Read ${root}/docs/map.md in ${dir} for \${CLAUDE_PROJECT_DIR}`);
+    const plain = await engine.extensions.commandPreview(dir, 'plain', {});
+    expect(plain.text).toBe(`No plugin here: \${CLAUDE_PLUGIN_ROOT} stays; project ${dir}`);
   });
 
   it('appends ARGUMENTS: when the template has no placeholder; inlines @path files as fenced blocks; leaves missing ones', async () => {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { AtriumError } from '../../../shared/errors';
 import type { ExpandableTemplate } from './commands/expand';
 import { resolveName } from './precedence';
@@ -16,6 +17,10 @@ export interface LoadedInvocable extends ExpandableTemplate {
   sha256: string | null;
   /** A skill's named arguments (`$name`), in order; empty for commands. */
   names: readonly string[];
+  /** Plugin name for plugin resources (its root becomes `${CLAUDE_PLUGIN_ROOT}`), else null. */
+  plugin: string | null;
+  /** Absolute folder of a skill's SKILL.md (`${CLAUDE_SKILL_DIR}`), null for commands. */
+  skillDir: string | null;
 }
 
 /**
@@ -66,10 +71,10 @@ export function findInvocable(c: ExtensionCatalog, name: string): Invocable {
 export async function loadInvocable(item: Invocable): Promise<LoadedInvocable> {
   const r = item.record;
   if (item.kind === 'command') {
-    return { kind: 'command', id: r.id, name: r.name, path: r.path, sha256: r.sha256, template: item.record.template, bodyLine: item.record.bodyLine, names: [] };
+    return { kind: 'command', id: r.id, name: r.name, path: r.path, sha256: r.sha256, template: item.record.template, bodyLine: item.record.bodyLine, names: [], plugin: r.plugin, skillDir: null };
   }
   const { body, bodyLine } = await readSkillBody(item.record);
-  return { kind: 'skill', id: r.id, name: r.name, path: r.path, sha256: r.sha256, template: body, bodyLine, names: item.record.arguments };
+  return { kind: 'skill', id: r.id, name: r.name, path: r.path, sha256: r.sha256, template: body, bodyLine, names: item.record.arguments, plugin: r.plugin, skillDir: path.dirname(item.record.absolutePath) };
 }
 
 /** The id without its plugin namespace. */

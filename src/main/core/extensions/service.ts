@@ -3,7 +3,7 @@ import { AtriumError } from '../../../shared/errors';
 import type { WorkspaceResourcesCache } from '../resources/cache';
 import type { TrustGate } from '../trust/gate';
 import { splitArguments } from './commands/arguments';
-import { expandCommand } from './commands/expand';
+import { expandCommand, type TemplateVariable } from './commands/expand';
 import { runEmbeds } from './commands/run';
 import { SingleUseTokens, TOKEN_TTL_MS } from './commands/tokens';
 import { loadInvocable, type Invocable, type LoadedInvocable } from './invocable';
@@ -130,7 +130,7 @@ export class ExtensionsService {
   async previewIn(c: ExtensionCatalog, name: string, input: PreviewArguments, place: ExpansionPlace): Promise<InvocationPreview> {
     const item = await loadInvocable((place.find ?? commandsOnly)(c, name));
     const { args, argumentText } = normaliseArguments(input);
-    const x = await expandCommand(item, { args, argumentText, workspaceDir: place.dir, names: item.names });
+    const x = await expandCommand(item, { args, argumentText, workspaceDir: place.dir, names: item.names, variables: variablesOf(c, item, place) });
     const trusted = this.gate.mayActivateProjectResources(c.root);
     const canRun = x.embeds.length > 0 && trusted && item.sha256 !== null;
     const runBlockedReason = x.embeds.length === 0 ? null : trusted ? null : 'Shell embeds run only in trusted workspaces. Trust the folder first.';
@@ -175,7 +175,7 @@ export class ExtensionsService {
       throw new AtriumError('EXTENSION_CHANGED', `The ${run.kind} ${run.id} changed since it was previewed; preview it again.`);
     }
     const item = await loadInvocable(found);
-    const options = { args: run.args, argumentText: run.argumentText, workspaceDir: place.dir, names: item.names };
+    const options = { args: run.args, argumentText: run.argumentText, workspaceDir: place.dir, names: item.names, variables: variablesOf(c, item, place) };
     const first = await expandCommand(item, options);
     const runs = await runEmbeds(first.embeds, place.dir);
     const done = await expandCommand(item, { ...options, embedOutputs: runs.map((r) => r.output) });
@@ -190,7 +190,7 @@ export class ExtensionsService {
   async expandIn(c: ExtensionCatalog, name: string, input: PreviewArguments, place: ExpansionPlace): Promise<Expanded> {
     const item = await loadInvocable((place.find ?? commandsOnly)(c, name));
     const { args, argumentText } = normaliseArguments(input);
-    const x = await expandCommand(item, { args, argumentText, workspaceDir: place.dir, names: item.names });
+    const x = await expandCommand(item, { args, argumentText, workspaceDir: place.dir, names: item.names, variables: variablesOf(c, item, place) });
     return { item, text: x.text, argumentText, embeds: x.embeds.map((e) => e.command) };
   }
 
@@ -231,4 +231,10 @@ function normaliseArguments(input: PreviewArguments): { args: string[]; argument
   if (input.argumentText !== undefined) return { args: splitArguments(input.argumentText), argumentText: input.argumentText };
   const args = [...(input.args ?? [])];
   return { args, argumentText: args.join(' ') };
+}
+
+/** `${CLAUDE_PROJECT_DIR}` (the place's folder), `${CLAUDE_PLUGIN_ROOT}` (a plugin resource's plugin root) and `${CLAUDE_SKILL_DIR}`. */
+function variablesOf(c: ExtensionCatalog, item: LoadedInvocable, place: ExpansionPlace): Partial<Record<TemplateVariable, string>> {
+  const root = item.plugin ? c.plugins.find((p) => p.name === item.plugin)?.root : undefined;
+  return { CLAUDE_PROJECT_DIR: place.dir, ...(root ? { CLAUDE_PLUGIN_ROOT: root } : {}), ...(item.skillDir ? { CLAUDE_SKILL_DIR: item.skillDir } : {}) };
 }

@@ -33,7 +33,17 @@ export interface ExpandOptions {
   embedOutputs?: readonly string[];
   /** A skill's named arguments (`$name`), in order. */
   names?: readonly string[];
+  /**
+   * Values of `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_SKILL_DIR}` (formats.md
+   * §2.8 body substitutions), inserted literally into the template's text; a variable without a
+   * value stays as written.
+   */
+  variables?: Readonly<Partial<Record<TemplateVariable, string>>>;
 }
+
+/** The `${NAME}` variables a command or skill body may use (Claude Code). */
+export type TemplateVariable = 'CLAUDE_PROJECT_DIR' | 'CLAUDE_PLUGIN_ROOT' | 'CLAUDE_SKILL_DIR';
+const VARIABLE = /\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_SKILL_DIR)\}/g;
 
 type Segment = { kind: 'text'; text: string } | { kind: 'embed'; embed: ShellEmbed; index: number } | { kind: 'file'; raw: string; replacement: string };
 
@@ -87,9 +97,18 @@ export async function expandCommand(command: ExpandableTemplate, options: Expand
       const output = options.embedOutputs?.[s.index];
       return output === undefined ? template.slice(s.embed.start, s.embed.end) : output;
     }
-    const r = substituteArguments(s.text, options.args, options.argumentText, options.names);
+    // variables are template text, never argument text: split them out before arguments go in
+    let out = '';
+    let last = 0;
+    for (const m of s.text.matchAll(VARIABLE)) {
+      const r = substituteArguments(s.text.slice(last, m.index), options.args, options.argumentText, options.names);
+      used ||= r.used;
+      out += r.text + (options.variables?.[m[1] as TemplateVariable] ?? m[0]);
+      last = m.index + m[0].length;
+    }
+    const r = substituteArguments(s.text.slice(last), options.args, options.argumentText, options.names);
     used ||= r.used;
-    return r.text;
+    return out + r.text;
   });
   let text = parts.join('');
   if (!used && options.argumentText.trim() !== '') text = `${text.replace(/\s*$/, '')}\n\nARGUMENTS: ${options.argumentText}`;

@@ -21,6 +21,6 @@ export function indexingWarning(template: string, shown: string, bodyLine: numbe
     shown,
     line,
     `uses ${max === 1 ? "$1" : `$1…$${max}`} but never $0: it looks written for 1-based arguments${because}. Atrium and Claude Code (≥ 2.1.19) count from $0, so $1 is the second argument and the first one is not inserted`,
-    `Renumber to $0…$${max - 1} (or use $ARGUMENTS).`,
+    max === 1 ? 'Use $0 for the first argument (or $ARGUMENTS for all of them).' : `Renumber to $0…$${max - 1} (or use $ARGUMENTS).`,
   );
 }
