@@ -1,4 +1,5 @@
 import type { Store } from '../store/database';
+import { parseJsonColumn } from '../store/jsonColumn';
 
 /** A stored agent configuration row: a user-defined agent, or extra environment for a preset. */
 export interface AgentConfig {
@@ -24,17 +25,9 @@ const toConfig = (r: Row): AgentConfig => ({
   kind: r.kind,
   name: r.name,
   command: r.command,
-  args: parseJson<string[]>(r.args_json, []),
-  env: parseJson<Record<string, string>>(r.env_json, {}),
+  args: parseJsonColumn<string[]>(r.args_json, []),
+  env: parseJsonColumn<Record<string, string>>(r.env_json, {}),
 });
-
-function parseJson<T>(text: string, fallback: T): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 /** SQLite access to `agent_configs` (schema 3): user-defined agents and per-agent environment. */
 export class AgentConfigs {

@@ -8,6 +8,7 @@ import type {
   SessionUsage,
   StopReason,
 } from '../../../shared/contract';
+import { parseJsonColumn } from '../store/jsonColumn';
 
 /** Atrium's durable record of one session, as held in memory and in the `sessions` row. */
 export interface SessionRecord {
@@ -70,15 +71,6 @@ export interface SessionRow {
   updated_at: string;
 }
 
-function parse<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /** Row → record. Corrupt JSON columns fall back to empty values instead of throwing. */
@@ -87,24 +79,24 @@ export function fromRow(r: SessionRow): SessionRecord {
     id: r.id,
     workspaceId: r.workspace_id,
     cwd: r.cwd,
-    additionalDirectories: parse(r.additional_dirs_json, []),
+    additionalDirectories: parseJsonColumn(r.additional_dirs_json, []),
     agentId: r.agent_id,
     agentVersion: r.agent_version,
     agentSessionId: r.agent_session_id,
     title: r.title,
     state: r.state as SessionState,
     stopReason: r.stop_reason as StopReason | null,
-    resume: parse(r.resume_json, null),
+    resume: parseJsonColumn(r.resume_json, null),
     lastError: r.last_error,
-    exit: parse(r.exit_json, null),
+    exit: parseJsonColumn(r.exit_json, null),
     desiredModeId: r.desired_mode_id,
-    modes: parse(r.modes_json, null),
-    configOptions: parse(r.config_json, []),
-    usage: parse(r.usage_json, null),
-    commands: parse(r.commands_json, []),
-    capabilities: parse(r.capabilities_json, null),
+    modes: parseJsonColumn(r.modes_json, null),
+    configOptions: parseJsonColumn(r.config_json, []),
+    usage: parseJsonColumn(r.usage_json, null),
+    commands: parseJsonColumn(r.commands_json, []),
+    capabilities: parseJsonColumn(r.capabilities_json, null),
     stderrTail: r.stderr_tail,
-    lastCommand: parse(r.last_command_json, null),
+    lastCommand: parseJsonColumn(r.last_command_json, null),
     turnCount: r.turn_count,
     lastSeq: r.last_seq,
     lastItem: r.last_item,

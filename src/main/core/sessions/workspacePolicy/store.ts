@@ -8,6 +8,7 @@ import type {
   WithheldMcpServer,
 } from '../../../../shared/contract';
 import type { Store } from '../../store/database';
+import { parseJsonColumn } from '../../store/jsonColumn';
 
 /** Where a session executes (the `execution_json` column). */
 export interface ExecutionRecord {
@@ -68,15 +69,6 @@ export const MAX_HOOK_RUNS = 200;
 /** Largest rule text kept for diffs (characters). */
 const MAX_RULE_TEXT = 256 * 1024;
 
-function parse<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 /** SQLite access to `session_policy`, `session_rule_texts` and `app_settings` (schema 5). Corrupt JSON reads as empty. */
 export class PolicyStore {
   constructor(private readonly store: Store) {}
@@ -89,11 +81,11 @@ export class PolicyStore {
       sessionId: r.session_id,
       sourceDir: r.source_dir,
       fromDir: r.from_dir,
-      execution: parse<ExecutionRecord>(r.execution_json, { kind: 'folder', dir: r.from_dir, sourceDir: r.source_dir, execRoot: r.source_dir, sourceRoot: r.source_dir, branch: null, baseCommit: null, createdAt: '', removedAt: null }),
-      snapshot: parse<SnapshotRecord | null>(r.snapshot_json, null),
-      loaded: parse<LoadedContextualRule[]>(r.loaded_json, []),
-      hookRuns: parse<SessionHookRun[]>(r.hook_runs_json, []),
-      mismatch: parse<ProvenanceMismatch | null>(r.mismatch_json, null),
+      execution: parseJsonColumn<ExecutionRecord>(r.execution_json, { kind: 'folder', dir: r.from_dir, sourceDir: r.source_dir, execRoot: r.source_dir, sourceRoot: r.source_dir, branch: null, baseCommit: null, createdAt: '', removedAt: null }),
+      snapshot: parseJsonColumn<SnapshotRecord | null>(r.snapshot_json, null),
+      loaded: parseJsonColumn<LoadedContextualRule[]>(r.loaded_json, []),
+      hookRuns: parseJsonColumn<SessionHookRun[]>(r.hook_runs_json, []),
+      mismatch: parseJsonColumn<ProvenanceMismatch | null>(r.mismatch_json, null),
       archivedAt: r.archived_at,
     };
   }
@@ -142,7 +134,7 @@ export class PolicyStore {
   /** A setting's value, or `fallback` when unset or unreadable. */
   setting<T>(key: string, fallback: T): T {
     const row = this.store.db.prepare('SELECT value_json FROM app_settings WHERE key = ?').get(key) as { value_json: string } | undefined;
-    return row ? parse<T>(row.value_json, fallback) : fallback;
+    return row ? parseJsonColumn<T>(row.value_json, fallback) : fallback;
   }
 
   /** Stores a setting. */
