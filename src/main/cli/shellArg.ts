@@ -1,8 +1,10 @@
+import { shellQuote } from '../core/hooks/shellWords';
+
 /**
- * A path or word as it must be typed in a POSIX shell: unchanged when it has only safe characters,
- * else single-quoted (with `'` written as `'\''`). For the commands the CLI suggests in its
- * messages, so they can be copied and run as printed.
+ * A path or word as it must be typed in a shell: unchanged when it has only safe characters, else
+ * quoted by {@link shellQuote}. For the commands the CLI suggests in its messages, so they can be
+ * copied and run as printed.
  */
 export function shellArg(value: string): string {
-  return /^[\w./@:+,=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+  return /^[\w./@:+,=-]+$/.test(value) ? value : shellQuote(value);
 }

@@ -238,3 +238,12 @@ export function simpleCommands(command: string, depth = 0): string[][] | null {
   }
   return out;
 }
+
+/**
+ * Quotes one word so a shell reads it back as exactly that word (the inverse of the lexer above):
+ * POSIX single quotes with `'` written as `'\''`, or `cmd`-style double quotes on Windows.
+ */
+export function shellQuote(word: string): string {
+  if (process.platform === 'win32') return `"${word.replace(/"/g, '""')}"`;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

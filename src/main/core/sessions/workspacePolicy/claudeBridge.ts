@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { shellQuote } from '../../hooks/shellWords';
 
 /** What a bridged Claude hook call answers: what the hook command prints and its exit code (Claude Code hook protocol). */
 export interface BridgeAnswer {
@@ -60,12 +61,6 @@ process.stdin.on('end', () => {
   req.end(body);
 });
 `;
-
-/** Quotes one word for the shell Claude Code runs hook commands with (POSIX `sh`, or `cmd` on Windows). */
-export function shellQuote(word: string): string {
-  if (process.platform === 'win32') return `"${word.replace(/"/g, '""')}"`;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * Atrium's end of the Claude Code hook bridge (acp.md §7): a loopback HTTP server (127.0.0.1,
