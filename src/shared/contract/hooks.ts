@@ -108,6 +108,8 @@ export const Hook = z.object({
   /** The full literal command (exec form: command and arguments), or null. */
   command: z.string().nullable(),
   url: z.string().nullable(),
+  /** For an http hook: the host its address policy refuses unless allowed (plain http, localhost, private IP literal), else null. */
+  refusedHost: z.string().nullable().optional(),
   prompt: z.string().nullable(),
   args: z.array(z.string()).nullable(),
   /** Timeout as written (the format's unit: seconds, Gemini milliseconds), or null. */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostAllowed, isPrivateAddress, postHook } from '../../../src/main/core/hooks/http';
+import { hostAllowed, hostNeedingAllowance, isPrivateAddress, postHook } from '../../../src/main/core/hooks/http';
 import { hookWorld } from './helpers';
 
 const servers: http.Server[] = [];
@@ -74,18 +74,32 @@ describe('http hook policy', () => {
     expect(last['x-other']).toBe('');
   });
 
+  it('one decision for hosts the policy refuses up front: plain http, localhost, private IP literals (v4, v6, CGNAT), unless allowed', () => {
+    expect(hostNeedingAllowance('https://hooks.example.com/x')).toBeNull();
+    expect(hostNeedingAllowance('http://hooks.example.com/x')).toBe('hooks.example.com');
+    expect(hostNeedingAllowance('https://localhost:8443/x')).toBe('localhost');
+    expect(hostNeedingAllowance('https://10.1.2.3/x')).toBe('10.1.2.3');
+    expect(hostNeedingAllowance('https://100.64.0.1/x')).toBe('100.64.0.1');
+    expect(hostNeedingAllowance('https://[fd00::1]/x')).toBe('fd00::1');
+    expect(hostNeedingAllowance('https://10.example.com/x')).toBeNull();
+    expect(hostNeedingAllowance('http://127.0.0.1:9/x', ['127.0.0.1'])).toBeNull();
+    expect(hostNeedingAllowance('not a url')).toBeNull();
+  });
+
   it('an approved http hook runs through the engine only for an allowed host; its JSON answer decides', async () => {
     const srv = await serve((_req, _body, res) => res.end(JSON.stringify({ decision: 'block', reason: 'not yet' })));
     const w = hookWorld();
     w.write({ '.claude/settings.json': { hooks: { Stop: [{ hooks: [{ type: 'http', url: `${srv.url}/stop` }] }] } } });
     const hook = (await w.list()).hooks[0];
     expect(hook.danger.map((d) => d.code)).toEqual(['http-insecure', 'network']);
+    expect(hook.refusedHost).toBe('127.0.0.1');
     await w.engine.hooks.approve({ path: w.project }, [{ id: hook.id }]);
     const refused = await w.engine.hooks.run('Stop', {}, { path: w.project });
     expect(refused.results[0].message).toMatch(/refused by the http policy/);
     expect(refused.decision).toBe('none');
     expect(srv.bodies).toEqual([]);
     w.engine.hooks.allowHttpHost('127.0.0.1', true);
+    expect((await w.list()).hooks[0].refusedHost).toBeNull();
     const out = await w.engine.hooks.run('Stop', { stop_hook_active: false }, { path: w.project });
     expect(out).toMatchObject({ decision: 'block', reason: 'not yet', results: [{ exitCode: 200 }] });
     expect(JSON.parse(srv.bodies[0])).toMatchObject({ hook_event_name: 'Stop', cwd: w.project, stop_hook_active: false });

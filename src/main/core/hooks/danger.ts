@@ -3,6 +3,7 @@ import type { HookDanger, HookScript } from '../../../shared/contract';
 import { codeLoadingEnvNames } from '../trust/review/risk';
 import { isAncestorOrSelf } from '../trust/paths';
 import { isRedirection, lexShell } from './shellWords';
+import { isLocalHost } from './http';
 
 /**
  * Danger highlights for a literal command (issue 6 "Surfaces"): a download piped to a shell,
@@ -75,7 +76,7 @@ export function urlDangers(url: string, role: 'hook' | 'server' = 'hook'): HookD
     const out: HookDanger[] = [];
     if (u.protocol === 'http:') out.push({ code: 'http-insecure', message: role === 'hook' ? 'sends data over plain http (refused unless the host is allowed)' : 'connects over plain http' });
     const verb = role === 'hook' ? 'posts hook input to' : 'connects to';
-    if (/^(localhost|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\]|0\.0\.0\.0)/.test(u.hostname)) out.push({ code: 'network', message: `${verb} a local or private address (${u.hostname})` });
+    if (isLocalHost(u.hostname)) out.push({ code: 'network', message: `${verb} a local or private address (${u.hostname})` });
     else out.push({ code: 'network', message: `${verb} ${u.host}` });
     return out;
   } catch {

@@ -56,6 +56,30 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 /**
+ * The host of an http hook URL that the address policy of {@link postHook} refuses before any DNS
+ * lookup (plain `http:`, `localhost`, or a loopback/private IP literal) unless the user allows it;
+ * null for an https URL to a public name, an unparsable URL, or a host on `allowed`. A name that only
+ * resolves to a private address is found out when the hook runs.
+ */
+export function hostNeedingAllowance(url: string, allowed: readonly string[] = []): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (hostAllowed(host, allowed)) return null;
+  return u.protocol === 'http:' || isLocalHost(host) ? host : null;
+}
+
+/** `localhost` or a loopback/private IP literal (see {@link isPrivateAddress}). */
+export function isLocalHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || (net.isIP(h) !== 0 && isPrivateAddress(h));
+}
+
+/**
  * POSTs the input JSON to an http hook (issue 6 "http handlers"): https only and no loopback or
  * private addresses (checked on every resolved address, and the connection is pinned to the
  * checked address) unless the user allowed the host; no redirects (a 3xx is an error); a timeout;

@@ -13,6 +13,7 @@ import type { ApprovalRow } from './repository';
 import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
 import { projectSources, userSources, type PluginDiscovery, type SourceFile } from './sources';
 import { effectiveTimeoutMs } from './timeouts';
+import { hostNeedingAllowance } from './http';
 
 /** A hook with what running it needs (engine-internal). */
 export interface HookEntry {
@@ -247,6 +248,7 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
     type: f.type,
     command: literal,
     url: f.url ?? null,
+    refusedHost: f.type === 'http' && f.url ? hostNeedingAllowance(f.url, input.httpAllowedHosts) : null,
     prompt: f.prompt ?? null,
     args: f.args ?? null,
     timeout: f.timeout ?? null,

@@ -5,32 +5,6 @@ import type { HookListing } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 
 /**
- * Hosts of http hooks that the address policy refuses unless the user allows them: plain
- * `http://`, `localhost` and IP literals in loopback/private ranges. A host name that resolves to a
- * private address is only found out when the hook runs (its run says so), so it is not suggested.
- */
-export function hostNeedingAllowance(url: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return null;
-  }
-  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (u.protocol === 'http:' || host === 'localhost' || isPrivateLiteral(host)) return host;
-  return null;
-}
-
-function isPrivateLiteral(host: string): boolean {
-  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
-  if (v4) {
-    const [x, y] = [Number(v4[1]), Number(v4[2])];
-    return x === 0 || x === 10 || x === 127 || (x === 169 && y === 254) || (x === 172 && y >= 16 && y <= 31) || (x === 192 && y === 168) || (x === 100 && y >= 64 && y <= 127);
-  }
-  return host === '::1' || /^f[cd][0-9a-f]*:/.test(host) || /^fe[89ab][0-9a-f]*:/.test(host);
-}
-
-/**
  * The http hook host allowlist (issue 6 "http handlers"), shown when a workspace has http hooks or
  * hosts are allowed: hosts the user allowed (each removable), hosts of this workspace's http hooks
  * that the policy would refuse (one click to allow), and a field to allow another host
@@ -44,7 +18,8 @@ export function HttpHosts({ listing }: { listing: HookListing }) {
   const [busy, setBusy] = useState(false);
   const allowed = listing.httpAllowedHosts;
   const httpHooks = listing.hooks.filter((h) => h.type === 'http' && h.url);
-  const suggested = [...new Set(httpHooks.map((h) => hostNeedingAllowance(h.url!)).filter((h): h is string => h !== null))].filter((h) => !allowed.includes(h));
+  // the engine decides which hosts its address policy refuses (`refusedHost`, already net of the allowlist)
+  const suggested = [...new Set(httpHooks.map((h) => h.refusedHost).filter((h): h is string => typeof h === 'string'))];
   if (httpHooks.length === 0 && allowed.length === 0) return null;
 
   const set = async (host: string, allow: boolean) => {
