@@ -4,6 +4,7 @@ import { Play } from 'lucide-react';
 import type { CommandInfo, CommandPreview as Preview, CommandRunResult } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { Warnings } from './common';
+import { ConfirmActions } from '../../components/DialogActions';
 
 /**
  * Live expansion preview of a command with sample arguments (0-based `$0`, `$ARGUMENTS` = the text
@@ -97,16 +98,7 @@ export function CommandPreview({ workspaceId, command }: { workspaceId: string; 
                   They run in the workspace folder exactly as written in <code>{command.path}</code>. The arguments are never passed to a shell.
                 </AlertDialog.Description>
                 <pre className="hook-command">{preview.embeds.map((e) => e.command).join('\n')}</pre>
-                <div className="dialog-actions">
-                  <AlertDialog.Cancel asChild>
-                    <button className="button">Cancel</button>
-                  </AlertDialog.Cancel>
-                  <AlertDialog.Action asChild>
-                    <button className="button primary" onClick={run}>
-                      Run
-                    </button>
-                  </AlertDialog.Action>
-                </div>
+                <ConfirmActions label="Run" onConfirm={run} />
               </AlertDialog.Content>
             </AlertDialog.Portal>
           </AlertDialog.Root>

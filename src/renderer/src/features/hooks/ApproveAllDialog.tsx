@@ -2,6 +2,7 @@ import { AlertDialog } from 'radix-ui';
 import type { Hook, McpServer } from '../../../../shared/contract';
 import { literalOf, sourceLabel } from './HookCard';
 import { serverLiteral } from './McpCard';
+import { ConfirmActions } from '../../components/DialogActions';
 
 /** An item the "approve all shown" confirmation lists. */
 export type Approvable = { kind: 'hook'; item: Hook } | { kind: 'mcp'; item: McpServer };
@@ -39,16 +40,7 @@ export function ApproveAllDialog({ items, open, onOpenChange, onConfirm, title }
               </li>
             ))}
           </ul>
-          <div className="dialog-actions">
-            <AlertDialog.Cancel asChild>
-              <button className="button">Cancel</button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action asChild>
-              <button className="button primary" onClick={onConfirm}>
-                Approve {items.length}
-              </button>
-            </AlertDialog.Action>
-          </div>
+          <ConfirmActions label={`Approve ${items.length}`} onConfirm={onConfirm} />
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>

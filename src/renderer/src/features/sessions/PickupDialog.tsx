@@ -3,6 +3,7 @@ import { LogIn } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useApp } from '../../state/appStore';
 import { rememberPickup, surfaceKind, surfaceLabel, tabSurfaceId } from './surface';
+import { FormDialogFooter } from '../../components/DialogActions';
 
 /** "Pick up a session": redeems a handover code from another surface and opens that session here. */
 export function PickupButton() {
@@ -60,21 +61,7 @@ export function PickupButton() {
               <span>Handover code</span>
               <input className="sess-pickup-input" value={code} onChange={(e) => setCode(e.target.value)} maxLength={8} autoFocus autoComplete="off" spellCheck={false} aria-label="Handover code" placeholder="ABCD" />
             </label>
-            {error && (
-              <p className="field-error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button className="button" type="button">
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button className="button primary" type="submit" disabled={busy || code.trim().length < 4}>
-                Pick up
-              </button>
-            </div>
+            <FormDialogFooter error={error} submitLabel="Pick up" disabled={busy || code.trim().length < 4} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

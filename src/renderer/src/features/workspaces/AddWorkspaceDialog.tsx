@@ -3,6 +3,7 @@ import { FolderSearch } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
 import { useApp } from '../../state/appStore';
+import { FormDialogFooter } from '../../components/DialogActions';
 
 /**
  * Adding a folder: the native folder picker in the desktop app, a path field in the browser
@@ -80,21 +81,7 @@ export function AddWorkspaceDialog() {
                 aria-describedby={error ? 'add-error' : undefined}
               />
             </label>
-            {error && (
-              <p id="add-error" className="field-error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button">
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button type="submit" className="button primary" disabled={busy}>
-                Add workspace
-              </button>
-            </div>
+            <FormDialogFooter error={error} errorId="add-error" submitLabel="Add workspace" disabled={busy} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -1,6 +1,7 @@
 import { AlertDialog } from 'radix-ui';
 import { toast } from 'sonner';
 import { useApp } from '../../state/appStore';
+import { ConfirmActions } from '../../components/DialogActions';
 
 /** Confirms removing a workspace from Atrium's list; says plainly that no file is touched. */
 export function RemoveWorkspaceDialog() {
@@ -31,16 +32,7 @@ export function RemoveWorkspaceDialog() {
             Atrium forgets this workspace. The folder <code>{workspace?.path}</code> and everything in it stay exactly as they are; you
             can add it again any time.
           </AlertDialog.Description>
-          <div className="dialog-actions">
-            <AlertDialog.Cancel asChild>
-              <button className="button">Cancel</button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action asChild>
-              <button className="button danger" onClick={() => void remove()}>
-                Remove from Atrium
-              </button>
-            </AlertDialog.Action>
-          </div>
+          <ConfirmActions label="Remove from Atrium" tone="danger" onConfirm={() => void remove()} />
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Dialog } from 'radix-ui';
 import { useApp } from '../../state/appStore';
+import { FormDialogFooter } from '../../components/DialogActions';
 
 /** Renames a workspace's display name (the folder is never renamed). */
 export function RenameWorkspaceDialog() {
@@ -42,21 +43,7 @@ export function RenameWorkspaceDialog() {
               <input autoFocus name="name" value={name} onFocus={(e) => e.currentTarget.select()} onChange={(e) => setName(e.target.value)} maxLength={200} aria-invalid={Boolean(error)} />
             </label>
             <p className="hint">Only Atrium's label changes; the folder keeps its name.</p>
-            {error && (
-              <p className="field-error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button">
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button type="submit" className="button primary">
-                Rename
-              </button>
-            </div>
+            <FormDialogFooter error={error} submitLabel="Rename" />
           </form>
         </Dialog.Content>
       </Dialog.Portal>
