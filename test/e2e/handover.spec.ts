@@ -38,9 +38,7 @@ test('hand a session over to a second browser context with a code; both see the 
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.startSession('Scripted agent', 'hello from the first tab');
   const id = await sessions.sessionId();
   // the first prompt carries the static rules (AGENTS.md), which the echo agent repeats
@@ -89,9 +87,7 @@ test('a permission request goes to the surface that sent the prompt; a closed ta
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.startSession('Scripted agent', 'hello');
   await expect(sessions.state()).toHaveText('idle');
   const code = await sessions.handOver();
@@ -161,9 +157,7 @@ test('the request remembers its surface: a reloaded tab still shows only the not
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.startSession('Scripted agent', 'hello');
   await expect(sessions.state()).toHaveText('idle');
   const id = await sessions.sessionId();

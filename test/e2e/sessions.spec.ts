@@ -38,9 +38,7 @@ test('start a session with the fixture agent, answer a permission prompt, stop a
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await expect(sessions.panel).toContainText('No sessions yet');
 
   // launch with a first prompt: the agent streams, plans, and asks before writing
@@ -124,9 +122,7 @@ test('a rule edited while Atrium was stopped fails the session closed; the diff 
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.startSession('Scripted agent', 'hello');
   const id = await sessions.sessionId();
   await expect(sessions.items('agent_message').last()).toContainText('Always be kind.');
@@ -164,9 +160,7 @@ test('a session in a new git worktree shows its branch; archiving with a dirty w
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
   await sessions.dialog.getByRole('radio', { name: /Scripted agent/ }).check();
   await expect(sessions.dialog.getByRole('note', { name: 'What the agent does on its own' })).toContainText(/user-defined agent/i);
@@ -207,9 +201,7 @@ test('the worktree option is disabled, with the reason, for a workspace that is 
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
   const option = sessions.dialog.getByLabel('Run in a new git worktree');
   await expect(option).toBeDisabled();
@@ -280,9 +272,7 @@ test('the "/" menu lists workspace commands beside the agent\'s; a picked one pr
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.startSession('Scripted agent');
   await expect(sessions.state()).toHaveText('idle');
   // edited on disk after the session started: the session keeps the snapshot's template
@@ -359,9 +349,7 @@ test('a trial user at 1280×800: the typed title stays, messages stay apart, the
   server = await startAtrium(dataDir, { HOME: home });
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('project').click();
-  await sessions.openTab();
+  await sessions.openWorkspaceSessions(atrium, server.url);
 
   // the dialog's buttons stay on screen at 800 px while its form scrolls
   await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { AtriumPage } from './AtriumPage';
 
 /**
  * Page object for sessions: the workspace's Sessions tab, the global list, the New session dialog
@@ -28,6 +29,13 @@ export class SessionsPage {
   async openTab(): Promise<void> {
     await this.tab.click();
     await expect(this.panel).toBeVisible();
+  }
+
+  /** Opens Atrium at `url`, selects the workspace named `workspace` and opens its Sessions tab. */
+  async openWorkspaceSessions(atrium: AtriumPage, url: string, workspace = 'project'): Promise<void> {
+    await atrium.open(url);
+    await atrium.workspaceItem(workspace).click();
+    await this.openTab();
   }
 
   /** Opens the New session dialog, picks `agentName`, types a first prompt and starts. */
