@@ -76,6 +76,22 @@ export const HookDanger = z.object({
 });
 export type HookDanger = z.infer<typeof HookDanger>;
 
+/**
+ * Something a command runs that its digest cannot cover: code chosen at run time (a package runner
+ * such as `npx pkg`, module resolution, a path built from a variable, inline interpreter code that
+ * loads files). A hook or server with any of these is approved only with an explicit
+ * acknowledgement (`hooks.approve` item `acknowledgeUncovered: true`, CLI `--acknowledge-uncovered`).
+ */
+export const HookUncovered = z.object({
+  /** Stable code: `package-runner`, `module-resolution`, `dynamic-path`, `interpreter-code`, `unparsed`, `size-cap`, ... */
+  code: z.string(),
+  /** The part of the command (or file) concerned, literally. */
+  text: z.string(),
+  /** One sentence: what the digest does not cover and why. */
+  message: z.string(),
+});
+export type HookUncovered = z.infer<typeof HookUncovered>;
+
 /** The approval recorded for a hook key (possibly for an older digest). */
 export const HookApproval = z.object({
   digest: z.string(),
@@ -122,6 +138,8 @@ export const Hook = z.object({
   /** The canonical definition the digest covers (for display and diffs). */
   definition: z.record(z.string(), z.unknown()),
   scripts: z.array(HookScript),
+  /** What the digest does not cover (empty when every file the command runs is hashed). */
+  uncovered: z.array(HookUncovered),
   state: HookState,
   /** The approval recorded for this hook key, if any (its digest differs when `modified`). */
   approval: HookApproval.nullable(),
@@ -159,6 +177,10 @@ export const McpServer = z.object({
   digest: z.string(),
   /** The canonical definition with secret-looking values masked. */
   definition: z.record(z.string(), z.unknown()),
+  /** Files the server command runs, hashed into the digest (same rules as hook scripts). */
+  scripts: z.array(HookScript),
+  /** What the digest does not cover (e.g. `npx -y pkg@latest`). */
+  uncovered: z.array(HookUncovered),
   state: McpServerState,
   approval: HookApproval.nullable(),
   danger: z.array(HookDanger),
@@ -298,9 +320,22 @@ export const hooksRequests = defineRequests({
   },
   'hooks.approve': {
     description:
-      'Approves hooks or MCP servers by id at the digest the user saw (HOOK_DIGEST_MISMATCH when it changed since; HOOK_INVALID for invalid ones; NOT_FOUND for unknown ids). All or nothing.',
+      'Approves hooks or MCP servers by id at the digest the user saw (HOOK_DIGEST_MISMATCH when it changed since; HOOK_INVALID for invalid ones; HOOK_UNCOVERED when an item with a non-empty `uncovered` list lacks `acknowledgeUncovered`; NOT_FOUND for unknown ids). All or nothing.',
     params: z
-      .object({ ...target, items: z.array(z.object({ id: z.string().min(1), digest: z.string().min(1).optional() })).min(1), via: Via })
+      .object({
+        ...target,
+        items: z
+          .array(
+            z.object({
+              id: z.string().min(1),
+              digest: z.string().min(1).optional(),
+              /** Required (true) for an item whose `uncovered` list is not empty: the user saw what the digest does not cover. */
+              acknowledgeUncovered: z.boolean().optional(),
+            }),
+          )
+          .min(1),
+        via: Via,
+      })
       .refine(exactlyOneTarget, targetMessage),
     result: z.object({ changes: z.array(HookAuditEntry) }),
   },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Hook, HookCounts, HookFormat, HookListing, HookScript, HookState, McpServer, TrustWarning } from '../../../shared/contract';
+import { uncoveredOf } from './coverage';
 import { commandLine, isRecord, oneLine } from '../trust/review/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
 import { commandDangers, scriptDangers, urlDangers } from './danger';
@@ -257,6 +258,7 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
     digest,
     definition: JSON.parse(canonicalJson(definition)) as Record<string, unknown>,
     scripts: scripts.map(({ abs: _abs, ...s }) => s),
+    uncovered: f.type === 'command' ? uncoveredOf(f.command, f.args) : [],
     state,
     approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
     danger,
@@ -299,6 +301,8 @@ function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<stri
       headers: def.maskedHeaders,
       digest: def.digest,
       definition: def.maskedDefinition,
+      scripts: [],
+      uncovered: uncoveredOf(def.command, def.args),
       state,
       approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
       danger: def.danger,
