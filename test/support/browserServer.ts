@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
+import { tokenProtocols } from '../../src/shared/browserAuth';
 import type { Dispatcher } from '../../src/main/core/dispatcher';
 import type { Engine } from '../../src/main/core/engine';
 import { startServer, type RunningServer } from '../../src/main/server/server';
@@ -14,7 +15,7 @@ export interface Reply<R = unknown> {
   error?: { code: string; message?: string };
 }
 
-/** A connected browser tab: one WebSocket with the server's token and origin. */
+/** A connected browser tab: one WebSocket with the server's origin, offering its token as the subprotocol as the renderer does. */
 export interface Tab {
   /** Sends one request frame and resolves with the reply of the same id. */
   call<R = unknown>(method: string, params: unknown): Promise<Reply<R>>;
@@ -49,7 +50,7 @@ export function browserServers(): { start(engine: Engine): Promise<TestServer> }
   });
 
   async function connect(s: RunningServer): Promise<Tab> {
-    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/ws?token=${s.token}`, { headers: { Origin: s.origin } });
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/ws`, tokenProtocols(s.token), { headers: { Origin: s.origin } });
     sockets.push(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

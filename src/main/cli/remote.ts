@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
 import type { RequestName, ResultOf, ServerFrame } from '../../shared/contract';
+import { TOKEN_PATTERN, tokenProtocols } from '../../shared/browserAuth';
 import { AtriumError, isWireError } from '../../shared/errors';
 
 /** Where a running Atrium serves the contract (`atrium serve`, or the desktop app's on-demand server). */
@@ -47,8 +48,9 @@ export function readServerInfo(dataDir: string): ServerInfo | null {
 }
 
 /**
- * A contract client over a running Atrium's WebSocket (`/ws?token=…`, the same frames the browser
- * uses): typed requests and the pushed events. For commands that must act on the live instance
+ * A contract client over a running Atrium's WebSocket (`/ws`, the token offered as the
+ * `atrium.token.<token>` subprotocol, the same frames the browser uses): typed requests and the
+ * pushed events. The token never goes into the URL. For commands that must act on the live instance
  * (e.g. redeeming a handover code, which lives in that process's memory).
  */
 export class RemoteAtrium {
@@ -82,12 +84,14 @@ export class RemoteAtrium {
 
   /**
    * Connects to `origin` with `token`.
-   * @throws AtriumError NOT_FOUND when nothing answers there (the server is not running)
+   * @throws AtriumError NOT_FOUND when nothing answers there (the server is not running),
+   *   FORBIDDEN_SENDER when it refuses the token or origin, INVALID_PARAMS for a malformed token
    */
   static connect(origin: string, token: string): Promise<RemoteAtrium> {
-    const url = `${origin.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws?token=${encodeURIComponent(token)}`;
+    if (!TOKEN_PATTERN.test(token)) return Promise.reject(new AtriumError('INVALID_PARAMS', 'That is not an Atrium server token (16 to 256 letters, digits, - or _).'));
+    const url = `${origin.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`;
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
+      const ws = new WebSocket(url, tokenProtocols(token));
       ws.once('open', () => resolve(new RemoteAtrium(ws)));
       ws.once('unexpected-response', (_req, res) => reject(new AtriumError('FORBIDDEN_SENDER', `Atrium at ${origin} refused the connection (HTTP ${res.statusCode}); check the token.`)));
       ws.once('error', (error) => reject(new AtriumError('NOT_FOUND', `No Atrium answers at ${origin}: ${error.message}. Is \`atrium serve\` (or pickup in the desktop app) running?`)));

@@ -7,7 +7,8 @@ import type { ClientFrame, ServerFrame } from '../../shared/contract';
 import type { Dispatcher } from '../core/dispatcher';
 import type { Engine } from '../core/engine';
 import { ConnectionSurfaces } from './connectionSurfaces';
-import { TOKEN_COOKIE, createToken, isSameOrigin, presentedToken, securityHeaders, tokensEqual } from './security';
+import { AUTH_PATH, offersProtocol, TOKEN_PATTERN, tokenUrl, WS_PROTOCOL } from '../../shared/browserAuth';
+import { checkTokens, createToken, isSameOrigin, presentedTokens, securityHeaders } from './security';
 import { resolveStatic } from './static';
 
 /** Options for {@link startServer}. */
@@ -20,12 +21,13 @@ export interface ServerOptions {
   host?: string;
   /** Port; 0 picks a free one. */
   port?: number;
-  /** Fixed token (tests); default: a fresh random 256-bit token. */
+  /** Fixed token (tests; base64url, 16–256 characters); default: a fresh random 256-bit token. */
   token?: string;
 }
 
 /** A running browser-mode server. */
 export interface RunningServer {
+  /** The address to open in a browser: `<origin>/#token=<token>` (the token in the fragment). */
   url: string;
   origin: string;
   port: number;
@@ -34,18 +36,50 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Body of every 401: what to do next. */
+const UNAUTHORIZED = 'Unauthorized: open the full address `atrium serve` printed (it ends in #token=…); the token changes every time the server starts.\n';
+
 /**
  * Browser mode: serves the built renderer and the contract over one WebSocket (`/ws`), on the
- * same engine the desktop app uses. Every HTTP request and the WebSocket upgrade need the token
- * (query `?token=` once, then an HttpOnly SameSite=Strict cookie) and a Host/Origin equal to the
- * served origin (DNS-rebinding protection): 401 for a missing/wrong token, 403 for a foreign
- * origin. Engine events are pushed to every connected tab. The session surfaces a tab attached
- * over its socket (`sessions.attach`, `sessions.pickup`) are detached when that socket closes
- * (tab closed or reloaded), so a session never lists a tab that is gone (issue 8).
+ * same engine the desktop app uses.
+ *
+ * Who may drive it: whoever presents the token, and nobody else. The token is never put in a
+ * cookie. A cookie set for `127.0.0.1` is sent to every server on that address the same browser
+ * visits (cookies ignore ports: a dev server, a container port, an `ssh -L` forward), which could
+ * then replay it and trust folders or approve hooks. Serving on a unique name
+ * (`atrium-<random>.localhost` with a host-only cookie) was rejected: it cannot work for a LAN
+ * `--host` (that name resolves to the viewer's own loopback), not every browser resolves
+ * `*.localhost`, 127.0.0.1 would still need a second, cookie-less scheme, and the cookie would stay
+ * an ambient credential guarded only by the secrecy of a host name. Instead:
+ * - the printed address carries the token in the fragment (`/#token=…`, {@link tokenUrl}); a
+ *   fragment is never sent to a server, so it reaches no log or proxy. The page moves it into its
+ *   own origin's `localStorage` (scheme + host + port: no other port or host name can read it) and
+ *   strips it from the address bar, so a reload and a second tab work without the URL;
+ * - the WebSocket upgrade must offer it as the `atrium.token.<token>` subprotocol beside
+ *   `atrium.v1` (browsers cannot set headers on a WebSocket), or as `Authorization: Bearer`
+ *   (CLI); the server selects `atrium.v1`, never echoing the token. Cookies and the query are not
+ *   accepted there;
+ * - `GET /auth` with `Authorization: Bearer` answers 204 or 401, so a page can tell a stale token
+ *   (server restarted) from a server that is down;
+ * - the static files (the public renderer build, the same bytes as `out/renderer`) are served
+ *   without the token, since a navigation or a `<script>` load cannot carry a non-ambient
+ *   credential; nothing in them is data. A request that does present a token (`?token=`, Bearer)
+ *   with a wrong one gets 401; a right `?token=` (an address from before the fragment form) is
+ *   answered 303 to the same path with the token moved into the fragment. No response sets a cookie.
+ *
+ * Kept as before: a `Host`/`Origin` that is not the served origin gets 403 on every request and on
+ * the upgrade (DNS-rebinding protection, and another loopback port's pages send their own Origin);
+ * a missing or wrong token gets 401 on the upgrade and on `/auth`; tokens are compared in constant
+ * time; a strict CSP is sent. Engine events are pushed to every connected tab. The session surfaces
+ * a tab attached over its socket (`sessions.attach`, `sessions.pickup`) are detached when that
+ * socket closes (tab closed or reloaded), so a session never lists a tab that is gone.
+ *
+ * @throws Error when `options.token` is not a base64url string of 16–256 characters
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? createToken();
+  if (!TOKEN_PATTERN.test(token)) throw new Error('The server token must be 16 to 256 base64url characters (it travels as a WebSocket subprotocol).');
   const sockets = new Set<WebSocket>();
   const surfaces = new ConnectionSurfaces((sessionId, surfaceId) => options.dispatcher.dispatch('sessions.detach', { sessionId, surfaceId }));
   let origin = '';
@@ -53,25 +87,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
     const headers = securityHeaders(origin);
-    if (!isSameOrigin(req, origin)) {
-      res.writeHead(403, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Forbidden: this server only answers requests addressed to its own origin.\n');
+    const text = (status: number, body: string, extra: Record<string, string> = {}) => {
+      res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', ...extra });
+      res.end(body);
+    };
+    if (!isSameOrigin(req, origin)) return text(403, 'Forbidden: this server only answers requests addressed to its own origin.\n');
+    if (url.pathname === AUTH_PATH) {
+      const result = checkTokens(presentedTokens(req, url, ['bearer']), token);
+      if (result !== 'ok') return text(401, UNAUTHORIZED, { 'WWW-Authenticate': 'Bearer realm="atrium"' });
+      res.writeHead(204, headers);
+      res.end();
       return;
     }
-    const presented = presentedToken(req, url);
-    if (!tokensEqual(presented, token)) {
-      res.writeHead(401, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Unauthorized: open the full URL that `atrium serve` printed, including ?token=…\n');
-      return;
-    }
+    const presented = presentedTokens(req, url, ['bearer', 'query']);
+    if (checkTokens(presented, token) === 'wrong') return text(401, UNAUTHORIZED);
     if (url.searchParams.has('token')) {
-      // First load: move the token into an HttpOnly cookie and drop it from the address bar/history.
+      // An address with ?token= (the form before the fragment): move the token where no server sees it again.
       url.searchParams.delete('token');
-      res.writeHead(303, {
-        ...headers,
-        'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: url.pathname + url.search,
-      });
+      res.writeHead(303, { ...headers, Location: `${url.pathname}${url.search}#token=${token}` });
       res.end();
       return;
     }
@@ -81,17 +114,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return;
     }
     const found = resolveStatic(options.rendererDir, url.pathname);
-    if (!found) {
-      res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`Not found. If this is a fresh checkout, run \`npm run build\` first.\n`);
-      return;
-    }
+    if (!found) return text(404, `Not found. If this is a fresh checkout, run \`npm run build\` first.\n`);
     res.writeHead(200, { ...headers, 'Content-Type': found.type });
     if (req.method === 'HEAD') res.end();
     else fs.createReadStream(found.file).pipe(res);
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  // Select atrium.v1, never the token protocol (ws would otherwise echo the first one offered).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', origin);
     const refuse = (status: string) => {
@@ -100,7 +130,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     };
     if (url.pathname !== '/ws') return refuse('404 Not Found');
     if (!isSameOrigin(req, origin)) return refuse('403 Forbidden');
-    if (!tokensEqual(presentedToken(req, url), token)) return refuse('401 Unauthorized');
+    if (checkTokens(presentedTokens(req, url, ['subprotocol', 'bearer']), token) !== 'ok') return refuse('401 Unauthorized');
+    const protocols = req.headers['sec-websocket-protocol'];
+    // a browser that offered its token but not atrium.v1 would fail the handshake we could answer
+    if (protocols !== undefined && !offersProtocol(protocols)) return refuse('400 Bad Request');
     wss.handleUpgrade(req, socket, head, (ws) => {
       const connectionId = `ws-${crypto.randomUUID()}`;
       sockets.add(ws);
@@ -126,7 +159,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   origin = `http://${hostInUrl}:${port}`;
 
   return {
-    url: `${origin}/?token=${token}`,
+    url: tokenUrl(origin, token),
     origin,
     port,
     token,
