@@ -1,5 +1,6 @@
 import type { EventName, ParamsOf, PayloadOf, RequestName, ResultOf } from '../../../shared/contract';
 import type { AtriumBridge } from '../../../shared/bridge';
+import { BrowserToken, checkTokenAtOrigin } from './browserToken';
 import { createWebSocketBridge } from './websocketBridge';
 
 /** A request that failed in the engine; `code` is one of the contract's error codes. */
@@ -23,7 +24,8 @@ export interface AtriumClient {
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
 
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+/** `unauthorized`: browser mode only, the tab has no token the server accepts (it stops reconnecting). */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized';
 
 /** Builds a client over any bridge. */
 export function createClient(bridge: AtriumBridge & { onConnection?: AtriumClient['onConnection'] }): AtriumClient {
@@ -46,10 +48,30 @@ export function createClient(bridge: AtriumBridge & { onConnection?: AtriumClien
   };
 }
 
-/** The client for this page: the Electron preload's `window.atrium` when present, else WebSocket. */
+/**
+ * The client for this page: the Electron preload's `window.atrium` when present, else the
+ * WebSocket to the server that served the page, with the token from the address fragment
+ * (`#token=…`, taken out of the address at once) or this origin's `localStorage`
+ * ({@link BrowserToken}). A `#token=` pasted into the address later (same-document navigation)
+ * reconnects with it.
+ */
 export function connect(): AtriumClient {
   const injected = (window as unknown as { atrium?: AtriumBridge }).atrium;
   if (injected) return createClient(injected);
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-  return createClient(createWebSocketBridge(url));
+  const token = new BrowserToken(storageOrNull(), checkTokenAtOrigin);
+  token.takeFromAddress(location, history);
+  const bridge = createWebSocketBridge(url, token);
+  window.addEventListener('hashchange', () => {
+    if (token.takeFromAddress(location, history)) bridge.reauthenticate();
+  });
+  return createClient(bridge);
+}
+
+function storageOrNull(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage blocked by the browser's settings: the token lives in this page only
+  }
 }

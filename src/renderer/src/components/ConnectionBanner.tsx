@@ -1,9 +1,20 @@
 import { useApp } from '../state/appStore';
 
-/** Shown only in browser mode when the WebSocket to `atrium serve` is down; it reconnects by itself. */
+/**
+ * Browser mode only: says why the WebSocket to `atrium serve` is down. Disconnected: it reconnects
+ * by itself. Unauthorized (no token, or the server restarted with a new one): what to open instead.
+ */
 export function ConnectionBanner() {
   const connection = useApp((s) => s.connection);
   const loaded = useApp((s) => s.workspacesLoaded);
+  if (connection === 'unauthorized') {
+    return (
+      <div className="banner banner-error" role="alert">
+        This tab has no valid token for this Atrium server. Open the full address <code>atrium serve</code> printed (it ends in <code>#token=…</code>); the token
+        changes every time the server starts.
+      </div>
+    );
+  }
   if (connection === 'open' || (!loaded && connection === 'connecting')) return null;
   return (
     <div className="banner banner-error" role="status">

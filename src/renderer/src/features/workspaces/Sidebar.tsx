@@ -14,6 +14,7 @@ import { useApp } from '../../state/appStore';
  */
 export function Sidebar() {
   const workspaces = useApp((s) => s.workspaces);
+  const loaded = useApp((s) => s.workspacesLoaded);
   const selectedId = useApp((s) => s.selectedId);
   const select = useApp((s) => s.select);
   const openDialog = useApp((s) => s.openDialog);
@@ -63,7 +64,8 @@ export function Sidebar() {
       <SidebarSessionsEntry />
       <div className="sidebar-section-title">Workspaces</div>
       {workspaces.length === 0 ? (
-        <p className="sidebar-empty">No workspaces yet.</p>
+        // not loaded yet (or never, without a valid token): say nothing rather than "none"
+        loaded && <p className="sidebar-empty">No workspaces yet.</p>
       ) : (
         <ul className="workspace-list" ref={listRef} role="listbox" aria-label="Workspaces">
           {workspaces.map((w, i) => (

@@ -7,7 +7,9 @@ export function WelcomeView() {
   const count = useApp((s) => s.workspaces.length);
   const loaded = useApp((s) => s.workspacesLoaded);
   const openDialog = useApp((s) => s.openDialog);
-  if (!loaded) return <div className="empty-state muted">Loading…</div>;
+  // without a valid token nothing will load: the connection banner says what to open instead
+  const unauthorized = useApp((s) => s.connection === 'unauthorized');
+  if (!loaded) return unauthorized ? null : <div className="empty-state muted">Loading…</div>;
   return (
     <section className="empty-state">
       <h1>{count === 0 ? 'Add your first workspace' : 'Select a workspace'}</h1>
