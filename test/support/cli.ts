@@ -13,13 +13,15 @@ export interface CliRun {
 
 /**
  * Runs the real CLI from source in a child process (`node --import tsx src/main/cli/entry.ts …`),
- * so unit tests need no build. `env` is merged over the current environment.
+ * so unit tests need no build. `env` is merged over the current environment; `input` is written to
+ * its stdin (which is then closed; empty by default).
  */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliRun {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ''): CliRun {
   const res = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     encoding: 'utf8',
+    input,
     timeout: 60_000,
   });
   let json: unknown;

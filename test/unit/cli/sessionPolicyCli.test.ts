@@ -22,9 +22,9 @@ afterEach(async () => {
 });
 
 /** Runs the CLI without blocking this process (the server under test lives here). */
-function cliAsync(args: string[], stdin?: (child: ReturnType<typeof spawn>) => void): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cliAsync(args: string[], stdin?: (child: ReturnType<typeof spawn>) => void, env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -69,14 +69,14 @@ describe('atrium session (issue 8)', () => {
     server = await startServer({ engine, dispatcher, rendererDir: renderer });
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
 
-    // explicit --url/--token, attach only
+    // explicit --url with the token in the environment, attach only
     const first = engine.policy.issueHandover(s.id);
-    const attached = await cliAsync(['session', 'pickup', first.code, '--url', server.origin, '--token', server.token, '--no-follow', '--json', '--data-dir', world.dataDir]);
+    const attached = await cliAsync(['session', 'pickup', first.code, '--url', server.origin, '--no-follow', '--json', '--data-dir', world.dataDir], undefined, { ATRIUM_TOKEN: server.token });
     expect(attached.status, attached.stderr).toBe(0);
     const out = JSON.parse(attached.stdout) as { session: { id: string }; surface: { kind: string; via: string } };
     expect(out.session.id).toBe(s.id);
     expect(out.surface).toMatchObject({ kind: 'cli', via: 'pickup' });
-    const again = await cliAsync(['session', 'pickup', first.code, '--url', server.origin, '--token', server.token, '--no-follow', '--data-dir', world.dataDir]);
+    const again = await cliAsync(['session', 'pickup', first.code, '--url', server.origin, '--no-follow', '--data-dir', world.dataDir], undefined, { ATRIUM_TOKEN: server.token });
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('is not a valid handover code');
     // the attach-only terminal exited: its connection closed, so the server detached its surface
