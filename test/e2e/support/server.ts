@@ -7,6 +7,7 @@ import { repoRoot } from '../../support/corpus';
 
 /** A running `atrium serve` child process, started exactly as a user would (the built CLI). */
 export interface ServedAtrium {
+  /** The address `atrium serve` printed: `<origin>/#token=<token>`. */
   url: string;
   origin: string;
   port: number;
@@ -15,9 +16,12 @@ export interface ServedAtrium {
   stop(): Promise<void>;
 }
 
-/** Starts `node bin/atrium.js serve --json --port 0` on `dataDir` (a fresh temp dir by default). */
-export async function startAtrium(dataDir = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-data-')), env: NodeJS.ProcessEnv = {}): Promise<ServedAtrium> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'serve', '--json', '--port', '0', '--data-dir', dataDir], {
+/**
+ * Starts `node bin/atrium.js serve --json --port <port>` on `dataDir` (a fresh temp dir by default;
+ * port 0, a free one, by default). Open `url` in a page: it carries the token in its fragment.
+ */
+export async function startAtrium(dataDir = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-data-')), env: NodeJS.ProcessEnv = {}, listenPort = 0): Promise<ServedAtrium> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'serve', '--json', '--port', String(listenPort), '--data-dir', dataDir], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
