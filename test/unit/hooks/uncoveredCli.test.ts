@@ -23,7 +23,7 @@ function setup() {
   return { dir, cli, hook, server, listing };
 }
 
-describe('atrium hooks|mcp approve --acknowledge-uncovered', () => {
+describe('atrium hooks|mcp approve --acknowledge-uncovered', { timeout: 120_000 }, () => {
   it('hooks list shows "not covered by the digest" lines for hooks and MCP servers; --json carries uncovered', () => {
     const { dir, cli, hook, server } = setup();
     expect(hook.uncovered).toEqual([{ code: 'package-runner', text: 'npx -y cowsay hi', message: expect.stringContaining('npx runs a package chosen at run time') }]);
