@@ -230,6 +230,11 @@ export const HookAuditEntry = z.object({
   /** ISO 8601. */
   at: z.string(),
   by: z.string(),
+  /**
+   * Present (non-empty) only on an `approve` that acknowledged what the digest does not cover:
+   * the item's `uncovered` entries exactly as the user was shown them when approving.
+   */
+  acknowledgedUncovered: z.array(HookUncovered).optional(),
 });
 export type HookAuditEntry = z.infer<typeof HookAuditEntry>;
 
@@ -340,9 +345,14 @@ export const hooksRequests = defineRequests({
     result: z.object({ changes: z.array(HookAuditEntry) }),
   },
   'hooks.approveAllUser': {
-    description: "Approves every valid user-level hook (~/.claude, ~/.codex, ~/.gemini, ~/.blade) at its current digest, in one action.",
+    description:
+      "Approves every valid user-level hook (~/.claude, ~/.codex, ~/.gemini, ~/.blade) at its current digest, in one action, except those whose `uncovered` list is not empty: they are never approved in bulk and come back in `leftUncovered` (approve each with `hooks.approve` and `acknowledgeUncovered`).",
     params: z.object({ ...target, via: Via }).refine(exactlyOneTarget, targetMessage),
-    result: z.object({ changes: z.array(HookAuditEntry) }),
+    result: z.object({
+      changes: z.array(HookAuditEntry),
+      /** User hooks left unapproved because their digest does not cover everything they run. */
+      leftUncovered: z.array(z.object({ id: z.string(), label: z.string(), digest: z.string(), uncovered: z.array(HookUncovered) })),
+    }),
   },
   'hooks.revoke': {
     description: 'Removes the approval of hooks or MCP servers by id (NOT_FOUND when one has none).',

@@ -1,6 +1,9 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** Page object for the Hooks tab: hook cards by their literal command, approve/revoke, the diff of a modified hook. */
+/**
+ * Page object for the Hooks tab: hook and MCP cards, approve/revoke (through the confirmation when
+ * one is asked), what a digest does not cover, the diff of a modified hook, the Approve all dialog.
+ */
 export class HooksPage {
   readonly tab: Locator;
   readonly panel: Locator;
@@ -25,8 +28,59 @@ export class HooksPage {
     return card.locator('[data-hook-state]').first();
   }
 
+  /** The card of the MCP server named `name`. */
+  mcpCard(name: string): Locator {
+    return this.panel.getByRole('article', { name: `MCP server ${name}`, exact: true });
+  }
+
+  /** A card's "Not covered by the digest:" block. */
+  uncovered(card: Locator): Locator {
+    return card.getByRole('group', { name: 'Not covered by the digest' });
+  }
+
+  /** The card's own Approve button (it may open the confirmation). */
+  approveButton(card: Locator): Locator {
+    return card.getByRole('button', { name: /^Approve/ });
+  }
+
+  /** The confirmation asked before approving one item with danger highlights or uncovered parts. */
+  confirmDialog(): Locator {
+    return this.page.getByRole('alertdialog', { name: /^Approve (code the digest does not cover|an? (hook|MCP server) with danger highlights)\?$/ });
+  }
+
+  /** The acknowledgement checkbox of the single-item confirmation. */
+  acknowledgement(): Locator {
+    return this.confirmDialog().getByRole('checkbox', { name: 'I understand Atrium cannot check this code' });
+  }
+
+  /**
+   * Approves as a user would: clicks Approve and, when the card shows danger highlights or parts
+   * the digest does not cover, confirms in the dialog (ticking the acknowledgement when asked).
+   */
   async approve(card: Locator): Promise<void> {
-    await card.getByRole('button', { name: /^Approve/ }).click();
+    const flagged = (await card.getByRole('list', { name: 'Danger highlights' }).count()) + (await this.uncovered(card).count());
+    await this.approveButton(card).click();
+    if (!flagged) return;
+    const dialog = this.confirmDialog();
+    await expect(dialog).toBeVisible();
+    if (await this.acknowledgement().count()) await this.acknowledgement().check();
+    await dialog.getByRole('button', { name: /^Approve/ }).click();
+    await expect(dialog).toBeHidden();
+  }
+
+  /** The toolbar's "Approve all shown (N)…" button. */
+  approveAllButton(): Locator {
+    return this.panel.getByRole('button', { name: /^Approve all shown/ });
+  }
+
+  /** The Approve all dialog. */
+  approveAllDialog(): Locator {
+    return this.page.getByRole('alertdialog', { name: /^Approve \d+ shown items?\?$/ });
+  }
+
+  /** An item of the Approve all dialog, by the start of its label (`Stop hook: echo x`, `MCP server tools`). */
+  approveAllItem(label: string): Locator {
+    return this.approveAllDialog().getByRole('listitem', { name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
   }
 
   /** The diff block of a modified card. */

@@ -104,8 +104,9 @@ describe('approval rules', () => {
     const w = hookWorld();
     w.write({ '.claude/settings.json': { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo u1' }, { type: 'command', command: 'echo u2' }] }], preToolUse: [{ hooks: [{ type: 'command', command: 'echo bad' }] }] } } }, w.home);
     w.write({ '.claude/settings.json': settingsWith('Stop', { type: 'command', command: 'echo project' }) });
-    const changes = await w.engine.hooks.approveAllUser({ path: w.project });
+    const { changes, leftUncovered } = await w.engine.hooks.approveAllUser({ path: w.project });
     expect(changes).toHaveLength(2);
+    expect(leftUncovered).toEqual([]);
     expect(changes.every((c) => c.trustRoot === w.home)).toBe(true);
     const states = Object.fromEntries((await w.list()).hooks.map((h) => [h.command, h.state]));
     expect(states).toEqual({ 'echo u1': 'approved', 'echo u2': 'approved', 'echo bad': 'invalid', 'echo project': 'unapproved' });

@@ -2,13 +2,17 @@ import type { Command } from 'commander';
 import { HookEvent } from '../../../shared/contract';
 import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
-import { describeChanges, describeHistory, describeListing, describeOutcome, describeRuns } from './hooksOutput';
+import { approveFromCli } from './hooksApprove';
+import { describeChanges, describeHistory, describeLeftUncovered, describeListing, describeOutcome, describeRuns } from './hooksOutput';
 
 /**
  * `atrium hooks list|approve|revoke|run|diff|runs|history|allow-host` (issue 6 "Surfaces"). DIR is a
  * folder or a workspace id. With `--json` (one line on stdout):
  * - `list DIR` → `{path, trustRoot, workspaceId, restricted, disableAllHooks, hooks: [{id, source: {scope, file, plugin, format, absolutePath}, event, matcher, if, type, command, url, args, timeout, timeoutMs, digest, scripts: [{path, sha256, outsideWorkspace, size}], state, approval, danger: [{code, message}], warnings, ...}], mcpServers: [{id, name, digest, state, ...}], warnings, counts, httpAllowedHosts}`
- * - `approve DIR ID... [--digest D]` / `approve DIR --all-user` / `revoke DIR ID...` → `{changes: [{id, itemId, action, digest, previousDigest, label, at, by, ...}]}`
+ * - `approve DIR ID... [--digest D] [--acknowledge-uncovered]` / `revoke DIR ID...` → `{changes: [{id, itemId, action, digest, previousDigest, label, at, by, acknowledgedUncovered?}]}`;
+ *   an item whose digest does not cover everything it runs (`uncovered` not empty) fails with exit 1
+ *   (HOOK_UNCOVERED, nothing approved) unless `--acknowledge-uncovered` is given
+ * - `approve DIR --all-user` → `{changes, leftUncovered: [{id, label, digest, uncovered}]}`: never approves uncovered hooks
  * - `run DIR --event E --input JSON` → `{event, decision, reason, continue, stopReason, additionalContext, systemMessages, updatedInput, results: [{id, exitCode, durationMs, decision, stdout, stderr, skipped, ...}]}`
  */
 export function registerHooksCommands(program: Command): void {
@@ -23,18 +27,21 @@ export function registerHooksCommands(program: Command): void {
 
   withGlobalOptions(hooks.command('approve <dir> [ids...]').description('approve hooks (or MCP servers) at their current digest'))
     .option('--digest <digest>', 'the digest you reviewed (refused with HOOK_DIGEST_MISMATCH when the hook changed since); one id only')
-    .option('--all-user', 'approve every one of your own (user-level) hooks')
-    .action((dir: string, ids: string[], opts: GlobalOptions & { digest?: string; allUser?: boolean }) =>
-      runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+    .option('--acknowledge-uncovered', 'approve even what the digest does not cover (the "not covered by the digest" lines of "atrium hooks list"), after reading it')
+    .option('--all-user', 'approve every one of your own (user-level) hooks, except those the digest does not fully cover')
+    .action((dir: string, ids: string[], opts: GlobalOptions & { digest?: string; allUser?: boolean; acknowledgeUncovered?: boolean }) =>
+      runWithEngine(opts, async (ctx) => {
+        const { engine, dispatcher, print } = ctx;
         if (opts.allUser) {
           if (ids.length || opts.digest) throw new CliError('Give either --all-user or hook ids, not both.', 2);
-          const { changes } = await dispatcher.call('hooks.approveAllUser', { ...target(engine, dir), via: 'cli' });
-          print({ changes }, () => describeChanges(changes, 'approved'));
+          if (opts.acknowledgeUncovered) throw new CliError('--acknowledge-uncovered is given for hooks you name one by one; --all-user never approves a hook its digest does not fully cover.', 2);
+          const { changes, leftUncovered } = await dispatcher.call('hooks.approveAllUser', { ...target(engine, dir), via: 'cli' });
+          print({ changes, leftUncovered }, () => [describeChanges(changes, 'approved'), ...describeLeftUncovered(leftUncovered, dir)].join('\n'));
           return;
         }
         if (ids.length === 0) throw new CliError('Name the hooks to approve (ids from "atrium hooks list DIR"), or pass --all-user.', 2);
         if (opts.digest && ids.length !== 1) throw new CliError('--digest applies to exactly one id.', 2);
-        const { changes } = await dispatcher.call('hooks.approve', { ...target(engine, dir), items: ids.map((id) => ({ id, digest: opts.digest })), via: 'cli' });
+        const changes = await approveFromCli(ctx, dir, ids, opts, 'hooks');
         print({ changes }, () => describeChanges(changes, 'approved'));
       }),
     );

@@ -1,4 +1,4 @@
-import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, McpServer } from '../../../shared/contract';
+import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, McpServer } from '../../../shared/contract';
 import { tildify } from '../../core/trust/paths';
 import { shellArg } from '../shellArg';
 
@@ -38,6 +38,7 @@ function describeHook(h: Hook): string[] {
   const where = `${h.source.scope === 'user' ? '~/' : ''}${h.source.file}${h.line ? `:${h.line}` : ''}`;
   out.push(`      ${where} (${h.source.scope}${h.source.plugin ? `, plugin ${h.source.plugin}` : ''}) · timeout ${h.timeoutMs / 1000} s · ${h.digest.slice(0, 23)}…`);
   for (const s of h.scripts) out.push(`      script ${s.path}${s.outsideWorkspace ? ' (outside the workspace)' : ''} sha256 ${s.sha256.slice(0, 12)}…`);
+  out.push(...uncoveredLines(h.uncovered, '      '));
   for (const d of h.danger) out.push(`      ⚠ ${d.message}`);
   for (const w of h.warnings) out.push(`      ! ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
   return out;
@@ -50,15 +51,33 @@ function describeServer(s: McpServer): string[] {
   if (env.length) out.push(`      env ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
   const headers = Object.entries(s.headers);
   if (headers.length) out.push(`      headers ${headers.map(([k, v]) => `${k}: ${v}`).join('; ')}`);
+  for (const sc of s.scripts) out.push(`      script ${sc.path}${sc.outsideWorkspace ? ' (outside the workspace)' : ''} sha256 ${sc.sha256.slice(0, 12)}…`);
+  out.push(...uncoveredLines(s.uncovered, '      '));
   for (const d of s.danger) out.push(`      ⚠ ${d.message}`);
   for (const w of s.warnings) out.push(`      ! ${w.message}`);
   return out;
 }
 
-/** Human text of approve/revoke results. */
+/** Human text of approve/revoke results; an approval that acknowledged uncovered parts says so. */
 export function describeChanges(changes: readonly HookAuditEntry[], verb: string): string {
   if (changes.length === 0) return `Nothing ${verb}: already up to date.`;
-  return changes.map((c) => `${c.action === 'approve' ? (c.previousDigest ? 'Re-approved' : 'Approved') : 'Revoked'} ${c.itemId}: ${c.label} (${c.digest.slice(0, 23)}…)`).join('\n');
+  return changes
+    .map((c) => {
+      const line = `${c.action === 'approve' ? (c.previousDigest ? 'Re-approved' : 'Approved') : 'Revoked'} ${c.itemId}: ${c.label} (${c.digest.slice(0, 23)}…)`;
+      const n = c.acknowledgedUncovered?.length ?? 0;
+      return n ? `${line}, acknowledging ${n} part${n === 1 ? '' : 's'} the digest does not cover` : line;
+    })
+    .join('\n');
+}
+
+/** Lines for the user hooks `--all-user` left out because their digest does not cover everything they run (none when empty). */
+export function describeLeftUncovered(left: ReadonlyArray<{ id: string; label: string; uncovered: readonly HookUncovered[] }>, dir: string): string[] {
+  if (left.length === 0) return [];
+  return [
+    `Left out ${left.length} hook${left.length === 1 ? '' : 's'} its digest does not fully cover (never approved in bulk):`,
+    ...left.flatMap((l) => [`  ${l.id}  ${l.label}`, ...uncoveredLines(l.uncovered, '    ')]),
+    `Read each, then approve it by itself: atrium hooks approve ${shellArg(dir)} ID --acknowledge-uncovered`,
+  ];
 }
 
 /** Human text of `atrium hooks run`. */
@@ -85,5 +104,12 @@ export function describeRuns(runs: readonly HookRunRecord[]): string {
 /** Human text of the approval history. */
 export function describeHistory(entries: readonly HookAuditEntry[], home: string): string {
   if (entries.length === 0) return 'No hook approvals recorded.';
-  return entries.map((e) => `${e.at}  ${e.action.padEnd(7)}  ${e.itemId}  ${e.label}  (${tildify(e.trustRoot, home)}, ${e.by})`).join('\n');
+  return entries
+    .map((e) => `${e.at}  ${e.action.padEnd(7)}  ${e.itemId}  ${e.label}  (${tildify(e.trustRoot, home)}, ${e.by}${e.acknowledgedUncovered?.length ? `, acknowledged not covered: ${e.acknowledgedUncovered.map((u) => u.text).join(', ')}` : ''})`)
+    .join('\n');
+}
+
+/** `not covered by the digest: <text> — <message>` lines, one per entry. */
+export function uncoveredLines(uncovered: readonly HookUncovered[], indent: string): string[] {
+  return uncovered.map((u) => `${indent}✗ not covered by the digest: ${u.text} — ${u.message}`);
 }

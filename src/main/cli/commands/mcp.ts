@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import type { HookListing } from '../../../shared/contract';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 import { target } from '../workspaceRef';
+import { approveFromCli } from './hooksApprove';
 import { describeChanges, describeListing } from './hooksOutput';
 
 /**
  * `atrium mcp list|approve|revoke` (issue 6 "Surfaces"): repository MCP servers use the same
  * digest approval as hooks. `--json`: `list DIR` → `{mcpServers: [{id, name, digest, state, transport, command, args, url, env, headers (secret-looking values masked), source, danger, warnings, ...}], restricted, warnings}`;
- * `approve DIR ID... [--digest D]` / `revoke DIR ID...` → `{changes: [...]}`.
+ * `approve DIR ID... [--digest D] [--acknowledge-uncovered]` / `revoke DIR ID...` → `{changes: [...]}`; a server
+ * whose digest does not cover what it runs (`npx -y pkg@latest`) fails with exit 1 unless `--acknowledge-uncovered`.
  */
 export function registerMcpCommands(program: Command): void {
   const mcp = program.command('mcp').description('MCP servers from repository files, approved by digest like hooks');
@@ -21,12 +23,13 @@ export function registerMcpCommands(program: Command): void {
 
   withGlobalOptions(mcp.command('approve <dir> <ids...>').description('approve MCP servers at their current digest'))
     .option('--digest <digest>', 'the digest you reviewed (refused with HOOK_DIGEST_MISMATCH when the server changed since); one id only')
-    .action((dir: string, ids: string[], opts: GlobalOptions & { digest?: string }) =>
-      runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+    .option('--acknowledge-uncovered', 'approve even what the digest does not cover (the "not covered by the digest" lines of "atrium mcp list"), after reading it')
+    .action((dir: string, ids: string[], opts: GlobalOptions & { digest?: string; acknowledgeUncovered?: boolean }) =>
+      runWithEngine(opts, async (ctx) => {
+        const { engine, dispatcher, print } = ctx;
         if (opts.digest && ids.length !== 1) throw new CliError('--digest applies to exactly one id.', 2);
-        const t = target(engine, dir);
-        requireServers(await dispatcher.call('hooks.list', t), ids);
-        const { changes } = await dispatcher.call('hooks.approve', { ...t, items: ids.map((id) => ({ id, digest: opts.digest })), via: 'cli' });
+        requireServers(await dispatcher.call('hooks.list', target(engine, dir)), ids);
+        const changes = await approveFromCli(ctx, dir, ids, opts, 'mcp');
         print({ changes }, () => describeChanges(changes, 'approved'));
       }),
     );

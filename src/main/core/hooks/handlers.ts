@@ -10,7 +10,7 @@ export function createHooksHandlers(engine: Engine): HooksHandlers {
   return {
     'hooks.list': ({ includeHeldBack, ...target }) => hooks.list(target, { includeHeldBack }),
     'hooks.approve': async ({ items, via, ...target }) => ({ changes: await hooks.approve(target, items, via) }),
-    'hooks.approveAllUser': async ({ via, ...target }) => ({ changes: await hooks.approveAllUser(target, via) }),
+    'hooks.approveAllUser': ({ via, ...target }) => hooks.approveAllUser(target, via),
     'hooks.revoke': async ({ ids, via, ...target }) => ({ changes: await hooks.revoke(target, ids, via) }),
     'hooks.diff': ({ id, ...target }) => hooks.diff(target, id),
     'hooks.readScript': ({ id, script, ...target }) => hooks.readScript(target, id, script),

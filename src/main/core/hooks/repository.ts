@@ -1,5 +1,6 @@
-import type { HookApproval, HookAuditEntry, HookResult, HookRunRecord } from '../../../shared/contract';
+import type { HookApproval, HookAuditEntry, HookResult, HookRunRecord, HookUncovered } from '../../../shared/contract';
 import type { Store } from '../store/database';
+import { parseJsonColumn } from '../store/jsonColumn';
 
 /** An approval row. */
 export interface ApprovalRow extends HookApproval {
@@ -24,6 +25,8 @@ export interface ApprovalInput {
   scripts: Array<{ path: string; sha256: string; content: string | null; truncated: boolean }>;
   label: string;
   by: string;
+  /** What the digest does not cover that the user acknowledged with this approval (recorded in the audit); empty when nothing. */
+  acknowledgedUncovered: HookUncovered[];
 }
 
 /** A run to record. */
@@ -42,7 +45,7 @@ export const RUNS_KEPT = 2000;
 
 /**
  * SQLite access for hook approvals, the audit history, script snapshots, runs and the http host
- * allowlist (schema 4, `hooks/schema.ts`). Writes that belong together run in one transaction.
+ * allowlist (schemas 4 and 6, `hooks/schema.ts`). Writes that belong together run in one transaction.
  */
 export class HookRepository {
   constructor(private readonly store: Store) {}
@@ -88,7 +91,7 @@ export class HookRepository {
         if (before?.digest === a.digest) continue;
         upsert.run(a.trustRoot, a.key, a.itemId, a.kind, a.digest, a.definitionJson, JSON.stringify(a.scripts.map(({ path, sha256 }) => ({ path, sha256 }))), at, a.by);
         for (const s of a.scripts) if (s.content !== null) snapshot.run(s.sha256, s.content, s.truncated ? 1 : 0);
-        out.push(this.audit(a.trustRoot, a.key, a.itemId, a.kind, 'approve', a.digest, before?.digest ?? null, a.label, at, a.by));
+        out.push(this.audit(a.trustRoot, a.key, a.itemId, a.kind, 'approve', a.digest, before?.digest ?? null, a.label, at, a.by, a.acknowledgedUncovered));
       }
       return out;
     });
@@ -109,11 +112,11 @@ export class HookRepository {
     });
   }
 
-  private audit(trustRoot: string, key: string, itemId: string, kind: 'hook' | 'mcp', action: 'approve' | 'revoke', digest: string, previousDigest: string | null, label: string, at: string, by: string): HookAuditEntry {
+  private audit(trustRoot: string, key: string, itemId: string, kind: 'hook' | 'mcp', action: 'approve' | 'revoke', digest: string, previousDigest: string | null, label: string, at: string, by: string, acknowledged: HookUncovered[] = []): HookAuditEntry {
     const info = this.store.db
-      .prepare('INSERT INTO hook_audit (trust_root, hook_key, item_id, kind, action, digest, previous_digest, label, at, by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(trustRoot, key, itemId, kind, action, digest, previousDigest, label, at, by);
-    return { id: Number(info.lastInsertRowid), trustRoot, key, itemId, kind, action, digest, previousDigest, label, at, by };
+      .prepare('INSERT INTO hook_audit (trust_root, hook_key, item_id, kind, action, digest, previous_digest, label, at, by, acknowledged_uncovered_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(trustRoot, key, itemId, kind, action, digest, previousDigest, label, at, by, acknowledged.length ? JSON.stringify(acknowledged) : null);
+    return { id: Number(info.lastInsertRowid), trustRoot, key, itemId, kind, action, digest, previousDigest, label, at, by, ...(acknowledged.length ? { acknowledgedUncovered: acknowledged } : {}) };
   }
 
   /** The newest approval audit id (0 when none): changes whenever any approval or revocation is recorded. */
@@ -126,19 +129,23 @@ export class HookRepository {
     const rows = this.store.db
       .prepare(`SELECT * FROM hook_audit WHERE trust_root IN (${trustRoots.map(() => '?').join(',')}) ORDER BY id DESC LIMIT ?`)
       .all(...trustRoots, limit) as Array<Record<string, string | number | null>>;
-    return rows.map((r) => ({
-      id: Number(r.id),
-      trustRoot: String(r.trust_root),
-      key: String(r.hook_key),
-      itemId: String(r.item_id),
-      kind: r.kind as 'hook' | 'mcp',
-      action: r.action as 'approve' | 'revoke',
-      digest: String(r.digest),
-      previousDigest: r.previous_digest === null ? null : String(r.previous_digest),
-      label: String(r.label),
-      at: String(r.at),
-      by: String(r.by),
-    }));
+    return rows.map((r) => {
+      const acknowledged = parseJsonColumn<HookUncovered[]>(r.acknowledged_uncovered_json === null ? null : String(r.acknowledged_uncovered_json), []);
+      return {
+        id: Number(r.id),
+        trustRoot: String(r.trust_root),
+        key: String(r.hook_key),
+        itemId: String(r.item_id),
+        kind: r.kind as 'hook' | 'mcp',
+        action: r.action as 'approve' | 'revoke',
+        digest: String(r.digest),
+        previousDigest: r.previous_digest === null ? null : String(r.previous_digest),
+        label: String(r.label),
+        at: String(r.at),
+        by: String(r.by),
+        ...(Array.isArray(acknowledged) && acknowledged.length ? { acknowledgedUncovered: acknowledged } : {}),
+      };
+    });
   }
 
   /** A script text stored at approval time, or null. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Hook, HookAuditEntry, HookEvent, HookListing, HookRunOutcome, HookRunRecord, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
+import type { Hook, HookAuditEntry, HookEvent, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
@@ -123,18 +123,24 @@ export class HookService {
   }
 
   /**
-   * Approves hooks or MCP servers at the digest the caller saw (all or nothing).
+   * Approves hooks or MCP servers at the digest the caller saw (all or nothing: one refused item
+   * records nothing). An item whose `uncovered` list is not empty (its digest does not cover
+   * everything it runs, e.g. `npx pkg`) is approved only with `acknowledgeUncovered: true`, and
+   * its audit entry then records the `uncovered` entries acknowledged (`acknowledgedUncovered`).
    * @throws AtriumError NOT_FOUND (unknown id, or a project item while the folder is restricted) |
-   *   HOOK_INVALID | INVALID_PARAMS (a malformed digest) | HOOK_DIGEST_MISMATCH (not the current digest: changed since it was reviewed)
+   *   HOOK_INVALID | INVALID_PARAMS (a malformed digest) | HOOK_DIGEST_MISMATCH (not the current digest: changed since it was reviewed) |
+   *   HOOK_UNCOVERED (uncovered items without the acknowledgement; the message names each and what is not covered)
    */
-  async approve(target: TrustTarget, items: ReadonlyArray<{ id: string; digest?: string }>, via: Via = 'app'): Promise<HookAuditEntry[]> {
+  async approve(target: TrustTarget, items: ReadonlyArray<{ id: string; digest?: string; acknowledgeUncovered?: boolean }>, via: Via = 'app'): Promise<HookAuditEntry[]> {
     const f = this.folder(target);
     const built = await this.build(f, false);
     const inputs: ApprovalInput[] = [];
+    const unacknowledged: Array<{ id: string; label: string; uncovered: HookUncovered[] }> = [];
     for (const item of items) {
       const found = this.find(built, item.id, f);
       const state = found.kind === 'hook' ? found.entry.hook.state : found.entry.server.state;
       const digest = found.kind === 'hook' ? found.entry.hook.digest : found.entry.server.digest;
+      const uncovered = found.kind === 'hook' ? found.entry.hook.uncovered : found.entry.server.uncovered;
       if (state === 'invalid') throw new AtriumError('HOOK_INVALID', `${item.id} is invalid and can never run, so it cannot be approved: ${this.firstWarning(found)}`);
       if (item.digest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(item.digest)) {
         throw new AtriumError('INVALID_PARAMS', `"${item.digest}" is not a hook digest (sha256: and 64 hex digits). Copy the digest shown for ${item.id} in the Hooks tab or by \`atrium hooks list\`, or approve without one to take the current digest.`);
@@ -142,19 +148,27 @@ export class HookService {
       if (item.digest !== undefined && item.digest !== digest) {
         throw new AtriumError('HOOK_DIGEST_MISMATCH', `${item.id} is not what you reviewed: you approved ${item.digest.slice(0, 19)}…, its current digest is ${digest.slice(0, 19)}… (it changed on disk, or the digest was mistyped). Look at it again (Hooks tab, or \`atrium hooks diff\`) before approving.`);
       }
-      inputs.push(await this.approvalInput(found, via));
+      const acknowledged = uncovered.length > 0 && item.acknowledgeUncovered === true;
+      if (uncovered.length > 0 && !acknowledged) unacknowledged.push({ id: item.id, label: found.entry.label, uncovered });
+      inputs.push(await this.approvalInput(found, via, acknowledged ? uncovered : []));
     }
+    if (unacknowledged.length) throw new AtriumError('HOOK_UNCOVERED', uncoveredRefusal(unacknowledged));
     return this.commit(f, () => this.repo.approve(inputs));
   }
 
-  /** Approves every valid user-level hook at its current digest, in one action. */
-  async approveAllUser(target: TrustTarget, via: Via = 'app'): Promise<HookAuditEntry[]> {
+  /**
+   * Approves every valid user-level hook at its current digest, in one action, except those whose
+   * digest does not cover everything they run: a bulk approval never acknowledges uncovered code,
+   * so those are left unapproved and returned in `leftUncovered` (approve each with
+   * {@link approve} and `acknowledgeUncovered`).
+   */
+  async approveAllUser(target: TrustTarget, via: Via = 'app'): Promise<{ changes: HookAuditEntry[]; leftUncovered: Array<{ id: string; label: string; digest: string; uncovered: HookUncovered[] }> }> {
     const f = this.folder(target);
     const built = await this.build(f, false);
-    const inputs = await Promise.all(
-      built.hooks.filter((h) => h.src.scope === 'user' && h.hook.state !== 'invalid' && h.hook.approval?.digest !== h.hook.digest).map((entry) => this.approvalInput({ kind: 'hook', entry }, via)),
-    );
-    return this.commit(f, () => this.repo.approve(inputs));
+    const pending = built.hooks.filter((h) => h.src.scope === 'user' && h.hook.state !== 'invalid' && h.hook.approval?.digest !== h.hook.digest);
+    const leftUncovered = pending.filter((h) => h.hook.uncovered.length > 0).map((h) => ({ id: h.hook.id, label: h.label, digest: h.hook.digest, uncovered: h.hook.uncovered }));
+    const inputs = await Promise.all(pending.filter((h) => h.hook.uncovered.length === 0).map((entry) => this.approvalInput({ kind: 'hook', entry }, via, [])));
+    return { changes: this.commit(f, () => this.repo.approve(inputs)), leftUncovered };
   }
 
   /**
@@ -400,15 +414,15 @@ export class HookService {
     return w ? `${w.path}${w.line ? `:${w.line}` : ''}: ${w.message}` : 'see its warnings';
   }
 
-  private async approvalInput(found: { kind: 'hook'; entry: HookEntry } | { kind: 'mcp'; entry: McpEntry }, via: Via): Promise<ApprovalInput> {
+  private async approvalInput(found: { kind: 'hook'; entry: HookEntry } | { kind: 'mcp'; entry: McpEntry }, via: Via, acknowledgedUncovered: HookUncovered[]): Promise<ApprovalInput> {
     if (found.kind === 'hook') {
       const h = found.entry;
       const scripts = await Promise.all(h.scripts.map(async (s) => ({ path: s.path, sha256: s.sha256, ...(await scriptText(s.abs)) })));
-      return { trustRoot: h.approvalRoot, key: h.hook.key, itemId: h.hook.id, kind: 'hook', digest: h.hook.digest, definitionJson: canonicalJson(h.hook.definition), scripts, label: h.label, by: `user (${via})` };
+      return { trustRoot: h.approvalRoot, key: h.hook.key, itemId: h.hook.id, kind: 'hook', digest: h.hook.digest, definitionJson: canonicalJson(h.hook.definition), scripts, label: h.label, by: `user (${via})`, acknowledgedUncovered };
     }
     const s = found.entry;
     // the masked definition is stored: the diff shows it, and secrets stay out of the database
-    return { trustRoot: s.approvalRoot, key: s.server.key, itemId: s.server.id, kind: 'mcp', digest: s.server.digest, definitionJson: canonicalJson(s.server.definition), scripts: [], label: s.label, by: `user (${via})` };
+    return { trustRoot: s.approvalRoot, key: s.server.key, itemId: s.server.id, kind: 'mcp', digest: s.server.digest, definitionJson: canonicalJson(s.server.definition), scripts: [], label: s.label, by: `user (${via})`, acknowledgedUncovered };
   }
 
   private commit(f: HookTargetFolder, write: () => HookAuditEntry[]): HookAuditEntry[] {
@@ -470,6 +484,16 @@ function watchDirs(dir: string, homeDir: string, files: readonly string[]): stri
   for (const base of [dir, homeDir]) for (const c of ['.claude', '.codex', '.gemini', '.blade', '.cursor', '.vscode']) dirs.add(path.join(base, c));
   for (const f of files) dirs.add(path.dirname(f));
   return [...dirs];
+}
+
+/**
+ * The HOOK_UNCOVERED message: each item refused (id and label) with every part its digest does
+ * not cover (the text literally and why), and how to acknowledge it.
+ */
+export function uncoveredRefusal(items: ReadonlyArray<{ id: string; label: string; uncovered: readonly HookUncovered[] }>): string {
+  const what = items.map((i) => `${i.id} (${i.label}) runs code its digest does not cover: ${i.uncovered.map((u) => `"${u.text}": ${u.message}`).join('; ')}`).join(' ');
+  const these = items.length === 1 ? 'it' : 'them';
+  return `${what} Approving ${these} trusts that code unchecked, whatever it is when it runs. Nothing was approved. Read what is not covered, then approve ${these} with the explicit acknowledgement (acknowledgeUncovered; the command line's --acknowledge-uncovered; in the Hooks tab, "I understand Atrium cannot check this code").`;
 }
 
 /** A server's full definition for starting it (`cwd` resolved against the folder). */

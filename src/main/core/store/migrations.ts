@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { hooksMigration } from '../hooks/schema';
+import { hooksAcknowledgedMigration, hooksMigration } from '../hooks/schema';
 import { sessionsMigration } from '../sessions/schema';
 import { sessionPolicyMigration } from '../sessions/workspacePolicy/schema';
 import { trustMigration } from '../trust/schema';
@@ -17,4 +17,4 @@ export interface Migration {
 }
 
 /** Every migration in order. Version N is at index N-1. */
-export const MIGRATIONS: readonly Migration[] = [workspacesMigration, trustMigration, sessionsMigration, hooksMigration, sessionPolicyMigration];
+export const MIGRATIONS: readonly Migration[] = [workspacesMigration, trustMigration, sessionsMigration, hooksMigration, sessionPolicyMigration, hooksAcknowledgedMigration];

@@ -27,15 +27,20 @@ export function FormDialogFooter({ error, errorId, submitLabel, disabled = false
   );
 }
 
-/** Cancel / confirm of an alert dialog (confirming closes it after `onConfirm`); `danger` for destructive actions. */
-export function ConfirmActions({ label, onConfirm, tone = 'primary' }: { label: ReactNode; onConfirm(): void; tone?: 'primary' | 'danger' }) {
+/**
+ * Cancel / confirm of an alert dialog (confirming closes it after `onConfirm`); `danger` for
+ * destructive actions; `disabled` keeps the confirm button off until the dialog's condition holds
+ * (e.g. an acknowledgement is ticked); `note` is a line shown left of the buttons.
+ */
+export function ConfirmActions({ label, onConfirm, tone = 'primary', disabled = false, note }: { label: ReactNode; onConfirm(): void; tone?: 'primary' | 'danger'; disabled?: boolean; note?: ReactNode }) {
   return (
     <div className="dialog-actions">
+      {note && <span className="dialog-actions-note">{note}</span>}
       <AlertDialog.Cancel asChild>
         <button className="button">Cancel</button>
       </AlertDialog.Cancel>
       <AlertDialog.Action asChild>
-        <button className={`button ${tone}`} onClick={onConfirm}>
+        <button className={`button ${tone}`} disabled={disabled} onClick={onConfirm}>
           {label}
         </button>
       </AlertDialog.Action>

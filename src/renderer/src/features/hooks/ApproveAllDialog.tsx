@@ -1,48 +1,154 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { AlertDialog } from 'radix-ui';
+import { ShieldX } from 'lucide-react';
 import type { Hook, McpServer } from '../../../../shared/contract';
 import { literalOf, sourceLabel } from './HookCard';
 import { serverLiteral } from './McpCard';
+import { HookDiff } from './HookDiff';
+import { DangerList, UncoveredList } from './Uncovered';
 import { ConfirmActions } from '../../components/DialogActions';
 
-/** An item the "approve all shown" confirmation lists. */
+/** An item the approval dialogs list. */
 export type Approvable = { kind: 'hook'; item: Hook } | { kind: 'mcp'; item: McpServer };
 
+/** One item to approve, and whether the user acknowledged what its digest does not cover. */
+export interface ApprovalChoice {
+  approvable: Approvable;
+  acknowledgeUncovered: boolean;
+}
+
+/** How an item is named in the dialogs: `Stop hook: npx -y cowsay` / `MCP server tools`. */
+export function approvableLabel({ kind, item }: Approvable): string {
+  return kind === 'hook' ? `${item.event}${item.matcher ? ` [${item.matcher}]` : ''} hook: ${literalOf(item)}` : `MCP server ${item.name}`;
+}
+
+/** True when the digest does not cover everything the item runs: approving it needs an explicit acknowledgement. */
+export function isUncovered(a: Approvable): boolean {
+  return a.item.uncovered.length > 0;
+}
+
 /**
- * Confirmation for approving several hooks/servers at once: lists every one literally (event,
- * matcher, command, source) so nothing is approved unseen. Approves at the digests listed.
+ * Confirmation for approving several hooks/servers at once ("Approve all shown", "Approve my user
+ * hooks"): lists every item literally with its danger highlights, a modified one marked with the
+ * diff against what was approved, each with a checkbox to leave it out. Items whose digest does
+ * not cover everything they run are listed apart and left out unless acknowledged one by one.
+ * `onConfirm` receives the chosen items (approved at the digests listed). Enter on a checkbox
+ * confirms, Escape cancels.
  */
-export function ApproveAllDialog({ items, open, onOpenChange, onConfirm, title }: { items: Approvable[]; open: boolean; onOpenChange(open: boolean): void; onConfirm(): void; title: string }) {
+export function ApproveAllDialog({ items, open, onOpenChange, onConfirm, title, workspaceId }: { items: Approvable[]; open: boolean; onOpenChange(open: boolean): void; onConfirm(chosen: ApprovalChoice[]): void; title: string; workspaceId: string }) {
+  const covered = items.filter((a) => !isUncovered(a));
+  const uncovered = items.filter(isUncovered);
+  const [leftOut, setLeftOut] = useState<ReadonlySet<string>>(new Set());
+  const [acknowledged, setAcknowledged] = useState<ReadonlySet<string>>(new Set());
+  const chosen: ApprovalChoice[] = [
+    ...covered.filter((a) => !leftOut.has(a.item.id)).map((approvable) => ({ approvable, acknowledgeUncovered: false })),
+    ...uncovered.filter((a) => acknowledged.has(a.item.id)).map((approvable) => ({ approvable, acknowledgeUncovered: true })),
+  ];
+  const toggle = (set: ReadonlySet<string>, id: string) => {
+    const next = new Set(set);
+    if (!next.delete(id)) next.add(id);
+    return next;
+  };
+  const left = items.length - chosen.length;
+  const content = useRef<HTMLDivElement>(null);
+  // opened from a plain button (no radix Trigger): remember it, so closing gives focus back to it
+  const returnTo = useRef<Element | null>(document.activeElement);
+  const enterConfirms = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && e.target instanceof HTMLInputElement && chosen.length > 0) {
+      e.preventDefault();
+      onConfirm(chosen);
+    }
+  };
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog dialog-wide">
+        <AlertDialog.Content
+          ref={content}
+          className="dialog dialog-wide approve-all-dialog"
+          onKeyDown={enterConfirms}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            if (returnTo.current instanceof HTMLElement && returnTo.current.isConnected) returnTo.current.focus();
+          }}
+          onOpenAutoFocus={(e) => {
+            // start on the first checkbox: the list is what needs reading
+            const first = content.current?.querySelector<HTMLInputElement>('input[type="checkbox"]');
+            if (first) {
+              e.preventDefault();
+              first.focus();
+            }
+          }}
+        >
           <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
           <AlertDialog.Description className="dialog-text">
-            Each runs exactly as listed whenever its event fires. If any of them changes afterwards, it stops running until you approve it again.
+            Each runs exactly as listed whenever its event fires. Untick what you want to leave out. If any of them changes afterwards, it stops running until you approve it again.
           </AlertDialog.Description>
-          <ul className="approve-all-list" aria-label="To approve">
-            {items.map(({ kind, item }) => (
-              <li key={item.id}>
-                <span className="approve-all-what">
-                  {kind === 'hook' ? (
-                    <>
-                      <strong>{item.event}</strong>
-                      {item.matcher && <span className="hook-matcher">{item.matcher}</span>}
-                    </>
-                  ) : (
-                    <strong>MCP {item.name}</strong>
-                  )}
-                  <span className="hook-source">{sourceLabel(item)}</span>
-                  {item.danger.length > 0 && <span className="badge badge-error">{item.danger.length} danger highlight{item.danger.length === 1 ? '' : 's'}</span>}
-                </span>
-                <pre className="hook-command">{kind === 'hook' ? literalOf(item) : serverLiteral(item)}</pre>
-              </li>
-            ))}
-          </ul>
-          <ConfirmActions label={`Approve ${items.length}`} onConfirm={onConfirm} />
+          <div className="approve-all-body">
+            {covered.length > 0 && (
+              <section aria-label="To approve">
+                <h3 className="approve-all-heading">
+                  To approve <span className="muted">{covered.length - covered.filter((a) => leftOut.has(a.item.id)).length} of {covered.length}</span>
+                </h3>
+                <ul className="approve-all-list">
+                  {covered.map((a) => (
+                    <ApproveAllRow key={a.item.id} approvable={a} workspaceId={workspaceId} included={!leftOut.has(a.item.id)} onToggle={() => setLeftOut((s) => toggle(s, a.item.id))} />
+                  ))}
+                </ul>
+              </section>
+            )}
+            {uncovered.length > 0 && (
+              <section aria-label="Not covered by the digest" className="approve-all-uncovered">
+                <h3 className="approve-all-heading">
+                  <ShieldX size={14} aria-hidden /> Not covered by the digest <span className="muted">{uncovered.length}</span>
+                </h3>
+                <p className="hint">
+                  These run code Atrium cannot check: it can change without the item turning “modified”. They are left out unless you acknowledge each one.
+                </p>
+                <ul className="approve-all-list">
+                  {uncovered.map((a) => (
+                    <ApproveAllRow key={a.item.id} approvable={a} workspaceId={workspaceId} included={acknowledged.has(a.item.id)} onToggle={() => setAcknowledged((s) => toggle(s, a.item.id))} />
+                  ))}
+                </ul>
+              </section>
+            )}
+          </div>
+          <ConfirmActions label={`Approve ${chosen.length}`} disabled={chosen.length === 0} note={left > 0 ? `${left} left out` : undefined} onConfirm={() => onConfirm(chosen)} />
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
+  );
+}
+
+/** One listed item: its checkbox, what it is, the literal command, highlights, what is not covered and, when modified, the diff. */
+function ApproveAllRow({ approvable, workspaceId, included, onToggle }: { approvable: Approvable; workspaceId: string; included: boolean; onToggle(): void }) {
+  const { kind, item } = approvable;
+  const label = approvableLabel(approvable);
+  const uncovered = isUncovered(approvable);
+  return (
+    <li className={`approve-all-item${uncovered ? ' uncovered' : ''}${included ? '' : ' left-out'}`} aria-label={label} data-item-id={item.id} data-included={included}>
+      <div className="approve-all-what">
+        {!uncovered && <input type="checkbox" checked={included} onChange={onToggle} aria-label={`Approve ${label}`} />}
+        {kind === 'hook' ? (
+          <>
+            <strong>{item.event}</strong>
+            {item.matcher && <span className="hook-matcher">{item.matcher}</span>}
+          </>
+        ) : (
+          <strong>MCP {item.name}</strong>
+        )}
+        {item.state === 'modified' && <span className="badge hook-state hook-state-modified">modified</span>}
+        <span className="hook-source">{sourceLabel(item)}</span>
+      </div>
+      <pre className="hook-command">{kind === 'hook' ? literalOf(item) : serverLiteral(item)}</pre>
+      <DangerList danger={item.danger} />
+      <UncoveredList uncovered={item.uncovered} />
+      {item.state === 'modified' && <HookDiff key={item.digest} workspaceId={workspaceId} id={item.id} />}
+      {uncovered && (
+        <label className="approve-ack">
+          <input type="checkbox" checked={included} onChange={onToggle} /> I understand Atrium cannot check this code: approve it too
+        </label>
+      )}
+    </li>
   );
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { AlertTriangle, ChevronRight, FileCode, ShieldAlert } from 'lucide-react';
+import { AlertTriangle, ChevronRight, FileCode } from 'lucide-react';
 import type { Hook } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { HookDiff } from './HookDiff';
 import { HookStateBadge } from './StateBadge';
+import { DangerList, UncoveredList } from './Uncovered';
 
 /** Where a hook comes from, as shown: `~/.claude/settings.json:12 · user`. */
 export function sourceLabel(h: Pick<Hook, 'source' | 'line'>): string {
@@ -18,7 +19,8 @@ export function literalOf(h: Hook): string {
 
 /**
  * One hook, literally: state, event/matcher/`if`, type and timeout, source file and scope, the full
- * command (monospace, wrapped, never truncated), danger highlights, warnings, the scripts it runs
+ * command (monospace, wrapped, never truncated), what the digest does not cover (danger-marked),
+ * danger highlights, warnings, the scripts it runs
  * (each viewable), the digest, Approve/Revoke and, for a modified hook, the diff against the
  * approved version.
  */
@@ -29,7 +31,7 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
   const canApprove = hook.state === 'unapproved' || hook.state === 'modified' || (hook.state === 'disabled' && hook.approval?.digest !== hook.digest);
   const literal = literalOf(hook);
   return (
-    <article className={`hook-card hook-card-${hook.state}`} data-hook-id={hook.id} data-state={hook.state} aria-label={`${hook.event} hook: ${literal}`}>
+    <article className={`hook-card hook-card-${hook.state}${hook.uncovered.length ? ' hook-card-uncovered' : ''}`} tabIndex={-1} data-hook-id={hook.id} data-state={hook.state} aria-label={`${hook.event} hook: ${literal}`}>
       <header className="hook-card-head">
         <HookStateBadge state={hook.state} heldBack={hook.heldBack} />
         <span className="hook-chip" title="Handler type">
@@ -62,15 +64,8 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
         {literal}
       </pre>
       {!hook.supported && hook.state !== 'invalid' && <p className="hook-note">Atrium does not run {hook.type} hooks yet: once approved it reports “not supported yet” instead of running.</p>}
-      {hook.danger.length > 0 && (
-        <ul className="hook-dangers" aria-label="Danger highlights">
-          {hook.danger.map((d) => (
-            <li key={d.code} data-danger={d.code}>
-              <ShieldAlert size={13} aria-hidden /> {d.message}
-            </li>
-          ))}
-        </ul>
-      )}
+      <UncoveredList uncovered={hook.uncovered} />
+      <DangerList danger={hook.danger} />
       {hook.warnings.map((w, i) => (
         <p key={i} className="warning-line hook-warning">
           <AlertTriangle size={13} aria-hidden /> {w.message}

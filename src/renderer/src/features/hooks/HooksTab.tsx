@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Lock, ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import type { Hook, HookListing, McpServer, Workspace } from '../../../../shared/contract';
 import { RequestError } from '../../api/client';
 import { useApp } from '../../state/appStore';
-import { ApproveAllDialog, type Approvable } from './ApproveAllDialog';
+import { ApproveAllDialog, type Approvable, type ApprovalChoice } from './ApproveAllDialog';
+import { ConfirmApproveDialog } from './ConfirmApproveDialog';
 import { HookCard } from './HookCard';
 import { HttpHosts } from './HttpHosts';
 import { McpCard } from './McpCard';
@@ -33,40 +34,59 @@ const approvable = (state: string) => state === 'unapproved' || state === 'modif
  * The Hooks tab: every hook that applies to the workspace (user, project, local, plugin), grouped
  * by event, each literally with its state; Approve/Revoke; "approve all shown" with a confirmation
  * listing them; the repository's MCP servers; the run history. Restricted folders show only the
- * user's own hooks and say how to see the rest.
+ * user's own hooks and say how to see the rest. Approving one item with danger highlights or
+ * with parts its digest does not cover asks first (the latter needs an explicit acknowledgement);
+ * bulk approvals never include uncovered items unless acknowledged one by one in their dialog.
  */
 export function HooksTab({ workspace }: { workspace: Workspace }) {
   const client = useApp((s) => s.client);
   const { data, error, reload } = useHooksListing(workspace.missing ? null : workspace.id);
   const [filter, setFilter] = useState<Filter>('all');
   const [busy, setBusy] = useState(false);
-  const [confirm, setConfirm] = useState<{ title: string; items: Approvable[]; allUser: boolean } | null>(null);
+  const [confirm, setConfirm] = useState<{ title: string; items: Approvable[] } | null>(null);
+  const [confirmOne, setConfirmOne] = useState<Approvable | null>(null);
+  const bulkButton = useRef<HTMLButtonElement>(null);
 
   const hooks = useMemo(() => (data?.hooks ?? []).filter((h) => shown(h.state, filter)), [data, filter]);
   const servers = useMemo(() => (data?.mcpServers ?? []).filter((s) => shown(s.state, filter)), [data, filter]);
   const groups = useMemo(() => groupByEvent(hooks), [hooks]);
 
-  const act = async (what: () => Promise<{ changes: unknown[] }>, done: (n: number) => string) => {
-    if (!client) return;
+  const act = async (what: () => Promise<{ changes: unknown[] }>, done: (n: number) => string): Promise<boolean> => {
+    if (!client) return false;
     setBusy(true);
     try {
       const { changes } = await what();
       toast(done(changes.length));
       askNotificationPermission();
+      return true;
     } catch (e) {
       toast.error((e as Error).message);
-      if (e instanceof RequestError && e.code === 'HOOK_DIGEST_MISMATCH') reload();
+      if (e instanceof RequestError && (e.code === 'HOOK_DIGEST_MISMATCH' || e.code === 'HOOK_UNCOVERED')) reload();
+      return false;
     } finally {
       setBusy(false);
     }
   };
-  const approve = (items: Approvable[]) =>
+  /** Approves at the digests shown; `acknowledgeUncovered` only where the user ticked the acknowledgement. */
+  const approve = (chosen: ApprovalChoice[]) =>
     act(
-      () => client!.request('hooks.approve', { workspaceId: workspace.id, items: items.map(({ item }) => ({ id: item.id, digest: item.digest })), via: 'app' }),
+      () =>
+        client!.request('hooks.approve', {
+          workspaceId: workspace.id,
+          items: chosen.map(({ approvable: { item }, acknowledgeUncovered }) => ({ id: item.id, digest: item.digest, ...(acknowledgeUncovered ? { acknowledgeUncovered: true } : {}) })),
+          via: 'app',
+        }),
       (n) => `Approved ${n} item${n === 1 ? '' : 's'}`,
     );
   const revoke = (id: string) => act(() => client!.request('hooks.revoke', { workspaceId: workspace.id, ids: [id], via: 'app' }), () => 'Approval revoked: it no longer runs');
-  const approveAllUser = () => act(() => client!.request('hooks.approveAllUser', { workspaceId: workspace.id, via: 'app' }), (n) => `Approved ${n} of your own hook${n === 1 ? '' : 's'}`);
+  /** A card's Approve: straight away when nothing is flagged, else through the confirmation. */
+  const approveOne = (a: Approvable) => {
+    if (a.item.uncovered.length > 0 || a.item.danger.length > 0) setConfirmOne(a);
+    else void approve([{ approvable: a, acknowledgeUncovered: false }]);
+  };
+  /** After a confirmed approval the Approve button is gone: focus its card (or the bulk button) so the keyboard keeps its place. */
+  const refocus = (target: () => HTMLElement | null) => requestAnimationFrame(() => target()?.focus());
+  const cardOf = (a: Approvable) => () => document.querySelector<HTMLElement>(a.kind === 'hook' ? `[data-hook-id="${a.item.id}"]` : `[data-mcp-id="${a.item.id}"]`);
 
   if (workspace.missing) return <p className="muted">This folder no longer exists, so it has no hooks.</p>;
   if (error && !data) return <div className="banner banner-error">{error}</div>;
@@ -99,11 +119,11 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
             <Summary listing={data} />
             <span className="spacer" />
             {userPending.length > 0 && (
-              <button className="button" disabled={busy} onClick={() => setConfirm({ title: `Approve your ${userPending.length} own hook${userPending.length === 1 ? '' : 's'}?`, items: userPending, allUser: true })}>
+              <button className="button" disabled={busy} onClick={() => setConfirm({ title: `Approve your ${userPending.length} own hook${userPending.length === 1 ? '' : 's'}?`, items: userPending })}>
                 Approve my user hooks ({userPending.length})…
               </button>
             )}
-            <button className="button primary" disabled={busy || toApprove.length === 0} onClick={() => setConfirm({ title: `Approve ${toApprove.length} shown item${toApprove.length === 1 ? '' : 's'}?`, items: toApprove, allUser: false })}>
+            <button ref={bulkButton} className="button primary" disabled={busy || toApprove.length === 0} onClick={() => setConfirm({ title: `Approve ${toApprove.length} shown item${toApprove.length === 1 ? '' : 's'}?`, items: toApprove })}>
               <ShieldCheck size={14} aria-hidden /> Approve all shown ({toApprove.length})…
             </button>
           </div>
@@ -131,7 +151,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
                 {!EVENT_ORDER.includes(event) && list.some((h) => h.state !== 'invalid') && <span className="hint"> · Atrium does not fire this event yet</span>}
               </h2>
               {list.map((h) => (
-                <HookCard key={h.id} hook={h} workspaceId={workspace.id} busy={busy} onApprove={(x) => void approve([{ kind: 'hook', item: x }])} onRevoke={(x) => void revoke(x.id)} />
+                <HookCard key={h.id} hook={h} workspaceId={workspace.id} busy={busy} onApprove={(x) => approveOne({ kind: 'hook', item: x })} onRevoke={(x) => void revoke(x.id)} />
               ))}
             </section>
           ))}
@@ -142,7 +162,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
               </h2>
               <p className="hint">A repository's MCP server may start in a session only while its exact definition is approved.</p>
               {servers.map((s: McpServer) => (
-                <McpCard key={s.id} server={s} workspaceId={workspace.id} busy={busy} onApprove={(x) => void approve([{ kind: 'mcp', item: x }])} onRevoke={(x) => void revoke(x.id)} />
+                <McpCard key={s.id} server={s} workspaceId={workspace.id} busy={busy} onApprove={(x) => approveOne({ kind: 'mcp', item: x })} onRevoke={(x) => void revoke(x.id)} />
               ))}
             </section>
           )}
@@ -156,12 +176,24 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
         <ApproveAllDialog
           title={confirm.title}
           items={confirm.items}
+          workspaceId={workspace.id}
           open
           onOpenChange={(o) => !o && setConfirm(null)}
-          onConfirm={() => {
-            const c = confirm;
+          onConfirm={(chosen) => {
             setConfirm(null);
-            void (c.allUser ? approveAllUser() : approve(c.items));
+            void approve(chosen).then(() => refocus(() => (bulkButton.current && !bulkButton.current.disabled ? bulkButton.current : document.querySelector<HTMLElement>('.hooks-summary'))));
+          }}
+        />
+      )}
+      {confirmOne && (
+        <ConfirmApproveDialog
+          key={confirmOne.item.id}
+          approvable={confirmOne}
+          onOpenChange={(o) => !o && setConfirmOne(null)}
+          onConfirm={(acknowledgeUncovered) => {
+            const a = confirmOne;
+            setConfirmOne(null);
+            void approve([{ approvable: a, acknowledgeUncovered }]).then(() => refocus(cardOf(a)));
           }}
         />
       )}
@@ -179,7 +211,7 @@ function Summary({ listing }: { listing: HookListing }) {
     [c.disabled, 'disabled', 'muted'],
   ] as const;
   return (
-    <span className="hooks-summary" aria-label="Counts">
+    <span className="hooks-summary" aria-label="Counts" tabIndex={-1}>
       {listing.hooks.length} hook{listing.hooks.length === 1 ? '' : 's'}
       {listing.mcpServers.length > 0 && `, ${listing.mcpServers.length} MCP server${listing.mcpServers.length === 1 ? '' : 's'}`}
       {parts

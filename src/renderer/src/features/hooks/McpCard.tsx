@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { AlertTriangle, ShieldAlert } from 'lucide-react';
+import { AlertTriangle } from 'lucide-react';
 import type { McpServer } from '../../../../shared/contract';
 import { HookDiff } from './HookDiff';
 import { sourceLabel } from './HookCard';
 import { HookStateBadge } from './StateBadge';
+import { DangerList, UncoveredList } from './Uncovered';
 
 /** The command line or URL of an MCP server, literally (secret-looking values already masked by the engine). */
 export function serverLiteral(s: McpServer): string {
@@ -11,7 +12,7 @@ export function serverLiteral(s: McpServer): string {
   return s.url ?? '(no command or URL)';
 }
 
-/** One repository MCP server, approved by digest like a hook: what it starts, with env and headers (masked), state, actions. */
+/** One repository MCP server, approved by digest like a hook: what it starts, with env and headers (masked), the scripts it runs, what the digest does not cover, state, actions. */
 export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { server: McpServer; workspaceId: string; busy: boolean; onApprove(s: McpServer): void; onRevoke(s: McpServer): void }) {
   // a modified item shows its diff unless the user hid it
   const [diffHidden, setDiffHidden] = useState(false);
@@ -19,7 +20,7 @@ export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { se
   const env = Object.entries(server.env);
   const headers = Object.entries(server.headers);
   return (
-    <article className={`hook-card hook-card-${server.state}`} data-mcp-id={server.id} data-state={server.state} aria-label={`MCP server ${server.name}`}>
+    <article className={`hook-card hook-card-${server.state}${server.uncovered.length ? ' hook-card-uncovered' : ''}`} tabIndex={-1} data-mcp-id={server.id} data-state={server.state} aria-label={`MCP server ${server.name}`}>
       <header className="hook-card-head">
         <HookStateBadge state={server.state} heldBack={server.heldBack} />
         <span className="hook-chip">{server.transport}</span>
@@ -49,15 +50,21 @@ export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { se
           ))}
         </dl>
       )}
-      {server.danger.length > 0 && (
-        <ul className="hook-dangers" aria-label="Danger highlights">
-          {server.danger.map((d, i) => (
-            <li key={i} data-danger={d.code}>
-              <ShieldAlert size={13} aria-hidden /> {d.message}
+      {server.scripts.length > 0 && (
+        <ul className="hook-scripts" aria-label="Scripts it runs">
+          {server.scripts.map((sc) => (
+            <li key={sc.path}>
+              <code>{sc.path}</code>
+              <span className="muted hook-script-meta">
+                {sc.size} bytes · sha256 {sc.sha256.slice(0, 12)}…
+              </span>
+              {sc.outsideWorkspace && <span className="badge badge-warn">outside the workspace</span>}
             </li>
           ))}
         </ul>
       )}
+      <UncoveredList uncovered={server.uncovered} />
+      <DangerList danger={server.danger} />
       {server.warnings.map((w, i) => (
         <p key={i} className="warning-line hook-warning">
           <AlertTriangle size={13} aria-hidden /> {w.message}

@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import type { TrustItemKind, TrustReview, TrustReviewItem, TrustStatus, Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { useLive } from '../../api/useLive';
-import { ReviewHookState, useReviewHookStates } from '../hooks/ReviewHookState';
+import { ReviewHookState, ReviewUncovered, useReviewHookStates } from '../hooks/ReviewHookState';
 import { count } from './RestrictedBanner';
 
 const KIND_LABEL: Record<TrustItemKind, string> = {
@@ -79,7 +79,7 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
                 </h3>
                 <ul>
                   {items.map((item) => (
-                    <ReviewItem key={item.id} item={item} workspaceId={workspace.id} hookState={<ReviewHookState item={item} listing={hookStates} />} />
+                    <ReviewItem key={item.id} item={item} workspaceId={workspace.id} hookState={<ReviewHookState item={item} listing={hookStates} />} uncovered={<ReviewUncovered item={item} listing={hookStates} />} />
                   ))}
                 </ul>
               </section>
@@ -114,7 +114,7 @@ function groupItems(items: TrustReviewItem[]): Array<[TrustItemKind, TrustReview
   return [...map.entries()].sort(([, a], [, b]) => Number(b.some((i) => i.executable)) - Number(a.some((i) => i.executable)));
 }
 
-function ReviewItem({ item, workspaceId, hookState }: { item: TrustReviewItem; workspaceId: string; hookState?: ReactNode }) {
+function ReviewItem({ item, workspaceId, hookState, uncovered }: { item: TrustReviewItem; workspaceId: string; hookState?: ReactNode; uncovered?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const file = useLive('trust.readFile', open ? { workspaceId, path: item.path } : null);
   // `command` is already the whole literal command line (arguments included), exactly as configured.
@@ -142,6 +142,7 @@ function ReviewItem({ item, workspaceId, hookState }: { item: TrustReviewItem; w
           {literal}
         </pre>
       )}
+      {uncovered && <div className="review-item-uncovered">{uncovered}</div>}
       {item.warnings.map((w, i) => (
         <p key={i} className="warning-line">
           <AlertTriangle size={13} /> {w.path}
