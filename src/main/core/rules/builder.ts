@@ -18,7 +18,7 @@ import { warning } from './warnings';
 
 /** Options for {@link RuleCatalogBuilder}. */
 export interface RuleCatalogBuilderOptions {
-  /** Canonical (realpath, NFC) existing workspace folder. */
+  /** Canonical (realpath, keyed by `pathIdentity`) existing workspace folder. */
   workspaceDir: string;
   /** Home directory for user-level files (passed in so tests can isolate it; never `os.homedir()` here). */
   homeDir: string;

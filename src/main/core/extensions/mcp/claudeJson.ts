@@ -20,7 +20,7 @@ const SHOWN = '~/.claude.json';
  * `mcpServers`, source `user`) and local scope (`projects["<abs path>"].mcpServers`, source
  * `local`) for this workspace only. The project key is matched against the workspace's canonical
  * path and, for a linked git worktree, the matching folder of the main checkout (keys are compared
- * after resolving links and Unicode NFC, without a trailing separator).
+ * with `pathIdentity` after resolving links, without a trailing separator).
  *
  * Both live in the user's own file, not in the repository, so they are user-level sources: read
  * even in restricted mode. Local-scope servers rank above every project source and user-scope ones
