@@ -5,6 +5,8 @@ import { createDispatcher } from '../../../src/main/core/dispatcher';
 import { resolveFolder } from '../../../src/main/core/trust/paths';
 import { inspectGit, trustRootOf } from '../../../src/main/core/workspaces/identity';
 import { runCli } from '../../support/cli';
+import { sessionEngine, testDispatcher, waitFor } from '../../support/sessions';
+import { tempDir } from '../../support/tempDir';
 import { git, trustWorld, type TrustWorld } from '../trust/helpers';
 
 /** A hook both repositories carry byte for byte, so an approval keyed by trust root would match. */
@@ -202,5 +204,45 @@ describe('a linked worktree is accepted only when git itself would accept it', {
     fs.mkdirSync(later);
     expect(w.engine.workspaces.get(workspace.id)).toMatchObject({ trustRoot: later, trust: { state: 'undecided' } });
     expect(w.engine.trust.mayActivateProjectResources(later)).toBe(false);
+  });
+
+  it('a session started in a forged folder gets none of the trusted repository\'s approved hooks or MCP servers (control: one in the repository does)', async () => {
+    const root = tempDir('atrium-forged-session-');
+    const engine = sessionEngine(path.join(root, 'data'), tempDir('atrium-agent-'), {});
+    try {
+      const trusted = path.join(root, 'trusted');
+      fs.mkdirSync(trusted);
+      writeProject(trusted);
+      git(trusted, 'init', '-q');
+      git(trusted, 'add', '.');
+      git(trusted, 'commit', '-q', '-m', 'init');
+      engine.trust.set(resolveFolder(trusted), 'trusted');
+      const listing = await engine.hooks.list({ path: trusted });
+      await engine.hooks.approve({ path: trusted }, [...listing.hooks.filter((h) => h.source.scope === 'project'), ...listing.mcpServers].map((i) => ({ id: i.id, digest: i.digest })));
+      const evil = path.join(root, 'evil');
+      fs.mkdirSync(evil);
+      writeProject(evil);
+      forgeLink(evil, path.join(trusted, '.git'));
+
+      const dispatcher = testDispatcher(engine);
+      const policyOf = async (cwd: string) => {
+        const { session } = await dispatcher.call('sessions.new', { cwd, agentId: 'scripted' });
+        return waitFor(() => {
+          const view = engine.policy.view(session.id);
+          return view.snapshot ? view : null;
+        }, 'the session snapshot');
+      };
+      const projectHooks = (p: Awaited<ReturnType<typeof policyOf>>) => p.hooks.approved.filter((h) => !h.file.startsWith('~'));
+      const inRepo = await policyOf(trusted);
+      expect(projectHooks(inRepo)).toHaveLength(1);
+      expect(inRepo.mcp.passed).toContain('tools');
+
+      const inEvil = await policyOf(evil);
+      expect(inEvil.snapshot?.trust).toBe('restricted');
+      expect(projectHooks(inEvil)).toEqual([]);
+      expect(inEvil.mcp.passed).not.toContain('tools');
+    } finally {
+      await engine.close();
+    }
   });
 });
