@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { materialize } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
@@ -48,4 +52,65 @@ test('an undecided corpus workspace shows the restricted banner; the review show
   await expect(trust.historyTable()).toContainText('trusted');
   await page.getByRole('button', { name: 'Revoke trust' }).click();
   await expect(trust.banner).toContainText('Untrusted');
+});
+
+test('a real linked worktree says it shares trust with its repository everywhere trust is shown; a forged link says nothing and stays restricted', async ({ page }) => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-wt-')));
+  const repo = path.join(root, 'repo');
+  const worktree = path.join(root, 'repo-feature');
+  const forged = path.join(root, 'forged');
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
+  fs.mkdirSync(repo);
+  fs.writeFileSync(path.join(repo, 'AGENTS.md'), '# Rules\n\nRun the tests before you commit.\n');
+  git(repo, 'init', '-q');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'init');
+  git(repo, 'worktree', 'add', '-q', '-b', 'feature', worktree);
+  // the forged link: a `.git` file naming an admin dir the folder wrote itself
+  fs.mkdirSync(path.join(forged, '.fakeadmin'), { recursive: true });
+  fs.writeFileSync(path.join(forged, 'AGENTS.md'), '# Rules\n');
+  fs.writeFileSync(path.join(forged, '.git'), 'gitdir: .fakeadmin\n');
+  fs.writeFileSync(path.join(forged, '.fakeadmin', 'commondir'), `${path.join(repo, '.git')}\n`);
+  fs.writeFileSync(path.join(forged, '.fakeadmin', 'gitdir'), `${path.join(forged, '.git')}\n`);
+
+  try {
+    server = await startAtrium();
+    const atrium = new AtriumPage(page);
+    const trust = new TrustPage(page);
+    await atrium.open(server.url);
+    const shares = `shares trust with ${repo} (a worktree of it)`;
+
+    await atrium.addWorkspace(worktree);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('repo-feature');
+    await expect(trust.headerSharesTrust).toHaveText(shares);
+    await expect(trust.sharesTrustIn(trust.banner)).toHaveText(`This folder ${shares}`);
+    await expect(atrium.workspaceItem('repo-feature')).toHaveAttribute('title', `${worktree}\n${shares}`);
+    await expect(atrium.workspaceItem('repo-feature').locator('[data-trust-state]')).toHaveAttribute('title', new RegExp(`This folder ${shares.replace(/[.()]/g, '\\$&')}`));
+    await trust.openReview();
+    await expect(trust.sharesTrustIn(trust.review)).toHaveText(`This folder ${shares}`);
+    await expect(trust.review).toContainText(`Trusting ${repo} lets agents`);
+    await trust.trustThisFolder();
+    await expect(trust.banner).toBeHidden();
+    await trust.openTrustTab();
+    const trustPanel = page.getByRole('tabpanel', { name: 'Trust' });
+    await expect(trust.sharesTrustIn(trustPanel)).toHaveText(`This folder ${shares}`);
+    await expect(trustPanel).toContainText(repo);
+
+    // the repository itself is trusted by that one decision, and shows no worktree note
+    await atrium.addWorkspace(repo);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('repo');
+    await expect(atrium.workspaceItem('^repo(?!-)').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'trusted');
+    await expect(trust.headerSharesTrust).toHaveCount(0);
+
+    // the forged link borrows nothing: restricted, no note, its own trust root
+    await atrium.addWorkspace(forged);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('forged');
+    await expect(trust.banner).toContainText('Restricted mode');
+    await expect(atrium.workspaceItem('forged').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
+    await expect(atrium.workspaceItem('forged')).toHaveAttribute('title', forged);
+    await expect(page.getByTestId('shares-trust')).toHaveCount(0);
+    await expect(page.getByTestId('workspace-trust-root')).toHaveText(forged);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -6,7 +6,8 @@ import { defineEvents, defineRequests } from './define';
  * directory; the state of any folder is decided by the deepest ancestor-or-self directory with a
  * decision. No decision anywhere above → `undecided`, which behaves exactly like `untrusted`
  * (restricted mode: only user-level resources are active). Workspaces are judged by their
- * `trustRoot` (a linked worktree by its main checkout), so all worktrees of a repo share one decision.
+ * `trustRoot` (a linked worktree git lists by its main checkout), so all worktrees of a repo share one
+ * decision; the trust root is derived from the disk at every use, never stored.
  */
 
 /** Effective trust of a folder. `undecided` behaves like `untrusted`. */
@@ -37,7 +38,7 @@ export type WorkspaceTrust = z.infer<typeof WorkspaceTrust>;
 
 /** Full trust status of one folder, as `atrium trust status --json` prints it. */
 export const TrustStatus = WorkspaceTrust.extend({
-  /** The folder asked about, canonical (realpath + NFC; lexical for a folder that does not exist). */
+  /** The folder asked about, canonical (realpath, bytes as on disk; lexical for a folder that does not exist). */
   path: z.string(),
   /** Directory whose decision governs `path` (main checkout's matching directory for a linked worktree). */
   trustRoot: z.string(),

@@ -17,7 +17,10 @@ export const GitInfo = z.object({
 });
 export type GitInfo = z.infer<typeof GitInfo>;
 
-/** A workspace as every surface sees it. Paths are canonical (realpath, Unicode NFC), absolute. */
+/**
+ * A workspace as every surface sees it. Paths are canonical (realpath, the bytes as on disk),
+ * absolute. `trustRoot`, `worktreeOf` and `trust` are derived from the disk each time it is read.
+ */
 export const Workspace = z.object({
   id: z.string(),
   /** Display name; defaults to the folder's base name. */
@@ -25,6 +28,11 @@ export const Workspace = z.object({
   path: z.string(),
   /** Directory whose trust decision governs this workspace (main checkout's directory for a worktree). */
   trustRoot: z.string(),
+  /**
+   * The main checkout whose trust this folder shares, when it lies in a linked git worktree that
+   * git itself lists (a forged `.git` file never counts); else null.
+   */
+  worktreeOf: z.string().nullable(),
   /** True when the folder no longer exists or is no longer a directory. */
   missing: z.boolean(),
   addedAt: z.string(),

@@ -4,10 +4,18 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export class TrustPage {
   readonly banner: Locator;
   readonly review: Locator;
+  /** The workspace header's "shares trust with <repo> (a worktree of it)" note. */
+  readonly headerSharesTrust: Locator;
 
   constructor(readonly page: Page) {
     this.banner = page.getByRole('status', { name: 'Restricted mode' });
     this.review = page.getByRole('dialog', { name: /Review before trusting/ });
+    this.headerSharesTrust = page.locator('.workspace-header').getByTestId('shares-trust');
+  }
+
+  /** The "shares trust with …" note inside `scope` (the Trust tab panel, the review dialog, the banner). */
+  sharesTrustIn(scope: Locator): Locator {
+    return scope.getByTestId('shares-trust');
   }
 
   async openReview(): Promise<void> {

@@ -26,7 +26,7 @@ describe('store', () => {
   it('keeps data across reopen and does not re-run migrations', () => {
     const dataDir = tempDir();
     const first = openStore(dataDir);
-    first.db.prepare("INSERT INTO workspaces VALUES ('a','A','/x','/x','/x','2026-01-01')").run();
+    first.db.prepare("INSERT INTO workspaces VALUES ('a','A','/x','/x','2026-01-01')").run();
     first.close();
     const second = openStore(dataDir);
     expect(second.db.prepare('SELECT count(*) AS n FROM workspaces').get()).toEqual({ n: 1 });
@@ -61,7 +61,7 @@ describe('store', () => {
     const store = openStore(tempDir());
     expect(() =>
       store.transaction(() => {
-        store.db.prepare("INSERT INTO workspaces VALUES ('a','A','/x','/x','/x','2026-01-01')").run();
+        store.db.prepare("INSERT INTO workspaces VALUES ('a','A','/x','/x','2026-01-01')").run();
         throw new Error('abort');
       }),
     ).toThrow('abort');

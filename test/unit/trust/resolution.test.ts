@@ -140,13 +140,16 @@ describe('identity: one decision per folder however it is spelled', () => {
     expect(w.engine.trust.set(folder(missing), 'untrusted').decision.state).toBe('untrusted');
   });
 
-  it('NFC and NFD spellings of a folder name share one decision', () => {
+  it('NFC and NFD spellings of a folder name are two folders on Linux, so two decisions', () => {
     const w = trustWorld();
     const nfc = path.join(w.src, 'caf\u00e9');
     const nfd = path.join(w.src, 'cafe\u0301');
-    fs.mkdirSync(nfd); // on disk as NFD bytes (what macOS writes)
-    w.engine.trust.set(folder(nfd), 'trusted');
-    expect(w.engine.trust.status(nfc)).toMatchObject({ state: 'trusted', inherited: false });
+    fs.mkdirSync(nfd); // on disk as NFD bytes
+    fs.mkdirSync(nfc); // a different folder on Linux file systems
+    expect(w.engine.trust.set(folder(nfd), 'trusted').decision.path).toBe(nfd);
+    expect(w.engine.trust.status(nfd)).toMatchObject({ state: 'trusted', inherited: false });
+    expect(w.engine.trust.status(nfc)).toMatchObject({ state: 'undecided', decidedBy: null });
+    expect(w.engine.trust.mayActivateProjectResources(nfc)).toBe(false);
   });
 
   it('a linked git worktree shares its main checkout\'s decision (real `git worktree add`)', () => {

@@ -43,7 +43,7 @@ describe('workspaces', () => {
     expect(events).toHaveLength(1);
   });
 
-  it('treats NFD and NFC spellings as one identity but keeps the on-disk bytes to reach the folder', () => {
+  it('keeps the on-disk bytes of an NFD name, finds it by them, and lists an NFC sibling as another workspace', () => {
     const root = tempDir();
     const nfd = 'cafe\u0301';
     const dir = path.join(root, nfd);
@@ -52,8 +52,14 @@ describe('workspaces', () => {
     expect(first.path).toBe(dir); // on Linux the NFD bytes are the folder's real name
     expect(first.missing).toBe(false);
     expect(first.name).toBe('caf\u00e9');
-    expect(engine.workspaces.find(path.join(root, 'caf\u00e9'))?.id).toBe(first.id);
     expect(engine.workspaces.add(`${dir}/`).created).toBe(false);
+    // on Linux the NFC spelling names no folder yet, so it finds nothing; created, it is a folder of its own
+    expect(engine.workspaces.find(path.join(root, 'caf\u00e9'))).toBeNull();
+    fs.mkdirSync(path.join(root, 'caf\u00e9'));
+    const second = engine.workspaces.add(path.join(root, 'caf\u00e9'));
+    expect(second.created).toBe(true);
+    expect(second.workspace.id).not.toBe(first.id);
+    expect(engine.workspaces.find(dir)?.id).toBe(first.id);
   });
 
   it('refuses relative paths, files and nonexistent paths with messages that say what to do', () => {

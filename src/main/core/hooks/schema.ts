@@ -91,7 +91,7 @@ export const hooksMigration: Migration = {
 };
 
 /**
- * Schema 6: the audit records what an approval acknowledged. `hook_audit.acknowledged_uncovered_json`
+ * Schema 7: the audit records what an approval acknowledged. `hook_audit.acknowledged_uncovered_json`
  * is the JSON array of the item's `uncovered` entries (`[{code, text, message}]`) the user confirmed
  * they read when approving something its digest does not fully cover (`hooks.approve` with
  * `acknowledgeUncovered`); NULL for every other entry, including all entries written before this
@@ -100,7 +100,7 @@ export const hooksMigration: Migration = {
  * append-only table (its triggers forbid UPDATE and DELETE of rows, not schema changes).
  */
 export const hooksAcknowledgedMigration: Migration = {
-  version: 6,
+  version: 7,
   name: 'hooks-acknowledged-uncovered',
   up(db) {
     db.exec('ALTER TABLE hook_audit ADD COLUMN acknowledged_uncovered_json TEXT');

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { TrustGate } from '../trust/gate';
-import { normalizeCanonical } from '../workspaces/identity';
+import { pathIdentity } from '../workspaces/identity';
 import { assembleCatalog } from './assemble';
 import { RuleCatalog } from './catalog';
 import { classifyProjectPath, classifyUserPath } from './classify';
@@ -18,7 +18,7 @@ import { warning } from './warnings';
 
 /** Options for {@link RuleCatalogBuilder}. */
 export interface RuleCatalogBuilderOptions {
-  /** Canonical (realpath, NFC) existing workspace folder. */
+  /** Canonical (realpath, keyed by `pathIdentity`) existing workspace folder. */
   workspaceDir: string;
   /** Home directory for user-level files (passed in so tests can isolate it; never `os.homedir()` here). */
   homeDir: string;
@@ -121,7 +121,7 @@ export class RuleCatalogBuilder {
         const record = this.records.get(key);
         if (record) reload.set(key, record.candidate);
       }
-      const rel = relativeToRoot(this.root, normalizeCanonical(absolute));
+      const rel = relativeToRoot(this.root, pathIdentity(absolute));
       if (rel === null) {
         if (isInside(this.homeDir, absolute) && this.isUserConfigPath(absolute)) rescanUser = true;
         continue;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { inspectGit, normalizeCanonical } from '../workspaces/identity';
+import { inspectGit, pathIdentity } from '../workspaces/identity';
 
 /** Converts a native relative path to POSIX separators. */
 export function toPosix(rel: string): string {
@@ -9,13 +9,14 @@ export function toPosix(rel: string): string {
 
 /**
  * Catalog root of a workspace folder (issue 4 §2): the git work tree containing it (nearest
- * ancestor-or-self with a `.git` directory or file), else the folder itself; realpath'd and NFC.
+ * ancestor-or-self with a `.git` directory or file), else the folder itself; realpath'd, keyed by
+ * `pathIdentity` (the on-disk bytes where NFC and NFD are different folders).
  * `workspaceDir` must exist. Never throws for a missing `.git`.
  */
 export function findCatalogRoot(workspaceDir: string): string {
   const real = realpathOrSelf(workspaceDir);
   const git = inspectGit(real);
-  return normalizeCanonical(git.workTree ? realpathOrSelf(git.workTree) : real);
+  return pathIdentity(git.workTree ? realpathOrSelf(git.workTree) : real);
 }
 
 /** True when the catalog root is a git work tree (has `.git`), as Codex's root marker requires. */
@@ -39,7 +40,7 @@ export function realpathOrSelf(p: string): string {
 
 /**
  * Canonicalises a possibly non-existent absolute path: realpath of its longest existing prefix
- * plus the remaining segments, NFC (seed §4.5 contextual targets). Never throws.
+ * plus the remaining segments, keyed by `pathIdentity` (seed §4.5 contextual targets). Never throws.
  */
 export function canonicalizeTarget(absolute: string): string {
   let existing = path.resolve(absolute);
@@ -47,10 +48,10 @@ export function canonicalizeTarget(absolute: string): string {
   for (;;) {
     try {
       const real = fs.realpathSync.native(existing);
-      return normalizeCanonical(rest.length ? path.join(real, ...rest.reverse()) : real);
+      return pathIdentity(rest.length ? path.join(real, ...rest.reverse()) : real);
     } catch {
       const parent = path.dirname(existing);
-      if (parent === existing) return normalizeCanonical(path.resolve(absolute));
+      if (parent === existing) return pathIdentity(path.resolve(absolute));
       rest.push(path.basename(existing));
       existing = parent;
     }

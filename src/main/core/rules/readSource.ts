@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { RULE_LIMITS } from './limits';
+import { pathIdentity } from '../workspaces/identity';
 import { isInside } from './paths';
 import { decodeRuleText } from './text';
 
@@ -60,7 +61,7 @@ export async function readRuleSource(absolute: string, options: ReadSourceOption
     size = lst.size;
   } else {
     try {
-      realPath = (await fs.realpath(absolute)).normalize('NFC');
+      realPath = pathIdentity(await fs.realpath(absolute));
     } catch {
       return fail('dangling-symlink', `The symlink points to "${linkTarget}", which does not exist.`, 'Fix or delete the symlink.', { linkTarget });
     }

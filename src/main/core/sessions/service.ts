@@ -3,7 +3,7 @@ import type { AgentSessionListing, PermissionItem, Session, SessionDetails, Tran
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
-import { canonicalDirectory } from '../workspaces/identity';
+import { canonicalDirectory, pathIdentity } from '../workspaces/identity';
 import type { WorkspaceService } from '../workspaces/service';
 import { AgentRegistry } from './agentRegistry';
 import { isInside } from './confine';
@@ -407,7 +407,7 @@ export class SessionService {
     }
     const containing = this.workspaces
       .list()
-      .filter((w) => !w.missing && isInside(cwd.normalize('NFC'), w.path.normalize('NFC')))
+      .filter((w) => !w.missing && isInside(pathIdentity(cwd), pathIdentity(w.path)))
       .sort((a, b) => b.path.length - a.path.length)[0];
     if (containing) return { workspace: containing, cwd };
     if (!addWorkspace) return { workspace: null, cwd };

@@ -3,6 +3,7 @@ import { hooksAcknowledgedMigration, hooksMigration } from '../hooks/schema';
 import { sessionsMigration } from '../sessions/schema';
 import { sessionPolicyMigration } from '../sessions/workspacePolicy/schema';
 import { trustMigration } from '../trust/schema';
+import { identityBytesMigration } from '../workspaces/identityMigration';
 import { workspacesMigration } from '../workspaces/schema';
 
 /**
@@ -17,4 +18,12 @@ export interface Migration {
 }
 
 /** Every migration in order. Version N is at index N-1. */
-export const MIGRATIONS: readonly Migration[] = [workspacesMigration, trustMigration, sessionsMigration, hooksMigration, sessionPolicyMigration, hooksAcknowledgedMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  workspacesMigration,
+  trustMigration,
+  sessionsMigration,
+  hooksMigration,
+  sessionPolicyMigration,
+  identityBytesMigration,
+  hooksAcknowledgedMigration,
+];

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../shared/errors';
-import { canonicalDirectory, normalizeCanonical, trustRootOf } from '../workspaces/identity';
+import { canonicalDirectory, pathIdentity, stripTrailingSeparators, trustRootOf } from '../workspaces/identity';
 
 /**
  * Canonical on-disk form of a folder a decision may be recorded for, even when it does not exist
@@ -29,7 +29,7 @@ export function canonicalFolder(input: string): string {
   for (;;) {
     const parent = path.dirname(current);
     missing.unshift(path.basename(current));
-    if (parent === current) return normalizeCanonical(resolved);
+    if (parent === current) return stripTrailingSeparators(resolved);
     current = parent;
     let real: string | null = null;
     try {
@@ -37,16 +37,17 @@ export function canonicalFolder(input: string): string {
     } catch {
       real = null;
     }
-    if (real !== null) return normalizeCanonical(path.join(real, ...missing));
+    if (real !== null) return stripTrailingSeparators(path.join(real, ...missing));
   }
 }
 
 /**
- * The key a decision is stored under: the identity of a canonical path (Unicode NFC, no trailing
- * separator; `normalizeCanonical`), so NFD and NFC spellings of one folder share one decision.
+ * The key a decision is stored under: the identity of a canonical path ({@link pathIdentity}): its
+ * bytes where the file system tells NFC and NFD spellings apart (Linux: two folders, two decisions),
+ * NFC where both spellings reach one folder (APFS, HFS+: one folder, one decision).
  */
 export function trustKey(canonicalPath: string): string {
-  return normalizeCanonical(canonicalPath);
+  return pathIdentity(canonicalPath);
 }
 
 /** `{path, trustRoot}` of a folder: canonical path and the directory whose decision governs it. */
@@ -55,9 +56,17 @@ export interface ResolvedFolder {
   trustRoot: string;
 }
 
-/** Canonicalises `input` ({@link canonicalFolder}) and computes its trust root (worktree → main checkout). */
+/**
+ * Canonicalises `input` ({@link canonicalFolder}) and derives its trust root now (a linked worktree
+ * git lists → its main checkout; see `trustRootOf`). Every surface resolves trust through this or
+ * {@link resolveCanonical}, so none can disagree with another.
+ */
 export function resolveFolder(input: string): ResolvedFolder {
-  const canonical = canonicalFolder(input);
+  return resolveCanonical(canonicalFolder(input));
+}
+
+/** `{path, trustRoot}` of an already canonical path (a listed workspace's), trust root derived now. */
+export function resolveCanonical(canonical: string): ResolvedFolder {
   return { path: canonical, trustRoot: trustRootOf(canonical) };
 }
 
@@ -85,7 +94,7 @@ export function canonicalHome(homeDir: string): string {
   try {
     return trustKey(canonicalFolder(path.resolve(homeDir)));
   } catch {
-    return normalizeCanonical(path.resolve(homeDir));
+    return pathIdentity(path.resolve(homeDir));
   }
 }
 

@@ -40,6 +40,6 @@ export function parentSuggestion(trustRoot: string, home: string): string | null
  * tool's trust store); restricting one is harmless. Null when the folder exists.
  */
 export function missingFolderRefusal(dir: string): string | null {
-  if (isExistingDirectory(dir) || isExistingDirectory(dir.normalize('NFD'))) return null;
+  if (isExistingDirectory(dir)) return null;
   return `${dir} does not exist, so there is nothing to trust. Check the path (or create the folder first).`;
 }

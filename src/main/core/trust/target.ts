@@ -9,14 +9,15 @@ export interface TrustTarget {
 }
 
 /**
- * Resolves a request target to `{path, trustRoot}`: a workspace uses its stored path and trust root
- * (a linked worktree → its main checkout); a path is canonicalised (lexically when missing).
+ * Resolves a request target to `{path, trustRoot}`: a workspace uses its stored path, a path is
+ * canonicalised (lexically when missing); either way the trust root is derived from the disk now
+ * (a linked worktree git lists → its main checkout), never read from a stored row.
  * @throws AtriumError NOT_FOUND (unknown workspace) | INVALID_PARAMS (no target) |
  *   PATH_NOT_ABSOLUTE | NOT_A_DIRECTORY | PATH_UNREADABLE
  */
 export function resolveTarget(workspaces: WorkspaceService, target: TrustTarget): ResolvedFolder {
   if (target.workspaceId !== undefined) {
-    const ws = workspaces.get(target.workspaceId);
+    const ws = workspaces.get(target.workspaceId); // its trustRoot was derived just now by get()
     return { path: ws.path, trustRoot: ws.trustRoot };
   }
   if (target.path !== undefined) return resolveFolder(target.path);

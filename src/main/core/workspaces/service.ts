@@ -4,21 +4,23 @@ import { AtriumError } from '../../../shared/errors';
 import type { Workspace, WorkspaceDetails, WorkspaceTrust } from '../../../shared/contract';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
-import { canonicalDirectory, inspectGit, isExistingDirectory, normalizeCanonical, trustRootOf } from './identity';
+import { canonicalDirectory, inspectGit, isExistingDirectory, pathIdentity, trustRootOf } from './identity';
 
 interface WorkspaceRow {
   id: string;
   name: string;
   identity: string;
   path: string;
-  trust_root: string;
   added_at: string;
 }
 
 /**
- * The workspace list: folders the user manages in Atrium. Identity is the canonical path, so a
- * folder is listed once however it is spelled. Removing a workspace forgets Atrium's record only.
- * Every change pushes `workspacesChanged` to all clients.
+ * The workspace list: folders the user manages in Atrium. Identity is the canonical path's
+ * {@link pathIdentity}, so a folder is listed once however it is spelled (symlink, trailing slash,
+ * and NFC/NFD only where the file system makes them one folder). A workspace's `trustRoot` is
+ * derived from the disk each time it is read (never stored), so it always agrees with `trust
+ * status` and the gate. Removing a workspace forgets Atrium's record only. Every change pushes
+ * `workspacesChanged` to all clients.
  */
 export class WorkspaceService {
   /**
@@ -49,9 +51,9 @@ export class WorkspaceService {
     const byId = this.store.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(idOrPath) as WorkspaceRow | undefined;
     if (byId) return toWorkspace(byId, this.trustOf);
     const absolute = path.resolve(idOrPath);
-    let key = normalizeCanonical(absolute);
+    let key = pathIdentity(absolute);
     try {
-      key = normalizeCanonical(canonicalDirectory(absolute));
+      key = pathIdentity(canonicalDirectory(absolute));
     } catch {
       // a missing folder can still be found by the path it was added with
     }
@@ -73,20 +75,19 @@ export class WorkspaceService {
    */
   add(inputPath: string, name?: string): { workspace: Workspace; created: boolean } {
     const canonical = canonicalDirectory(inputPath);
-    const identity = normalizeCanonical(canonical);
+    const identity = pathIdentity(canonical);
     const result = this.store.transaction(() => {
       const existing = this.store.db.prepare('SELECT * FROM workspaces WHERE identity = ?').get(identity) as WorkspaceRow | undefined;
       if (existing) return { workspace: toWorkspace(existing, this.trustOf), created: false };
       const row: WorkspaceRow = {
         id: crypto.randomUUID(),
-        name: name?.trim() || path.basename(identity) || identity,
+        name: name?.trim() || (path.basename(canonical) || canonical).normalize('NFC'),
         identity,
         path: canonical,
-        trust_root: trustRootOf(canonical),
         added_at: new Date().toISOString(),
       };
       this.store.db
-        .prepare('INSERT INTO workspaces (id, name, identity, path, trust_root, added_at) VALUES (@id, @name, @identity, @path, @trust_root, @added_at)')
+        .prepare('INSERT INTO workspaces (id, name, identity, path, added_at) VALUES (@id, @name, @identity, @path, @added_at)')
         .run(row);
       return { workspace: toWorkspace(row, this.trustOf), created: true };
     });
@@ -138,14 +139,18 @@ export class WorkspaceService {
   }
 }
 
+/** A row as surfaces see it; `trustRoot` and `trust` are derived now from the folder on disk. */
 function toWorkspace(row: WorkspaceRow, trustOf: (trustRoot: string) => WorkspaceTrust): Workspace {
+  const git = inspectGit(row.path);
+  const trustRoot = trustRootOf(row.path, git);
   return {
     id: row.id,
     name: row.name,
     path: row.path,
-    trustRoot: row.trust_root,
+    trustRoot,
+    worktreeOf: git.kind === 'worktree' ? git.mainCheckout : null,
     missing: !isExistingDirectory(row.path),
     addedAt: row.added_at,
-    trust: trustOf(row.trust_root),
+    trust: trustOf(trustRoot),
   };
 }

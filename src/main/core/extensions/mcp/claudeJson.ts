@@ -4,7 +4,7 @@ import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
 import { mcpServersFromMap } from '../../hooks/mcp';
 import { parseJsonText } from '../../trust/review/jsonText';
 import { isRecord } from '../../trust/review/text';
-import { inspectGit, normalizeCanonical, trustRootOf } from '../../workspaces/identity';
+import { inspectGit, pathIdentity, trustRootOf } from '../../workspaces/identity';
 import { warn } from '../read';
 import type { McpRecord } from '../types';
 import { mcpRecord } from './record';
@@ -20,7 +20,7 @@ const SHOWN = '~/.claude.json';
  * `mcpServers`, source `user`) and local scope (`projects["<abs path>"].mcpServers`, source
  * `local`) for this workspace only. The project key is matched against the workspace's canonical
  * path and, for a linked git worktree, the matching folder of the main checkout (keys are compared
- * after resolving links and Unicode NFC, without a trailing separator).
+ * with `pathIdentity` after resolving links, without a trailing separator).
  *
  * Both live in the user's own file, not in the repository, so they are user-level sources: read
  * even in restricted mode. Local-scope servers rank above every project source and user-scope ones
@@ -77,18 +77,18 @@ export async function readClaudeJsonServers(homeDir: string, workspaceDir: strin
 
 /** The `projects` key naming this workspace (or its main checkout's folder), or null. */
 async function projectKey(projects: Record<string, unknown>, workspaceDir: string): Promise<string | null> {
-  const wanted = [normalizeCanonical(workspaceDir), normalizeCanonical(trustRootOf(workspaceDir, inspectGit(workspaceDir)))];
+  const wanted = [pathIdentity(workspaceDir), pathIdentity(trustRootOf(workspaceDir, inspectGit(workspaceDir)))];
   for (const candidate of wanted) {
     for (const key of Object.keys(projects)) {
       if (!path.isAbsolute(key)) continue;
-      if (normalizeCanonical(path.resolve(key)) === candidate) return key;
+      if (pathIdentity(path.resolve(key)) === candidate) return key;
     }
   }
   // keys written through a symbolic link (or with another spelling of the same folder)
   for (const key of Object.keys(projects)) {
     if (!path.isAbsolute(key)) continue;
     const real = await fs.realpath(key).catch(() => null);
-    if (real !== null && wanted.includes(normalizeCanonical(real))) return key;
+    if (real !== null && wanted.includes(pathIdentity(real))) return key;
   }
   return null;
 }

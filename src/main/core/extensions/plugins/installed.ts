@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { inspectGit, normalizeCanonical, trustRootOf } from '../../workspaces/identity';
+import { inspectGit, pathIdentity, trustRootOf } from '../../workspaces/identity';
 import { warn } from '../read';
 import { findManifest, readJson, readPlugin, type PluginCandidate } from './candidate';
 
@@ -35,11 +35,11 @@ export async function installedPlugins(homeDir: string, workspaceDir: string, sh
   const root = json.value;
   if (!isRecord(root)) return { plugins: [], warnings: [warn(where, 1, 'is not a JSON object; no installed plugin is listed', 'Reinstall the plugins (claude plugin install …) to rewrite it.')] };
   const map = isRecord(root.plugins) ? root.plugins : Object.fromEntries(Object.entries(root).filter(([k]) => k.includes('@')));
-  const here = [normalizeCanonical(workspaceDir), normalizeCanonical(trustRootOf(workspaceDir, inspectGit(workspaceDir)))];
+  const here = [pathIdentity(workspaceDir), pathIdentity(trustRootOf(workspaceDir, inspectGit(workspaceDir)))];
   const appliesHere = async (projectPath: string | null): Promise<boolean> => {
     if (projectPath === null || !path.isAbsolute(projectPath)) return false;
     const real = await fs.realpath(projectPath).catch(() => path.resolve(projectPath));
-    return here.includes(normalizeCanonical(real));
+    return here.includes(pathIdentity(real));
   };
   const plugins: PluginCandidate[] = [];
   for (const key of Object.keys(map).sort()) {

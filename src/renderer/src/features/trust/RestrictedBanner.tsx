@@ -1,5 +1,7 @@
 import { ShieldAlert } from 'lucide-react';
 import type { TrustReview, Workspace } from '../../../../shared/contract';
+import { useApp } from '../../state/appStore';
+import { SharesTrust } from './SharesTrust';
 
 /** Plural helper: "1 hook", "3 hooks". */
 export function count(n: number, one: string, many = `${one}s`): string {
@@ -19,11 +21,18 @@ export function RestrictedBanner({ workspace, review, onReview }: { workspace: W
     ? `${count(c.instruction, 'instruction file')}, ${count(c.hook, 'hook')}, ${count(c.mcpServer, 'MCP server')} are inactive.`
     : 'Checking what this folder carries…';
   const lead = workspace.trust.state === 'untrusted' ? 'Untrusted: restricted mode.' : 'Restricted mode: you have not trusted this folder yet.';
+  const home = useApp((s) => s.info?.homeDir);
   return (
     <div className="banner banner-warn restricted-banner" role="status" aria-label="Restricted mode">
       <ShieldAlert size={16} aria-hidden />
       <span>
         <strong>{lead}</strong> {summary}
+        {workspace.worktreeOf && (
+          <>
+            {' '}
+            <SharesTrust workspace={workspace} home={home} lead="This folder " />.
+          </>
+        )}
       </span>
       <button className="button" onClick={onReview}>
         Review…

@@ -8,12 +8,16 @@ const TITLE = {
   undecided: 'Not decided yet: restricted mode until you review and trust this folder.',
 } as const;
 
-/** A compact trust state marker for lists; `compact` shows the icon only. */
-export function TrustBadge({ trust, compact = false }: { trust: WorkspaceTrust; compact?: boolean }) {
+/**
+ * A compact trust state marker for lists; `compact` shows the icon only. `sharesTrust` (see
+ * `sharesTrustText`) is appended to the tooltip for a linked worktree.
+ */
+export function TrustBadge({ trust, compact = false, sharesTrust = null }: { trust: WorkspaceTrust; compact?: boolean; sharesTrust?: string | null }) {
   const Icon = trust.state === 'trusted' ? ShieldCheck : trust.state === 'untrusted' ? ShieldOff : ShieldAlert;
   const inherited = trust.inherited && trust.decidedBy ? ` (inherited from ${trust.decidedBy})` : '';
+  const shared = sharesTrust ? ` This folder ${sharesTrust}.` : '';
   return (
-    <span className={`trust-badge trust-${trust.state}`} title={TITLE[trust.state] + inherited} data-trust-state={trust.state}>
+    <span className={`trust-badge trust-${trust.state}`} title={TITLE[trust.state] + inherited + shared} data-trust-state={trust.state}>
       <Icon size={13} aria-hidden />
       {compact ? <span className="sr-only">{LABEL[trust.state]}</span> : LABEL[trust.state]}
     </span>

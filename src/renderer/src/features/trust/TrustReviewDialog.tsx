@@ -7,6 +7,7 @@ import { useApp } from '../../state/appStore';
 import { useLive } from '../../api/useLive';
 import { ReviewHookState, ReviewUncovered, useReviewHookStates } from '../hooks/ReviewHookState';
 import { count } from './RestrictedBanner';
+import { SharesTrust } from './SharesTrust';
 
 const KIND_LABEL: Record<TrustItemKind, string> = {
   hook: 'Hooks',
@@ -29,6 +30,7 @@ const KIND_LABEL: Record<TrustItemKind, string> = {
  */
 export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { workspace: Workspace; review: TrustReview | null; open: boolean; onOpenChange(open: boolean): void }) {
   const client = useApp((s) => s.client);
+  const home = useApp((s) => s.info?.homeDir);
   const status = useLive('trust.status', open ? { workspaceId: workspace.id } : null, ['trustChanged']).data?.status ?? null;
   const [busy, setBusy] = useState(false);
   const hookStates = useReviewHookStates(open ? workspace.id : null);
@@ -56,6 +58,12 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
           <Dialog.Title className="dialog-title">Review before trusting {workspace.name}</Dialog.Title>
           <p id="review-desc" className="dialog-text">
             Trusting <code>{status?.trustRoot ?? workspace.trustRoot}</code> lets agents load and run what this repository supplies.
+            {workspace.worktreeOf && (
+              <>
+                {' '}
+                <SharesTrust workspace={workspace} home={home} lead="This folder " />; the decision covers the repository and every worktree of it.
+              </>
+            )}
             {review && (
               <>
                 {' '}

@@ -3,6 +3,7 @@ import type { TrustReview, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { displayPath } from '../../components/format';
 import { useApp } from '../../state/appStore';
+import { SharesTrust } from './SharesTrust';
 import { TrustBadge } from './TrustBadge';
 
 /** The workspace's trust: its state and where it comes from, the actions, and the audit history. */
@@ -34,6 +35,11 @@ export function TrustTab({ workspace, review, onReview }: { workspace: Workspace
         <dt>Judged at</dt>
         <dd>
           <code>{displayPath(status.trustRoot, home)}</code>
+          {workspace.worktreeOf && (
+            <p className="hint">
+              <SharesTrust workspace={workspace} home={home} lead="This folder " />
+            </p>
+          )}
         </dd>
         <dt>Decided by</dt>
         <dd>

@@ -2,6 +2,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { Download, FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
 import { SidebarSessionsEntry } from '../sessions/SidebarSessionsEntry';
 import { ImportTrustDialog } from '../trust/ImportTrustDialog';
+import { sharesTrustText } from '../trust/SharesTrust';
 import { TrustBadge } from '../trust/TrustBadge';
 import { Tooltip } from 'radix-ui';
 import { shortcut } from '../../components/format';
@@ -15,6 +16,7 @@ import { useApp } from '../../state/appStore';
 export function Sidebar() {
   const workspaces = useApp((s) => s.workspaces);
   const loaded = useApp((s) => s.workspacesLoaded);
+  const home = useApp((s) => s.info?.homeDir);
   const selectedId = useApp((s) => s.selectedId);
   const select = useApp((s) => s.select);
   const openDialog = useApp((s) => s.openDialog);
@@ -75,14 +77,14 @@ export function Sidebar() {
                 aria-selected={w.id === selectedId}
                 className={`workspace-item${w.id === selectedId ? ' selected' : ''}`}
                 data-workspace-id={w.id}
-                title={w.path}
+                title={sharesTrustText(w, home) ? `${w.path}\n${sharesTrustText(w, home)}` : w.path}
                 tabIndex={w.id === selectedId || (!selectedId && i === 0) ? 0 : -1}
                 onClick={() => select(w.id)}
                 onKeyDown={(e) => onKeyDown(e, i, w.id)}
               >
-                {w.missing ? <FolderX size={15} className="muted" /> : w.trustRoot !== w.path ? <FolderGit2 size={15} /> : <FolderOpen size={15} />}
+                {w.missing ? <FolderX size={15} className="muted" /> : w.worktreeOf ? <FolderGit2 size={15} /> : <FolderOpen size={15} />}
                 <span className="workspace-name">{w.name}</span>
-                {w.missing ? <span className="badge badge-warn">missing</span> : <TrustBadge trust={w.trust} compact />}
+                {w.missing ? <span className="badge badge-warn">missing</span> : <TrustBadge trust={w.trust} compact sharesTrust={sharesTrustText(w, home)} />}
               </button>
             </li>
           ))}

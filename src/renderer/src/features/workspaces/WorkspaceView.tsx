@@ -5,6 +5,7 @@ import { HooksTabBadge } from '../hooks/HooksTabBadge';
 import { RulesTab } from '../rules/RulesTab';
 import { SessionsTab, SessionsTabBadge } from '../sessions/SessionsTab';
 import { RestrictedBanner } from '../trust/RestrictedBanner';
+import { SharesTrust, sharesTrustText } from '../trust/SharesTrust';
 import { TrustBadge } from '../trust/TrustBadge';
 import { TrustReviewDialog } from '../trust/TrustReviewDialog';
 import { TrustTab } from '../trust/TrustTab';
@@ -18,6 +19,7 @@ import { useApp } from '../../state/appStore';
 /** The selected workspace: header with actions, then tabs (Overview now; capabilities add theirs). */
 export function WorkspaceView({ workspace }: { workspace: Workspace }) {
   const openDialog = useApp((s) => s.openDialog);
+  const home = useApp((s) => s.info?.homeDir);
   const [reviewOpen, setReviewOpen] = useState(false);
   const [tab, setTab] = useState(() => useApp.getState().workspaceTab);
   const review = useTrustReview(workspace.missing ? null : workspace.id).data?.review ?? null;
@@ -27,6 +29,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
         <div className="workspace-title-block">
           <h1 id="workspace-title">{workspace.name}</h1>
           <TrustBadge trust={workspace.trust} />
+          <SharesTrust workspace={workspace} home={home} />
           {workspace.missing && <span className="badge badge-warn">missing</span>}
         </div>
         <div className="toolbar">
@@ -118,8 +121,10 @@ function Overview({ workspace }: { workspace: Workspace }) {
         <dt>Trust root</dt>
         <dd>
           <code className="selectable" data-testid="workspace-trust-root">{displayPath(workspace.trustRoot, home)}</code>
-          {workspace.trustRoot !== workspace.path && (
-            <p className="hint">This folder is a linked git worktree: it shares the trust decision of its main checkout.</p>
+          {workspace.worktreeOf && (
+            <p className="hint">
+              This folder {sharesTrustText(workspace, home)}: one decision covers the repository and all its linked worktrees.
+            </p>
           )}
         </dd>
         <dt>Git</dt>
