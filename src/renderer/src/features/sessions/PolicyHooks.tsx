@@ -21,10 +21,10 @@ export function PolicyHooks({ hooks, hooksTab, isolated = true }: { hooks: Sessi
               <code>{h.event}</code> <HookCall hook={h} /> <span className="sess-policy-tag">{h.heldBack ? `held back (restricted)${isolated ? '' : ' by Atrium'}` : `not run${isolated ? '' : ' by Atrium'}: ${h.state}`}</span>
             </li>
           ))}
-          {!isolated && <li className="muted">Atrium did not run these. This agent is not isolated: it may load and run the repository&apos;s own hooks by itself.</li>}
           {hooksTab && <li>{hooksTab}</li>}
         </ul>
       )}
+      {hooks.skipped.length > 0 && !isolated && <p className="muted">Atrium did not run these. This agent is not isolated: it may load and run the repository&apos;s own hooks by itself.</p>}
       {runs.length === 0 ? (
         <p className="muted">No hook has run in this session.</p>
       ) : (

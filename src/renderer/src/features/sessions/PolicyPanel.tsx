@@ -81,8 +81,10 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
                 {workspaceId && <HooksTabLink workspaceId={workspaceId} what={m.heldBack ? 'Review the folder on the Hooks tab' : `Review ${m.name} on the Hooks tab`} />}
               </li>
             ))}
-            {!policy.agent.isolated && <li className="muted">Atrium did not pass these. This agent is not isolated: it may start MCP servers from the repository&apos;s own configuration by itself.</li>}
           </ul>
+        )}
+        {policy.mcp.withheld.length > 0 && !policy.agent.isolated && (
+          <p className="muted">Atrium did not pass these. This agent is not isolated: it may start MCP servers from the repository&apos;s own configuration by itself.</p>
         )}
       </section>
       <section className="sess-policy-section" aria-label="Execution">
