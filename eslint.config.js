@@ -2,7 +2,10 @@
 // - src/shared is pure: no Node, no DOM-only globals, no electron, no imports from other layers;
 // - the engine (src/main/core), the browser server and the CLI never import electron, so they run
 //   under plain Node;
-// - the renderer talks to the engine only through the contract, never by importing main code.
+// - the renderer talks to the engine only through the contract, never by importing main code;
+// - the engine starts child processes only from the files listed in childProcessOwners (each one
+//   audited for what it runs and when), and nothing anywhere spawns `git` except the hardened git
+//   runner (src/main/core/git/runGit.ts), which keeps repository configuration from running code.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -10,6 +13,26 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'net', 'url', 'util', 'stream', 'events', 'worker_threads'];
 const noNode = [{ group: ['node:*', ...nodeBuiltins, ...nodeBuiltins.map((m) => `${m}/*`)], message: 'This layer must not use Node APIs.' }];
 const noElectron = { name: 'electron', message: 'The engine, server and CLI run under plain Node: never import electron here (put it in the Electron shell, src/main/*.ts).' };
+
+// The engine's only modules that may start processes; a new one needs the same review (what it runs, whether before trust).
+const childProcessOwners = [
+  'src/main/core/git/runGit.ts',
+  'src/main/core/hooks/runCommand.ts',
+  'src/main/core/extensions/commands/run.ts',
+  'src/main/core/sessions/installer.ts',
+  'src/main/core/sessions/terminals.ts',
+  'src/main/core/sessions/processTree.ts',
+  'src/main/core/sessions/supervisor.ts',
+];
+const noChildProcess = {
+  group: ['child_process', 'node:child_process'],
+  message: 'Only the audited process owners of the engine start processes (git goes through src/main/core/git/runGit.ts); see childProcessOwners in eslint.config.js.',
+};
+const spawnNames = '/^(spawn|spawnSync|exec|execSync|execFile|execFileSync|execFileAsync|execAsync|fork)$/';
+const gitSpawn = {
+  selector: `CallExpression:matches([callee.name=${spawnNames}], [callee.property.name=${spawnNames}]):matches([arguments.0.value=/^git(\\.exe)?(\\s|$)/i], [arguments.0.quasis.0.value.raw=/^git(\\.exe)?(\\s|$)/i])`,
+  message: 'Run git only through runGit/runGitSync (src/main/core/git/runGit.ts): a plain git in a repository runs its fsmonitor, hooks and filters.',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**'] },
@@ -25,7 +48,16 @@ export default tseslint.config(
   },
   {
     files: ['src/main/core/**', 'src/main/server/**', 'src/main/cli/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['electron/*'], message: noElectron.message }, noChildProcess] }] },
+  },
+  {
+    files: childProcessOwners,
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['electron/*'], message: noElectron.message }] }] },
+  },
+  {
+    files: ['src/**', 'scripts/**', 'bin/**', 'bench/**'],
+    ignores: ['src/main/core/git/runGit.ts'],
+    rules: { 'no-restricted-syntax': ['error', gitSpawn] },
   },
   {
     files: ['src/shared/**'],

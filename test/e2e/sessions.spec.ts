@@ -256,6 +256,9 @@ test('the Workspace panel lists the run of an approved hook with its result and 
   await expect(withheld).toHaveCount(1);
   await expect(withheld).toContainText('shady');
   await expect(withheld).toContainText('Not approved: review and approve it on the Hooks tab');
+  // the scripted agent is a custom command Atrium does not isolate: it says what it did, not what the agent may do
+  await expect(withheld).toContainText('not passed by Atrium');
+  await expect(mcp).toContainText("This agent is not isolated: it may start MCP servers from the repository's own configuration by itself.");
   await withheld.getByRole('button', { name: 'Review shady on the Hooks tab' }).click();
   await expect(hooks.panel).toBeVisible();
   await expect(hooks.panel).toContainText('shady');

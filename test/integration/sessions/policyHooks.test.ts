@@ -54,7 +54,8 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
     expect(fs.existsSync(path.join(world.ws, 'marker-from-hook'))).toBe(false);
     const skipped = notices(engine, s.id, 'hooks_skipped');
     expect(skipped).toHaveLength(1);
-    expect(skipped[0].title).toBe('1 hook skipped: not approved');
+    expect(skipped[0].title).toBe('1 hook not run by Atrium: not approved');
+    expect(skipped[0].detail).toContain('it may load and run the repository\'s own hooks by itself');
     expect(skipped[0].detail).toContain('marker.sh');
     const markerHook = await hookRef(engine, world.ws, 'marker.sh');
     expect(skipped[0].link).toEqual({ tab: 'hooks', ids: [markerHook.id] });
@@ -122,7 +123,9 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
     expect(policy.mcp.withheld).toEqual([expect.objectContaining({ name: 'shady', state: 'unapproved', heldBack: false })]);
     const withheld = notices(engine, s.id, 'mcp_withheld');
     expect(withheld).toHaveLength(1);
-    expect(withheld[0].title).toContain('shady');
+    expect(withheld[0].title).toBe('1 MCP server not passed by Atrium: shady');
+    expect(withheld[0].detail).toContain('it may start MCP servers from the repository\'s own configuration by itself');
+    expect(policy.agent.isolated).toBe(false);
     expect(JSON.stringify(items(engine, s.id))).not.toContain('secret-value-123456');
   }, 60_000);
 

@@ -38,7 +38,7 @@ describe('the snapshot of hooks and MCP servers (scripted agent)', () => {
     const next = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
     expect(await promptAndWait(engine, next.id, 'fresh')).toBe('end_turn');
     expect(logLines(world.ws)).toBe(3);
-    expect(notices(engine, next.id, 'hooks_skipped').map((n) => n.title)).toEqual(['1 hook skipped: not approved']);
+    expect(notices(engine, next.id, 'hooks_skipped').map((n) => n.title)).toEqual(['1 hook not run by Atrium: not approved']);
   }, 90_000);
 
   it('a hook script edited mid-session is skipped with one "modified since approval" notice and its new bytes never run', async () => {
@@ -56,7 +56,7 @@ describe('the snapshot of hooks and MCP servers (scripted agent)', () => {
     expect(logLines(world.ws)).toBe(1);
     const skipped = notices(engine, s.id, 'hooks_skipped');
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]).toMatchObject({ severity: 'warning', title: 'UserPromptSubmit hook skipped: modified since approval', link: { tab: 'hooks', ids: [hook.id] } });
+    expect(skipped[0]).toMatchObject({ severity: 'warning', title: 'UserPromptSubmit hook not run by Atrium: modified since approval', link: { tab: 'hooks', ids: [hook.id] } });
     expect(skipped[0].detail).toContain('.claude/settings.json');
     const runs = engine.policy.view(s.id).hooks.runs;
     expect(runs.at(-1)?.results).toEqual([expect.objectContaining({ id: hook.id, skipped: 'modified' })]);

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import ignore, { type Ignore } from 'ignore';
-
-const execFileAsync = promisify(execFile);
+import { runGit } from '../git/runGit';
 
 /** Directory names never descended into, whatever `.gitignore` says. */
 export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -75,20 +72,18 @@ function isWithinLimits(rel: string, maxDepth: number): boolean {
   return true;
 }
 
+/** Through the hardened runner: a folder that is itself a bare repository answers "no" (then the walk lists it). */
 async function isInsideGitWorkTree(dir: string): Promise<boolean> {
-  try {
-    const { stdout } = await execFileAsync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir });
-    return stdout.trim() === 'true';
-  } catch {
-    return false;
-  }
+  const r = await runGit(['rev-parse', '--is-inside-work-tree'], { cwd: dir });
+  return r.code === 0 && r.stdout.trim() === 'true';
 }
 
 async function listWithGit(root: string, verifyExistence: boolean): Promise<string[]> {
-  const gitLs = (args: string[]) =>
-    execFileAsync('git', ['-c', 'core.quotePath=false', 'ls-files', '-z', ...args, '--', '.'], { cwd: root, maxBuffer: 512 * 1024 * 1024 }).then(({ stdout }) =>
-      stdout.split('\0').filter(Boolean),
-    );
+  const gitLs = async (args: string[]) => {
+    const r = await runGit(['ls-files', '-z', ...args, '--', '.'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+    if (r.code !== 0) throw new Error(`git ls-files failed in ${root}: ${r.error ?? r.stderr.trim()}`);
+    return r.stdout.split('\0').filter(Boolean);
+  };
   const [listed, deleted] = await Promise.all([gitLs(['--cached', '--others', '--exclude-standard']), verifyExistence ? gitLs(['--deleted']) : Promise.resolve([])]);
   const unique = [...new Set(listed)];
   if (deleted.length === 0) return unique;

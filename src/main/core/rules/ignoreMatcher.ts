@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { ALWAYS_SKIPPED_DIRS } from '../files/listWorkspaceFiles';
+import { runGit } from '../git/runGit';
 
 /**
  * `.gitignore` rules of a workspace, for deciding about paths that appear after the listing
@@ -44,10 +44,6 @@ export class IgnoreMatcher {
 }
 
 /** `git check-ignore -q`: true when git ignores root-relative `rel`; false on any error. */
-export function isIgnoredByGit(root: string, rel: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    execFile('git', ['check-ignore', '-q', '--', rel], { cwd: root }, (error) => {
-      resolve(error === null);
-    });
-  });
+export async function isIgnoredByGit(root: string, rel: string): Promise<boolean> {
+  return (await runGit(['check-ignore', '-q', '--', rel], { cwd: root })).code === 0;
 }

@@ -5,6 +5,7 @@ import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import { AgentConfigs } from './agentConfigs';
 import { installDir, installPreset, readInstallMarker } from './installer';
+import { recogniseAgentCommand, type RecognisedAgent } from './knownAgents';
 import { findExecutable } from './pathLookup';
 import { AGENT_PRESETS, type AgentPreset } from './presets';
 
@@ -13,6 +14,8 @@ export interface ResolvedAgent {
   id: string;
   version: string | null;
   preset: AgentPreset | null;
+  /** For a user-defined agent: the preset recognised behind its command line (its isolation and initial mode apply), else null. */
+  knownAs: AgentPreset | null;
   command: string;
   args: string[];
   /** Preset env, then the user's per-agent env (later wins); merged over the user's environment at spawn. */
@@ -69,6 +72,20 @@ export class AgentRegistry {
   }
 
   /**
+   * Whose isolation an agent gets: the preset of this id (`recognised` null), else the preset
+   * recognised behind a user-defined agent's command line (see {@link recogniseAgentCommand}, e.g.
+   * the Claude ACP adapter launched by path or through npx), else null.
+   */
+  knownAgent(id: string): { preset: AgentPreset; recognised: string | null } | null {
+    const preset = this.preset(id);
+    if (preset) return { preset, recognised: null };
+    const config = this.configs.get(id);
+    if (!config || config.kind !== 'user' || !config.command) return null;
+    const found: RecognisedAgent | null = recogniseAgentCommand(config.command, config.args, this.presets, this.options.envPath ?? process.env.PATH);
+    return found ? { preset: found.preset, recognised: found.how } : null;
+  }
+
+  /**
    * How to launch an agent now.
    * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED (with the install command to run)
    */
@@ -80,19 +97,19 @@ export class AgentRegistry {
       const marker = readInstallMarker(this.dataDir, preset);
       const env = { ...preset.env, ...userEnv };
       if (marker) {
-        if (preset.launch === 'exec') return { id, version: preset.version, preset, command: marker.entry, args: [...preset.args], env };
+        if (preset.launch === 'exec') return { id, version: preset.version, preset, knownAs: null, command: marker.entry, args: [...preset.args], env };
         const electron = Boolean(process.versions.electron);
-        return { id, version: preset.version, preset, command: process.execPath, args: [marker.entry, ...preset.args], env: electron ? { ...env, ELECTRON_RUN_AS_NODE: '1' } : env };
+        return { id, version: preset.version, preset, knownAs: null, command: process.execPath, args: [marker.entry, ...preset.args], env: electron ? { ...env, ELECTRON_RUN_AS_NODE: '1' } : env };
       }
       const onPath = findExecutable(preset.bin, this.options.envPath);
-      if (onPath) return { id, version: preset.version, preset, command: onPath, args: [...preset.args], env };
+      if (onPath) return { id, version: preset.version, preset, knownAs: null, command: onPath, args: [...preset.args], env };
       throw new AtriumError(
         'AGENT_NOT_INSTALLED',
         `${preset.name} (${preset.package}@${preset.version}) is not installed. Install it with: atrium agents install ${id} (or the Install button).`,
       );
     }
     if (!config || config.kind !== 'user' || !config.command) throw this.notFound(id);
-    return { id, version: null, preset: null, command: config.command, args: config.args, env: userEnv };
+    return { id, version: null, preset: null, knownAs: this.knownAgent(id)?.preset ?? null, command: config.command, args: config.args, env: userEnv };
   }
 
   /**

@@ -267,7 +267,7 @@ export class LiveSession {
       if (result.outcome !== 'new') {
         this.append({ kind: 'resume', data: { outcome: result.outcome, message: result.message, replayed: result.replayed, imported: result.outcome === 'loaded' && this.replayStore && result.replayed > 0 } });
       }
-      await this.applyDesiredMode(resolved.preset?.initialModeId ?? null);
+      await this.applyDesiredMode((resolved.preset ?? resolved.knownAs)?.initialModeId ?? null);
       await this.deps.hooks.afterAttach(this.hookContext(), { via: result.via, outcome: result.outcome });
       this.attached = true;
       this.setState('idle', null);

@@ -78,10 +78,21 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId'>> = {
   },
 };
 
-/** The isolation of an agent id (a preset id, or a user-defined agent: nothing known, nothing native). */
-export function isolationFor(agentId: string, preset: AgentPreset | null): AgentIsolation {
-  const known = preset ? ISOLATION[preset.id] : undefined;
-  if (known) return { agentId, ...known, nativeRuleFormats: preset?.nativeRuleFormats ?? known.nativeRuleFormats };
+/**
+ * The isolation of an agent: `known` is the preset of its id, or the preset recognised behind a
+ * user-defined command line (`recognised` says how; that agent gets the preset's isolation, and
+ * the behaviour says so). Null: a user-defined agent Atrium cannot identify, so it isolates
+ * nothing and says what it cannot stop.
+ */
+export function isolationFor(agentId: string, known: { preset: AgentPreset; recognised: string | null } | null): AgentIsolation {
+  const preset = known?.preset ?? null;
+  const iso = preset ? ISOLATION[preset.id] : undefined;
+  if (preset && iso) {
+    const base: AgentIsolation = { agentId, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
+    if (!known?.recognised) return base;
+    const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}.`;
+    return { ...base, ownBehaviour: [note, ...iso.ownBehaviour] };
+  }
   return {
     agentId,
     nativeRuleFormats: preset?.nativeRuleFormats ?? [],
@@ -91,7 +102,23 @@ export function isolationFor(agentId: string, preset: AgentPreset | null): Agent
     ownBehaviour: [
       preset
         ? `${preset.name}: Atrium knows no switch that keeps it from loading workspace files by itself.`
-        : 'A user-defined agent: Atrium cannot tell what it loads or runs from the workspace by itself. Atrium sends the rules, passes only approved MCP servers and runs only approved hooks at the ACP boundary.',
+        : "A user-defined agent: Atrium cannot tell what it loads or runs from the workspace by itself. Atrium sends the rules, passes only approved MCP servers and runs only approved hooks itself; the agent may still load and run the repository's own hooks and MCP servers from its own configuration files.",
     ],
+  };
+}
+
+/**
+ * How the transcript names repository hooks and MCP servers Atrium did not run or pass. "Skipped"
+ * and "withheld" only for an isolated agent, where Atrium's decision is the whole story; for any
+ * other agent they are "not run by Atrium" / "not passed by Atrium", with a caveat that the agent
+ * may load and run the repository's own configuration by itself.
+ */
+export function notRunWording(iso: Pick<AgentIsolation, 'isolated'>): { hooks: string; mcp: string; hooksCaveat: string | null; mcpCaveat: string | null } {
+  if (iso.isolated) return { hooks: 'skipped', mcp: 'withheld', hooksCaveat: null, mcpCaveat: null };
+  return {
+    hooks: 'not run by Atrium',
+    mcp: 'not passed by Atrium',
+    hooksCaveat: "Atrium runs only approved hooks itself. This agent is not isolated: it may load and run the repository's own hooks by itself.",
+    mcpCaveat: "Atrium passes only approved MCP servers. This agent is not isolated: it may start MCP servers from the repository's own configuration by itself.",
   };
 }

@@ -3,6 +3,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { HookEvent, HookRunOutcome, SessionHookRun } from '../../../../shared/contract';
 import { AtriumError } from '../../../../shared/errors';
 import type { HookVerdict } from '../hooks';
+import { notRunWording } from './agentIsolation';
 import { claudeToolOf, runSessionHooks, type ClaudeTool } from './sessionHooks';
 import type { PolicyCore, PolicyState } from './state';
 
@@ -57,7 +58,7 @@ export function recordRun(core: PolicyCore, st: PolicyState, run: SessionHookRun
   core.notice(st, {
     severity: 'warning',
     code: 'hooks_skipped',
-    title: `${run.event} hook${modified.length === 1 ? '' : 's'} skipped: modified since approval`,
+    title: `${run.event} hook${modified.length === 1 ? '' : 's'} ${notRunWording(st.isolation).hooks}: modified since approval`,
     detail: modified
       .map((r) => {
         const h = approved.get(r.id);

@@ -2,6 +2,7 @@ import { AtriumError } from '../../../../shared/errors';
 import type { ApprovedMcpServer } from '../../hooks/service';
 import type { RuleCatalog } from '../../rules/catalog';
 import type { RuleSelection, SelectedRule } from '../../rules/types';
+import { notRunWording } from './agentIsolation';
 import { splitMcpServers } from './mcpFilter';
 import { checkProvenance, mismatchMessage } from './provenance';
 import { hookTargetOf, type PolicyCore, type PolicyState } from './state';
@@ -158,13 +159,14 @@ function reportSnapshot(core: PolicyCore, st: PolicyState, snapshot: SnapshotRec
   if (native.length) {
     core.notice(st, { severity: 'info', code: 'rules_native', title: `The agent loads ${native.length} rule file${native.length === 1 ? '' : 's'} itself: ${native.map((n) => n.file.relativePath).join(', ')}`, detail: 'Atrium does not send them again.', rules: refsOf(native) });
   }
+  const wording = notRunWording(st.isolation);
   const notApproved = snapshot.hooks.skipped.filter((h) => h.state === 'unapproved' || h.state === 'modified' || h.heldBack);
   if (notApproved.length) {
     core.notice(st, {
       severity: 'warning',
       code: 'hooks_skipped',
-      title: `${notApproved.length} hook${notApproved.length === 1 ? '' : 's'} skipped: not approved`,
-      detail: notApproved.map((h) => `${h.event} ${h.file}${hookCallText(h) ? `: ${hookCallText(h)}` : ''} (${h.heldBack ? 'restricted' : h.state})`).slice(0, 20).join('\n'),
+      title: `${notApproved.length} hook${notApproved.length === 1 ? '' : 's'} ${wording.hooks}: not approved`,
+      detail: [...notApproved.map((h) => `${h.event} ${h.file}${hookCallText(h) ? `: ${hookCallText(h)}` : ''} (${h.heldBack ? 'restricted' : h.state})`).slice(0, 20), ...(wording.hooksCaveat ? [wording.hooksCaveat] : [])].join('\n'),
       link: { tab: 'hooks', ids: notApproved.map((h) => h.id) },
     });
   }
@@ -173,8 +175,8 @@ function reportSnapshot(core: PolicyCore, st: PolicyState, snapshot: SnapshotRec
     core.notice(st, {
       severity: 'warning',
       code: 'mcp_withheld',
-      title: `${withheld.length} MCP server${withheld.length === 1 ? '' : 's'} withheld: ${withheld.map((s) => s.name).join(', ')}`,
-      detail: withheld.map((s) => `${s.name}: ${s.reason}`).join('\n'),
+      title: `${withheld.length} MCP server${withheld.length === 1 ? '' : 's'} ${wording.mcp}: ${withheld.map((s) => s.name).join(', ')}`,
+      detail: [...withheld.map((s) => `${s.name}: ${s.reason}`), ...(wording.mcpCaveat ? [wording.mcpCaveat] : [])].join('\n'),
       link: { tab: 'hooks', ids: withheld.map((s) => s.id) },
     });
   }

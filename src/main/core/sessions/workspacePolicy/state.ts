@@ -106,7 +106,7 @@ export class PolicyCore {
         row,
         mapping,
         execWorkspaceDir,
-        isolation: isolationFor(r.agentId, this.deps.sessions.agents.preset(r.agentId)),
+        isolation: isolationFor(r.agentId, this.deps.sessions.agents.knownAgent(r.agentId)),
         catalog: null,
         resources: null,
         pendingResources: null,

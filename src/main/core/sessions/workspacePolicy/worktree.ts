@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../../shared/errors';
+import { repositoryFilterDriversSync, runGitSync, type GitOptions } from '../../git/runGit';
 import { realpathOrSelf } from '../../rules/paths';
 
 /** Where a worktree session runs (stored once at creation; never recomputed from names). */
@@ -28,14 +28,23 @@ export interface CheckoutStatus {
 
 const GIT_TIMEOUT_MS = 60_000;
 
-function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } });
+/** A git failure: its stderr (or why it did not run) is the message. */
+class GitFailure extends Error {}
+
+/**
+ * Runs git through the hardened runner (no hooks, no fsmonitor, no pager…); `options` adds e.g.
+ * the repository's own filter drivers to switch off.
+ * @throws GitFailure on a non-zero exit or when git could not run
+ */
+function git(cwd: string, args: string[], options: Omit<GitOptions, 'cwd'> = {}): string {
+  const r = runGitSync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, ...options });
+  if (r.code !== 0) throw new GitFailure(r.stderr.trim() || r.error || `git ${args[0]} exited with ${r.code}`);
+  return r.stdout;
 }
 
 function gitError(error: unknown): string {
-  const e = error as { stderr?: string | Buffer; message?: string };
-  const stderr = typeof e.stderr === 'string' ? e.stderr : e.stderr?.toString('utf8');
-  return (stderr?.trim() || e.message || String(error)).split('\n').slice(0, 5).join('\n');
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n').slice(0, 5).join('\n');
 }
 
 /** A branch-safe slug of a title (lowercase ASCII letters, digits and `-`, at most 40 characters). */
@@ -51,8 +60,10 @@ export function slugify(text: string | null | undefined): string {
 }
 
 /**
- * Creates the execution worktree of a new session (issue 8 "Execution workspaces"): `git worktree
- * add -b atrium/<slug> <dataDir>/worktrees/<sessionId> <HEAD>`. The location depends only on the
+ * Creates the execution worktree of a new session: `git worktree add -b atrium/<slug>
+ * <dataDir>/worktrees/<sessionId> <HEAD>`, through the hardened runner, so no hook
+ * (`post-checkout`…) runs, and with the filter drivers the repository's own configuration defines
+ * switched off (their files are checked out as stored; user-level drivers such as git-lfs work). The location depends only on the
  * session id (immutable), never on the workspace or branch name. The slug is the title's slug plus
  * the first 8 characters of the session id (unique); a branch that exists already gets `-2`, `-3`….
  * @throws AtriumError WORKTREE_FAILED (not a git checkout, no commit yet, git refused) with git's message
@@ -78,7 +89,7 @@ export function createWorktree(input: { sourceDir: string; dataDir: string; sess
   if (fs.existsSync(execRoot)) throw new AtriumError('WORKTREE_FAILED', `The worktree folder "${execRoot}" already exists.`);
   fs.mkdirSync(path.dirname(execRoot), { recursive: true, mode: 0o700 });
   try {
-    git(sourceRoot, ['worktree', 'add', '-b', branch, execRoot, head]);
+    git(sourceRoot, ['worktree', 'add', '-b', branch, execRoot, head], { disableFilters: repositoryFilterDriversSync(sourceRoot) });
   } catch (error) {
     throw new AtriumError('WORKTREE_FAILED', `git worktree add failed: ${gitError(error)}`);
   }
@@ -109,7 +120,8 @@ export function checkoutStatus(dir: string): CheckoutStatus {
     return { branch: null, dirty: null, changes: [] };
   }
   try {
-    const lines = git(dir, ['status', '--porcelain', '--untracked-files=all']).split('\n').filter(Boolean);
+    // status compares file contents through clean filters: the repository's own ones stay off, as at checkout
+    const lines = git(dir, ['status', '--porcelain', '--untracked-files=all'], { disableFilters: repositoryFilterDriversSync(dir) }).split('\n').filter(Boolean);
     return { branch, dirty: lines.length > 0, changes: lines.slice(0, 50) };
   } catch {
     return { branch, dirty: null, changes: [] };
@@ -138,7 +150,8 @@ export function removeWorktree(info: { execRoot: string; sourceRoot: string }, d
     );
   }
   try {
-    git(info.sourceRoot, ['worktree', 'remove', ...(discardChanges ? ['--force'] : []), info.execRoot]);
+    // without --force, git runs `status` in the worktree (through the filters): the repository's own stay off
+    git(info.sourceRoot, ['worktree', 'remove', ...(discardChanges ? ['--force'] : []), info.execRoot], { disableFilters: repositoryFilterDriversSync(info.sourceRoot) });
   } catch (error) {
     throw new AtriumError('WORKTREE_FAILED', `git worktree remove failed: ${gitError(error)}`);
   }

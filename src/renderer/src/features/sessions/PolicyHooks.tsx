@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import type { SessionHooksInfo } from '../../../../shared/contract';
 
 /**
- * Hooks of a session's snapshot: approved ones, ones that never run (and why, with `hooksTab`, a
- * link to where they are approved), and the recent runs with every handler's result.
+ * Hooks of a session's snapshot: approved ones, ones Atrium does not run (and why, with `hooksTab`,
+ * a link to where they are approved), and the recent runs with every handler's result. With
+ * `isolated` false (an agent Atrium cannot keep from reading its own configuration) the list says
+ * that the agent may still run the repository's hooks by itself.
  */
-export function PolicyHooks({ hooks, hooksTab }: { hooks: SessionHooksInfo; hooksTab?: ReactNode }) {
+export function PolicyHooks({ hooks, hooksTab, isolated = true }: { hooks: SessionHooksInfo; hooksTab?: ReactNode; isolated?: boolean }) {
   const runs = hooks.runs.slice(-20).reverse();
   return (
     <section className="sess-policy-section" aria-label="Hooks">
@@ -16,12 +18,13 @@ export function PolicyHooks({ hooks, hooksTab }: { hooks: SessionHooksInfo; hook
         <ul className="sess-policy-list" aria-label="Hooks that do not run">
           {hooks.skipped.map((h) => (
             <li key={h.id}>
-              <code>{h.event}</code> <HookCall hook={h} /> <span className="sess-policy-tag">{h.heldBack ? 'held back (restricted)' : `not run: ${h.state}`}</span>
+              <code>{h.event}</code> <HookCall hook={h} /> <span className="sess-policy-tag">{h.heldBack ? `held back (restricted)${isolated ? '' : ' by Atrium'}` : `not run${isolated ? '' : ' by Atrium'}: ${h.state}`}</span>
             </li>
           ))}
           {hooksTab && <li>{hooksTab}</li>}
         </ul>
       )}
+      {hooks.skipped.length > 0 && !isolated && <p className="muted">Atrium did not run these. This agent is not isolated: it may load and run the repository&apos;s own hooks by itself.</p>}
       {runs.length === 0 ? (
         <p className="muted">No hook has run in this session.</p>
       ) : (
@@ -33,7 +36,7 @@ export function PolicyHooks({ hooks, hooksTab }: { hooks: SessionHooksInfo; hook
               {(r.reason || r.effect) && <div className="muted">{[r.reason, r.effect].filter(Boolean).join(' · ')}</div>}
               {r.results.map((h) => (
                 <div key={h.id} className="sess-policy-why muted">
-                  {h.id}: {h.skipped ? `skipped (${h.skipped})` : `${h.decision}${h.exitCode !== null ? `, exit ${h.exitCode}` : ''}`} · {Math.round(h.durationMs)} ms{h.message ? ` · ${h.message}` : ''}
+                  {h.id}: {h.skipped ? `${isolated ? 'skipped' : 'not run by Atrium'} (${h.skipped})` : `${h.decision}${h.exitCode !== null ? `, exit ${h.exitCode}` : ''}`} · {Math.round(h.durationMs)} ms{h.message ? ` · ${h.message}` : ''}
                 </div>
               ))}
             </li>

@@ -66,7 +66,7 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
           }}
         />
       </section>
-      <PolicyHooks hooks={policy.hooks} hooksTab={workspaceId ? <HooksTabLink workspaceId={workspaceId} what="Review hooks on the Hooks tab" /> : null} />
+      <PolicyHooks hooks={policy.hooks} isolated={policy.agent.isolated} hooksTab={workspaceId ? <HooksTabLink workspaceId={workspaceId} what="Review hooks on the Hooks tab" /> : null} />
       <section className="sess-policy-section" aria-label="MCP servers">
         <h3>MCP servers</h3>
         <p className="muted">{policy.mcp.passed.length ? `Passed: ${policy.mcp.passed.join(', ')}` : 'None passed to the agent.'}</p>
@@ -74,7 +74,7 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
           <ul className="sess-policy-list" aria-label="Withheld MCP servers">
             {policy.mcp.withheld.map((m) => (
               <li key={m.id} data-mcp-state={m.state}>
-                <strong>{m.name}</strong> <span className="sess-policy-tag">withheld</span>
+                <strong>{m.name}</strong> <span className="sess-policy-tag">{policy.agent.isolated ? 'withheld' : 'not passed by Atrium'}</span>
                 <div className="muted">
                   {m.reason.charAt(0).toUpperCase() + m.reason.slice(1)}. A session keeps the servers it started with: after approving, start a new session.
                 </div>
@@ -82,6 +82,9 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
               </li>
             ))}
           </ul>
+        )}
+        {policy.mcp.withheld.length > 0 && !policy.agent.isolated && (
+          <p className="muted">Atrium did not pass these. This agent is not isolated: it may start MCP servers from the repository&apos;s own configuration by itself.</p>
         )}
       </section>
       <section className="sess-policy-section" aria-label="Execution">
