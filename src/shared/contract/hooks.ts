@@ -70,7 +70,7 @@ export type HookScript = z.infer<typeof HookScript>;
 
 /** A heuristic danger highlight (download piped to a shell, `rm -rf`, `sudo`, secrets, network...). */
 export const HookDanger = z.object({
-  /** Stable code: `download-exec`, `rm-rf`, `sudo`, `write-outside`, `secret-read`, `env-secret`, `eval`, `base64`, `network`, `outside-script`, `http-insecure`. */
+  /** Stable code: `download-exec`, `rm-rf`, `sudo`, `write-outside`, `secret-read`, `env-secret`, `eval`, `base64`, `network`, `outside-script`, `http-insecure`, `env-code` (env names that load code or pick programs: `PATH`, `NODE_OPTIONS`, `LD_*`...). */
   code: z.string(),
   message: z.string(),
 });

@@ -3,7 +3,7 @@ import type { Hook, HookCounts, HookFormat, HookListing, HookScript, HookState, 
 import { uncoveredOf } from './coverage';
 import { commandLine, isRecord, oneLine } from '../trust/review/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
-import { commandDangers, scriptDangers, urlDangers } from './danger';
+import { commandDangers, envDangers, scriptDangers, urlDangers } from './danger';
 import { atriumEventOf } from './events';
 import { hooksObjectOf, loadSource, type LoadedSource } from './load';
 import { readMcpServers, type McpDefinition } from './mcp';
@@ -236,7 +236,7 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
   if (!runsOn && !p.invalid.length) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `Atrium does not fire ${p.event} yet; this hook is listed and approvable but does not run`, fix: null });
   const supported = f.type === 'command' || f.type === 'http';
   const matcherText = typeof p.matcher === 'string' ? (p.matcher === '' ? null : p.matcher) : isRecord(p.matcher) ? renderObjectMatcher(p.matcher) : p.matcher === undefined ? null : JSON.stringify(p.matcher);
-  const danger = [...(literal ? commandDangers(literal, { projectDir: input.path, homeDir: input.homeDir }) : []), ...scriptDangers(scripts, p.src.scope), ...(f.url ? urlDangers(f.url) : [])];
+  const danger = [...(literal ? commandDangers(literal, { projectDir: input.path, homeDir: input.homeDir }) : []), ...scriptDangers(scripts, p.src.scope), ...(f.url ? urlDangers(f.url) : []), ...(f.env ? envDangers(f.env, 'hook') : [])];
   const hook: Hook = {
     id: shortId('h_', key),
     key,

@@ -4,6 +4,7 @@ import { matchedValue, TOOL_EVENTS } from './events';
 import { postHook } from './http';
 import type { HookEntry } from './listing';
 import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMatcher, parsePermissionRule, type ToolCallContext } from './matchers';
+import { reservedHookEnvNames } from './danger';
 import { combine, interpret, type Interpreted } from './results';
 import { runCommand } from './runCommand';
 import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
@@ -218,12 +219,17 @@ async function runOne(e: HookEntry, event: HookEvent, input: Record<string, unkn
  * The environment of a command hook (issue 6): PATH, HOME (the engine's home), USER, SHELL, LANG,
  * plus `CLAUDE_PROJECT_DIR`, `ATRIUM_SESSION_ID`, `ATRIUM_HOOK_EVENT`, the format's own names
  * (`GEMINI_PROJECT_DIR`; Blade's `BLADE_*`), `CLAUDE_PLUGIN_ROOT` for plugin hooks, and the
- * handler's own approved `env`. Nothing else of Atrium's environment is passed.
+ * handler's own approved `env`, which may replace PATH, USER, SHELL, LANG but never a name Atrium
+ * sets (`reservedHookEnvNames`: such a hook is invalid and never gets here; the names are skipped
+ * anyway and Atrium's values are written last). Nothing else of Atrium's environment is passed.
  */
 export function hookEnv(e: HookEntry, event: HookEvent, ctx: RunContext): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of ['PATH', 'USER', 'SHELL', 'LANG']) if (process.env[k]) env[k] = process.env[k]!;
   if (process.platform === 'win32') for (const k of ['SystemRoot', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP', 'USERPROFILE']) if (process.env[k]) env[k] = process.env[k]!;
+  const own = Object.entries(e.fields.env ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string');
+  const reserved = new Set(reservedHookEnvNames(own.map(([k]) => k)));
+  for (const [k, v] of own) if (!reserved.has(k)) env[k] = v;
   env.HOME = ctx.homeDir;
   env.CLAUDE_PROJECT_DIR = ctx.path;
   env.ATRIUM_SESSION_ID = ctx.sessionId ?? '';
@@ -234,6 +240,5 @@ export function hookEnv(e: HookEntry, event: HookEvent, ctx: RunContext): Record
     env.CLAUDE_PLUGIN_ROOT = e.src.pluginRoot;
     if (e.src.plugin) env.CLAUDE_PLUGIN_NAME = e.src.plugin;
   }
-  for (const [k, v] of Object.entries(e.fields.env ?? {})) if (typeof v === 'string') env[k] = v;
   return env;
 }
