@@ -139,7 +139,12 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
 }
 
 interface ResolvedSettings {
-  disableAllHooks: { value: boolean; file: string } | null;
+  /** What the listing reports: the user's `true` when set, else the repository's resolved value, else the user's `false`. */
+  disableAllHooks: { value: boolean; file: string; scope: 'user' | 'project' } | null;
+  /** `disableAllHooks` of the user's own `~/.claude/settings.json`: `true` switches off every Claude-format hook. */
+  userDisable: { value: boolean; file: string } | null;
+  /** The repository's `disableAllHooks` (local > project): `true` switches off the repository's hooks only. */
+  projectDisable: { value: boolean; file: string } | null;
   bladeEnabled: boolean;
   bladeEnabledFile: string | null;
   bladeDefaultTimeout: number | undefined;
@@ -149,7 +154,6 @@ interface ResolvedSettings {
 
 const SCOPE_RANK: Record<string, number> = { user: 0, project: 1, plugin: 1, local: 2 };
 
-/** `disableAllHooks` (Claude Code precedence local > project > user), Blade `hooks.enabled`/`defaultTimeout`, Gemini `hooksConfig`. */
 /** Codex merges a layer's `hooks.json` with inline `[hooks]` in its `config.toml`, warning about it (formats.md §1.4); so do we. */
 function bothCodexForms(loaded: readonly LoadedSource[]): TrustWarning[] {
   const out: TrustWarning[] = [];
@@ -160,12 +164,16 @@ function bothCodexForms(loaded: readonly LoadedSource[]): TrustWarning[] {
   return out;
 }
 
+/** `disableAllHooks` per scope (see {@link disabledReason}), Blade `hooks.enabled`/`defaultTimeout`, Gemini `hooksConfig`. */
 function resolveSettings(loaded: readonly LoadedSource[]): ResolvedSettings {
   const byRank = [...loaded].filter((l) => l.root && l.src.kind === 'settings').sort((a, b) => SCOPE_RANK[a.src.scope] - SCOPE_RANK[b.src.scope]);
-  const out: ResolvedSettings = { disableAllHooks: null, bladeEnabled: false, bladeEnabledFile: null, bladeDefaultTimeout: undefined, geminiDisabled: null, geminiDisabledNames: new Set() };
+  const out: ResolvedSettings = { disableAllHooks: null, userDisable: null, projectDisable: null, bladeEnabled: false, bladeEnabledFile: null, bladeDefaultTimeout: undefined, geminiDisabled: null, geminiDisabledNames: new Set() };
   for (const l of byRank) {
     const root = l.root!;
-    if (l.src.format === 'claude' && typeof root.disableAllHooks === 'boolean') out.disableAllHooks = { value: root.disableAllHooks, file: l.shownPath };
+    if (l.src.format === 'claude' && typeof root.disableAllHooks === 'boolean') {
+      if (l.src.scope === 'user') out.userDisable = { value: root.disableAllHooks, file: l.shownPath };
+      else out.projectDisable = { value: root.disableAllHooks, file: l.shownPath };
+    }
     if (l.src.format === 'blade' && isRecord(root.hooks)) {
       if (typeof root.hooks.enabled === 'boolean') {
         out.bladeEnabled = root.hooks.enabled;
@@ -180,12 +188,23 @@ function resolveSettings(loaded: readonly LoadedSource[]): ResolvedSettings {
       if (Array.isArray(cfg.disabled)) for (const n of cfg.disabled) if (typeof n === 'string') out.geminiDisabledNames.add(n);
     }
   }
+  const u = out.userDisable;
+  const p = out.projectDisable;
+  out.disableAllHooks = u?.value ? { ...u, scope: 'user' } : p ? { ...p, scope: 'project' } : u ? { ...u, scope: 'user' } : null;
   return out;
 }
 
+/**
+ * Why a hook is switched off by its configuration, or null. `disableAllHooks` is scoped by who
+ * wrote it: the user's own `~/.claude/settings.json` switches off every Claude-format (and plugin)
+ * hook, a repository's `.claude/settings(.local).json` (local > project) only the repository's
+ * project, local and plugin hooks: a repository can never silence the user's own hooks (Claude Code
+ * 2.x applies the merged value to all). The repository's `false` does not undo the user's `true`.
+ */
 function disabledReason(p: ParsedHandler, s: ResolvedSettings): string | null {
   const f = p.src.format;
-  if ((f === 'claude' || f === 'plugin') && s.disableAllHooks?.value) return `"disableAllHooks": true in ${s.disableAllHooks.file}`;
+  if ((f === 'claude' || f === 'plugin') && s.userDisable?.value) return `"disableAllHooks": true in ${s.userDisable.file}`;
+  if ((f === 'claude' || f === 'plugin') && p.src.scope !== 'user' && s.projectDisable?.value) return `"disableAllHooks": true in ${s.projectDisable.file} (it switches off this repository's hooks; your own keep running)`;
   if (f === 'blade' && !s.bladeEnabled) return s.bladeEnabledFile ? `"hooks.enabled": false in ${s.bladeEnabledFile}` : 'Blade runs hooks only when "hooks.enabled" is true (it is not set)';
   if (f === 'gemini' && s.geminiDisabled) return `hooks are disabled in ${s.geminiDisabled.file}`;
   if (f === 'gemini' && p.fields.name && s.geminiDisabledNames.has(p.fields.name)) return `"${p.fields.name}" is listed in hooksConfig.disabled`;
