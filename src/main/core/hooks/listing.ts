@@ -16,6 +16,9 @@ import { projectSources, userSources, type PluginDiscovery, type SourceFile } fr
 import { effectiveTimeoutMs } from './timeouts';
 import { hostNeedingAllowance } from './http';
 
+/** Most handlers listed (and so approvable and run) per source file; a file with more gets a warning. Bounds listing time and memory. */
+export const MAX_HANDLERS_PER_FILE = 1000;
+
 /** A hook with what running it needs (engine-internal). */
 export interface HookEntry {
   hook: Hook;
@@ -101,8 +104,12 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
     const hooks = hooksObjectOf(l);
     if (hooks === undefined) continue;
     const r = parseHooksObject(hooks, { src: l.src, shownPath: l.shownPath, lineOf: l.lineOf });
-    parsed.push(...r.handlers);
-    warnings.push(...r.warnings);
+    for (let i = 0; i < r.handlers.length && i < MAX_HANDLERS_PER_FILE; i++) parsed.push(r.handlers[i]);
+    if (r.handlers.length > MAX_HANDLERS_PER_FILE) {
+      const n = r.handlers.length.toLocaleString('en-US');
+      warnings.push({ path: l.shownPath, line: r.handlers[MAX_HANDLERS_PER_FILE].line, message: `defines ${n} hook handlers: Atrium lists, approves and runs only the first ${MAX_HANDLERS_PER_FILE.toLocaleString('en-US')} (in file order); the others from this line on never run`, fix: 'Remove the handlers you do not need (no real configuration has this many), or split them across plugins.' });
+    }
+    warnings.push(...r.warnings.slice(0, MAX_HANDLERS_PER_FILE));
   }
   const roots = [...new Set([input.home, input.trustRoot])];
   const approvals = input.approvals(roots);

@@ -34,6 +34,9 @@ export interface BackgroundHandler {
   done: Promise<RanHandler>;
 }
 
+/** Most handlers of one event that run at the same time (awaited ones; background ones have their own budget of the same size). */
+export const MAX_CONCURRENT_HANDLERS = 8;
+
 /** The message of an async handler's result at the time the event is decided. */
 export const ASYNC_MESSAGE = 'async: started in the background; not awaited, and its result decides nothing';
 
@@ -64,7 +67,8 @@ export function hookMatches(entry: HookEntry, event: HookEvent, input: Record<st
  * handlers return a visible non-blocking "not supported yet". Command handlers have their scripts
  * re-hashed immediately before running: a digest that no longer equals the approved one means the
  * handler does not run and is reported `modified`. Claude/Codex/Gemini/plugin handlers run in
- * parallel; Blade handlers run in order (seed-behaviour §9.4), each PreToolUse one seeing the
+ * parallel, at most {@link MAX_CONCURRENT_HANDLERS} at once (started in declaration order; the
+ * results are listed in declaration order); Blade handlers run in order (seed-behaviour §9.4), each PreToolUse one seeing the
  * previous one's `updatedInput`, stopping at the first deny/ask/block. Identical Claude handlers
  * from several settings files run once. Command handlers with `async: true` (Claude Code
  * semantics, formats.md §2.5) start in the background: they are not awaited, their output is
@@ -107,15 +111,18 @@ export async function runMatching(
     const exitCode = e.fields.type === 'http' ? (r.timedOut ? null : httpOk ? 0 : 1) : r.exitCode;
     interpreted.set(e, interpret(event, e.format, { exitCode, timedOut: r.timedOut, stdout: e.fields.type === 'http' && !httpOk ? '' : r.stdout, stderr: r.stderr }));
   };
+  // at most MAX_CONCURRENT_HANDLERS processes or requests at once, started in declaration order
+  const slots = limiter(MAX_CONCURRENT_HANDLERS);
+  const backgroundSlots = limiter(MAX_CONCURRENT_HANDLERS);
   const isAsync = (e: HookEntry) => e.fields.async === true && e.fields.type === 'command';
   const background: BackgroundHandler[] = runnable.filter(isAsync).map((e) => {
     ran.push({ entry: e, result: { id: e.hook.id, digest: e.hook.digest, exitCode: null, durationMs: 0, timedOut: false, decision: 'none', reason: null, stdout: '', stderr: '', truncated: false, skipped: null, message: ASYNC_MESSAGE } });
-    return { entry: e, done: runOne(e, event, input, ctx).then((result) => ({ entry: e, result })) };
+    return { entry: e, done: backgroundSlots(() => runOne(e, event, input, ctx)).then((result) => ({ entry: e, result })) };
   });
   const parallel = runnable.filter((e) => !isAsync(e) && e.format !== 'blade');
   const sequential = runnable.filter((e) => !isAsync(e) && e.format === 'blade');
   await Promise.all([
-    Promise.all(parallel.map((e) => execute(e, input))),
+    Promise.all(parallel.map((e) => slots(() => execute(e, input)))),
     (async () => {
       let current = input;
       for (const e of sequential) {
@@ -138,6 +145,25 @@ export async function runMatching(
   ran.sort((a, b) => order.get(a.entry)! - order.get(b.entry)!);
   const combined = combine(ran.map((r) => interpreted.get(r.entry)).filter((i): i is Interpreted => Boolean(i)));
   return { outcome: { event, ...combined, results: ran.map((r) => r.result) }, ran, becameModified, background };
+}
+
+/** Runs the functions it is given with at most `max` of them pending at once, first come first served. */
+function limiter(max: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: Array<() => void> = [];
+  const release = () => {
+    active--;
+    queue.shift()?.();
+  };
+  return (job) =>
+    new Promise((resolve, reject) => {
+      const start = () => {
+        active++;
+        job().then(resolve, reject).finally(release);
+      };
+      if (active < max) start();
+      else queue.push(start);
+    });
 }
 
 function skipReason(e: HookEntry): HookSkipReason | null {
