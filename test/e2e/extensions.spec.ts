@@ -120,7 +120,7 @@ test('Extensions tab: user and local MCP servers from ~/.claude.json, an install
   const skill = await ext.expand('deploy');
   await expect(skill).toContainText('$env');
   await expect(skill).toContainText('$region');
-  await expect(skill).toContainText('run only while the skill is invoked');
+  await expect(skill).toContainText('not run by Atrium and not on the Hooks tab');
   await expect(ext.row('plugin:alpha:x')).toBeVisible();
   await expect(ext.row('plugin:alpha').locator('.ext-source')).toHaveText('from project');
   await expect(ext.row('plugin:alpha').locator('.ext-enabled')).toHaveText('on (default)');

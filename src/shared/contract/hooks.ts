@@ -15,7 +15,8 @@ import { TrustWarning } from './trust';
  *   position) but the current one is not (the definition or a script changed);
  * - `unapproved`: never approved (or revoked);
  * - `invalid`: a schema mistake: it can never run (see its warnings);
- * - `disabled`: switched off by `disableAllHooks`, Blade's `hooks.enabled`, Gemini's `hooksConfig`.
+ * - `disabled`: switched off by `disableAllHooks` (a repository's only switches off its own hooks),
+ *   Blade's `hooks.enabled`, Gemini's `hooksConfig`.
  */
 export const HookState = z.enum(['approved', 'modified', 'unapproved', 'invalid', 'disabled']);
 export type HookState = z.infer<typeof HookState>;
@@ -70,7 +71,7 @@ export type HookScript = z.infer<typeof HookScript>;
 
 /** A heuristic danger highlight (download piped to a shell, `rm -rf`, `sudo`, secrets, network...). */
 export const HookDanger = z.object({
-  /** Stable code: `download-exec`, `rm-rf`, `sudo`, `write-outside`, `secret-read`, `env-secret`, `eval`, `base64`, `network`, `outside-script`, `http-insecure`. */
+  /** Stable code: `download-exec`, `rm-rf`, `sudo`, `write-outside`, `secret-read`, `env-secret`, `eval`, `base64`, `network`, `outside-script`, `http-insecure`, `env-code` (env names that load code or pick programs: `PATH`, `NODE_OPTIONS`, `LD_*`...). */
   code: z.string(),
   message: z.string(),
 });
@@ -201,8 +202,14 @@ export const HookListing = z.object({
   workspaceId: z.string().nullable(),
   /** True when the folder is in restricted mode: only user-level hooks apply. */
   restricted: z.boolean(),
-  /** `disableAllHooks` as resolved by Claude Code's precedence (local > project > user), with the file that decided it; null when no file sets it. */
-  disableAllHooks: z.object({ value: z.boolean(), file: z.string() }).nullable(),
+  /**
+   * `disableAllHooks` with the file that decided it; null when no file sets it. `scope: 'user'`
+   * (your `~/.claude/settings.json`): `true` switches off every Claude-format hook. `scope:
+   * 'project'` (the repository's `.claude/settings(.local).json`, local > project): `true` switches
+   * off the repository's hooks only; your own hooks keep running. Your `true` wins over the
+   * repository's value.
+   */
+  disableAllHooks: z.object({ value: z.boolean(), file: z.string(), scope: z.enum(['user', 'project']) }).nullable(),
   hooks: z.array(Hook),
   mcpServers: z.array(McpServer),
   /** Problems not tied to one hook (unparseable files, unreadable sources). */

@@ -176,7 +176,7 @@ describe('skill frontmatter: arguments and hooks', () => {
     const fix = c.skills.find((s) => s.id === 'fix')!;
     expect(fix).toMatchObject({ arguments: ['issue', 'priority'], hooks: { count: 3, events: ['PreToolUse', 'Stop'] }, shellEmbeds: ['git status'] });
     expect(fix.warnings).toEqual([
-      { path: '.claude/skills/fix/SKILL.md', line: 5, message: 'declares 3 hooks (PreToolUse, Stop): they run only while the skill is invoked, and only once approved like any other hook', fix: null },
+      { path: '.claude/skills/fix/SKILL.md', line: 5, message: 'declares 3 hooks (PreToolUse, Stop): Atrium never runs them and they cannot be approved (agents it launches load no skills of their own); an agent that loads this skill by itself runs them, without asking Atrium, only while the skill is invoked', fix: null },
     ]);
     expect(c.skills.find((s) => s.id === 'list')).toMatchObject({ arguments: ['a', 'b'], hooks: null, warnings: [] });
     const bad = c.skills.find((s) => s.id === 'bad')!;

@@ -66,18 +66,19 @@ describe('faithful parsing: schema mistakes make one hook invalid, the rest of t
     expect(at('echo project').timeoutMs).toBe(600_000);
   });
 
-  it('honours disableAllHooks by precedence (local > project > user) and Blade\'s enabled flag', async () => {
+  it('honours the user\'s disableAllHooks over the repository\'s, and Blade\'s enabled flag', async () => {
     const w = hookWorld();
     w.write({ '.claude/settings.json': { disableAllHooks: true, ...settingsWith('Stop', { type: 'command', command: 'echo user' }) } }, w.home);
     w.write({ '.blade/settings.json': { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo blade' }] }] } } });
     let listing = await w.list();
-    expect(listing.disableAllHooks).toEqual({ value: true, file: '~/.claude/settings.json' });
+    expect(listing.disableAllHooks).toEqual({ value: true, file: '~/.claude/settings.json', scope: 'user' });
     expect(listing.hooks.find((h) => h.command === 'echo user')!.state).toBe('disabled');
     expect(listing.hooks.find((h) => h.command === 'echo blade')!.state).toBe('disabled');
     w.write({ '.claude/settings.json': { disableAllHooks: false }, '.blade/settings.local.json': { hooks: { enabled: true } } });
     listing = await w.list();
-    expect(listing.disableAllHooks).toEqual({ value: false, file: '.claude/settings.json' });
-    expect(listing.hooks.find((h) => h.command === 'echo user')!.state).toBe('unapproved');
+    // a repository's false does not undo the user's true
+    expect(listing.disableAllHooks).toEqual({ value: true, file: '~/.claude/settings.json', scope: 'user' });
+    expect(listing.hooks.find((h) => h.command === 'echo user')!.state).toBe('disabled');
     expect(listing.hooks.find((h) => h.command === 'echo blade')!.state).toBe('unapproved');
   });
 

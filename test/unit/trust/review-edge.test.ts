@@ -126,7 +126,7 @@ describe('the whole tree, not just the top level', () => {
     expect(skillHook).toMatchObject({ line: 5, detail: { event: 'PreToolUse', matcher: 'Bash', command: './check.sh' } });
     const skill = r.items.find((i) => i.kind === 'skill')!;
     expect(skill.warnings.map((w) => w.message)).toEqual([
-      'declares 1 hook (PreToolUse): they run only while the skill is invoked, and only once approved like any other hook',
+      'declares 1 hook (PreToolUse): Atrium never runs them and they cannot be approved (agents it launches load no skills of their own); an agent that loads this skill by itself runs them, without asking Atrium, only while the skill is invoked',
       'pre-approves shell commands while it runs: Bash(git:*)',
     ]);
   });

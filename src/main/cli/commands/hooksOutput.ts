@@ -10,7 +10,7 @@ export function describeListing(l: HookListing, home: string, only: 'all' | 'mcp
   const c = l.counts;
   lines.push(`${tildify(l.path, home)} (trust root ${tildify(l.trustRoot, home)}): ${l.hooks.length} hook${l.hooks.length === 1 ? '' : 's'}, ${l.mcpServers.length} MCP server${l.mcpServers.length === 1 ? '' : 's'} — ${c.approved} approved, ${c.modified} modified, ${c.unapproved} unapproved, ${c.invalid} invalid, ${c.disabled} disabled`);
   if (l.restricted) lines.push(`Restricted mode: only your own (user-level) hooks are listed. Trust the folder to see its hooks: atrium trust set ${shellArg(l.path)} trusted`);
-  if (l.disableAllHooks) lines.push(`disableAllHooks: ${l.disableAllHooks.value} (from ${l.disableAllHooks.file})`);
+  if (l.disableAllHooks) lines.push(`disableAllHooks: ${l.disableAllHooks.value} (from ${l.disableAllHooks.file}${l.disableAllHooks.value ? (l.disableAllHooks.scope === 'project' ? "; switches off this repository's hooks, yours keep running" : '; switches off every Claude-format hook') : ''})`);
   for (const w of l.warnings) lines.push(`! ${w.path}${w.line ? `:${w.line}` : ''}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
   if (only === 'all') {
     const events = [...new Set(l.hooks.map((h) => h.event))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));

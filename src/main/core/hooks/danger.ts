@@ -84,10 +84,29 @@ export function urlDangers(url: string, role: 'hook' | 'server' = 'hook'): HookD
   }
 }
 
-/** Highlights for an MCP server's environment: variables that load code, secret-looking values. */
-export function envDangers(env: Record<string, string>): HookDanger[] {
-  const out: HookDanger[] = [];
+/**
+ * Variables Atrium sets itself in every hook's environment (`HOME`, `CLAUDE_PROJECT_DIR`, every
+ * `ATRIUM_*`, the plugin and format variables) plus `BASH_ENV` and `ENV`, which Atrium never passes
+ * to a shell (they run a file outside the digest). A hook whose `env` names one of them is invalid:
+ * the paths the digest was computed from (`$CLAUDE_PROJECT_DIR/x.sh`, `${CLAUDE_PLUGIN_ROOT}`,
+ * `~`) must be the paths the command uses. Compared case-insensitively (Windows names are).
+ */
+const RESERVED_HOOK_ENV = /^(HOME|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_NAME|GEMINI_PROJECT_DIR|BLADE_PROJECT_DIR|BLADE_SESSION_ID|BLADE_HOOK_EVENT|ATRIUM_.*|BASH_ENV|ENV)$/i;
+
+/** The names of `names` a hook's `env` may not set (see {@link RESERVED_HOOK_ENV}), in order. */
+export function reservedHookEnvNames(names: readonly string[]): string[] {
+  return names.filter((n) => RESERVED_HOOK_ENV.test(n));
+}
+
+/**
+ * Highlights for the `env` of a hook or an MCP server: variables that make programs load other code
+ * or change which program a command resolves to (`PATH`, `NODE_OPTIONS`, `LD_*`, `DYLD_*`,
+ * `PYTHONPATH`, `PERL5OPT`, `RUBYOPT`, ... — the trust review's list, `codeLoadingEnvNames`). What
+ * they load is not covered by any digest. Names only; values are never shown here.
+ */
+export function envDangers(env: Record<string, unknown>, role: 'hook' | 'server' = 'server'): HookDanger[] {
   const loading = codeLoadingEnvNames(Object.keys(env));
-  if (loading.length) out.push({ code: 'eval', message: `sets ${loading.join(', ')}, which can make the server load other code` });
-  return out;
+  if (!loading.length) return [];
+  const what = role === 'hook' ? 'the command' : 'the server';
+  return [{ code: 'env-code', message: `sets ${loading.join(', ')}, which can make ${what} load or run other code than the digest covers` }];
 }

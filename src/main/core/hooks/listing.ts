@@ -3,7 +3,7 @@ import type { Hook, HookCounts, HookFormat, HookListing, HookScript, HookState, 
 import { uncoveredOf } from './coverage';
 import { commandLine, isRecord, oneLine } from '../trust/review/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
-import { commandDangers, scriptDangers, urlDangers } from './danger';
+import { commandDangers, envDangers, scriptDangers, urlDangers } from './danger';
 import { atriumEventOf } from './events';
 import { hooksObjectOf, loadSource, type LoadedSource } from './load';
 import { readMcpServers, type McpDefinition } from './mcp';
@@ -15,6 +15,9 @@ import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
 import { projectSources, userSources, type PluginDiscovery, type SourceFile } from './sources';
 import { effectiveTimeoutMs } from './timeouts';
 import { hostNeedingAllowance } from './http';
+
+/** Most handlers listed (and so approvable and run) per source file; a file with more gets a warning. Bounds listing time and memory. */
+export const MAX_HANDLERS_PER_FILE = 1000;
 
 /** A hook with what running it needs (engine-internal). */
 export interface HookEntry {
@@ -101,8 +104,12 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
     const hooks = hooksObjectOf(l);
     if (hooks === undefined) continue;
     const r = parseHooksObject(hooks, { src: l.src, shownPath: l.shownPath, lineOf: l.lineOf });
-    parsed.push(...r.handlers);
-    warnings.push(...r.warnings);
+    for (let i = 0; i < r.handlers.length && i < MAX_HANDLERS_PER_FILE; i++) parsed.push(r.handlers[i]);
+    if (r.handlers.length > MAX_HANDLERS_PER_FILE) {
+      const n = r.handlers.length.toLocaleString('en-US');
+      warnings.push({ path: l.shownPath, line: r.handlers[MAX_HANDLERS_PER_FILE].line, message: `defines ${n} hook handlers: Atrium lists, approves and runs only the first ${MAX_HANDLERS_PER_FILE.toLocaleString('en-US')} (in file order); the others from this line on never run`, fix: 'Remove the handlers you do not need (no real configuration has this many), or split them across plugins.' });
+    }
+    warnings.push(...r.warnings.slice(0, MAX_HANDLERS_PER_FILE));
   }
   const roots = [...new Set([input.home, input.trustRoot])];
   const approvals = input.approvals(roots);
@@ -139,7 +146,12 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
 }
 
 interface ResolvedSettings {
-  disableAllHooks: { value: boolean; file: string } | null;
+  /** What the listing reports: the user's `true` when set, else the repository's resolved value, else the user's `false`. */
+  disableAllHooks: { value: boolean; file: string; scope: 'user' | 'project' } | null;
+  /** `disableAllHooks` of the user's own `~/.claude/settings.json`: `true` switches off every Claude-format hook. */
+  userDisable: { value: boolean; file: string } | null;
+  /** The repository's `disableAllHooks` (local > project): `true` switches off the repository's hooks only. */
+  projectDisable: { value: boolean; file: string } | null;
   bladeEnabled: boolean;
   bladeEnabledFile: string | null;
   bladeDefaultTimeout: number | undefined;
@@ -149,7 +161,6 @@ interface ResolvedSettings {
 
 const SCOPE_RANK: Record<string, number> = { user: 0, project: 1, plugin: 1, local: 2 };
 
-/** `disableAllHooks` (Claude Code precedence local > project > user), Blade `hooks.enabled`/`defaultTimeout`, Gemini `hooksConfig`. */
 /** Codex merges a layer's `hooks.json` with inline `[hooks]` in its `config.toml`, warning about it (formats.md §1.4); so do we. */
 function bothCodexForms(loaded: readonly LoadedSource[]): TrustWarning[] {
   const out: TrustWarning[] = [];
@@ -160,12 +171,16 @@ function bothCodexForms(loaded: readonly LoadedSource[]): TrustWarning[] {
   return out;
 }
 
+/** `disableAllHooks` per scope (see {@link disabledReason}), Blade `hooks.enabled`/`defaultTimeout`, Gemini `hooksConfig`. */
 function resolveSettings(loaded: readonly LoadedSource[]): ResolvedSettings {
   const byRank = [...loaded].filter((l) => l.root && l.src.kind === 'settings').sort((a, b) => SCOPE_RANK[a.src.scope] - SCOPE_RANK[b.src.scope]);
-  const out: ResolvedSettings = { disableAllHooks: null, bladeEnabled: false, bladeEnabledFile: null, bladeDefaultTimeout: undefined, geminiDisabled: null, geminiDisabledNames: new Set() };
+  const out: ResolvedSettings = { disableAllHooks: null, userDisable: null, projectDisable: null, bladeEnabled: false, bladeEnabledFile: null, bladeDefaultTimeout: undefined, geminiDisabled: null, geminiDisabledNames: new Set() };
   for (const l of byRank) {
     const root = l.root!;
-    if (l.src.format === 'claude' && typeof root.disableAllHooks === 'boolean') out.disableAllHooks = { value: root.disableAllHooks, file: l.shownPath };
+    if (l.src.format === 'claude' && typeof root.disableAllHooks === 'boolean') {
+      if (l.src.scope === 'user') out.userDisable = { value: root.disableAllHooks, file: l.shownPath };
+      else out.projectDisable = { value: root.disableAllHooks, file: l.shownPath };
+    }
     if (l.src.format === 'blade' && isRecord(root.hooks)) {
       if (typeof root.hooks.enabled === 'boolean') {
         out.bladeEnabled = root.hooks.enabled;
@@ -180,12 +195,23 @@ function resolveSettings(loaded: readonly LoadedSource[]): ResolvedSettings {
       if (Array.isArray(cfg.disabled)) for (const n of cfg.disabled) if (typeof n === 'string') out.geminiDisabledNames.add(n);
     }
   }
+  const u = out.userDisable;
+  const p = out.projectDisable;
+  out.disableAllHooks = u?.value ? { ...u, scope: 'user' } : p ? { ...p, scope: 'project' } : u ? { ...u, scope: 'user' } : null;
   return out;
 }
 
+/**
+ * Why a hook is switched off by its configuration, or null. `disableAllHooks` is scoped by who
+ * wrote it: the user's own `~/.claude/settings.json` switches off every Claude-format (and plugin)
+ * hook, a repository's `.claude/settings(.local).json` (local > project) only the repository's
+ * project, local and plugin hooks: a repository can never silence the user's own hooks (Claude Code
+ * 2.x applies the merged value to all). The repository's `false` does not undo the user's `true`.
+ */
 function disabledReason(p: ParsedHandler, s: ResolvedSettings): string | null {
   const f = p.src.format;
-  if ((f === 'claude' || f === 'plugin') && s.disableAllHooks?.value) return `"disableAllHooks": true in ${s.disableAllHooks.file}`;
+  if ((f === 'claude' || f === 'plugin') && s.userDisable?.value) return `"disableAllHooks": true in ${s.userDisable.file}`;
+  if ((f === 'claude' || f === 'plugin') && p.src.scope !== 'user' && s.projectDisable?.value) return `"disableAllHooks": true in ${s.projectDisable.file} (it switches off this repository's hooks; your own keep running)`;
   if (f === 'blade' && !s.bladeEnabled) return s.bladeEnabledFile ? `"hooks.enabled": false in ${s.bladeEnabledFile}` : 'Blade runs hooks only when "hooks.enabled" is true (it is not set)';
   if (f === 'gemini' && s.geminiDisabled) return `hooks are disabled in ${s.geminiDisabled.file}`;
   if (f === 'gemini' && p.fields.name && s.geminiDisabledNames.has(p.fields.name)) return `"${p.fields.name}" is listed in hooksConfig.disabled`;
@@ -236,7 +262,7 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
   if (!runsOn && !p.invalid.length) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `Atrium does not fire ${p.event} yet; this hook is listed and approvable but does not run`, fix: null });
   const supported = f.type === 'command' || f.type === 'http';
   const matcherText = typeof p.matcher === 'string' ? (p.matcher === '' ? null : p.matcher) : isRecord(p.matcher) ? renderObjectMatcher(p.matcher) : p.matcher === undefined ? null : JSON.stringify(p.matcher);
-  const danger = [...(literal ? commandDangers(literal, { projectDir: input.path, homeDir: input.homeDir }) : []), ...scriptDangers(scripts, p.src.scope), ...(f.url ? urlDangers(f.url) : [])];
+  const danger = [...(literal ? commandDangers(literal, { projectDir: input.path, homeDir: input.homeDir }) : []), ...scriptDangers(scripts, p.src.scope), ...(f.url ? urlDangers(f.url) : []), ...(f.env ? envDangers(f.env, 'hook') : [])];
   const hook: Hook = {
     id: shortId('h_', key),
     key,

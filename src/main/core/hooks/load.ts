@@ -1,5 +1,6 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustWarning } from '../../../shared/contract';
+import { checkedText } from './fileText';
 import { parseJsonText } from '../trust/review/jsonText';
 import { isRecord } from '../trust/review/text';
 import { MAX_SOURCE_BYTES, type SourceFile } from './sources';
@@ -39,7 +40,9 @@ export async function loadSource(src: SourceFile): Promise<LoadedSource> {
       base.warnings.push({ path: shownPath, line: null, message: `is larger than ${MAX_SOURCE_BYTES / 1048576} MiB and was not read; its hooks cannot run`, fix: 'Shrink the file.' });
       return base;
     }
-    text = await fs.readFile(src.abs, 'utf8');
+    const checked = checkedText(await fs.readFile(src.abs), shownPath, src.kind === 'codexConfig' ? 'toml' : src.format === 'gemini' ? 'jsonc' : 'json');
+    text = checked.text;
+    base.warnings.push(...checked.warnings);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return base;

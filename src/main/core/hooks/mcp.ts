@@ -6,6 +6,7 @@ import { parseJsonText } from '../trust/review/jsonText';
 import { isRecord } from '../trust/review/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
 import { commandDangers, envDangers, urlDangers } from './danger';
+import { checkedText } from './fileText';
 import { maskArgs, maskValues } from './mask';
 import { MAX_SOURCE_BYTES, type WorkspacePlugin } from './sources';
 import type { HookDanger } from '../../../shared/contract';
@@ -72,6 +73,11 @@ function mcpFiles(plugins: readonly WorkspacePlugin[]): McpFileSpec[] {
   return files;
 }
 
+/** True for MCP files the hook listing also reads as hook sources (their file warnings come from there). */
+function isHookSourceFile(file: string): boolean {
+  return /^\.(claude|blade)\/settings(\.local)?\.json$|^\.gemini\/settings\.json$|^\.codex\/config\.toml$/.test(file);
+}
+
 /**
  * Every MCP server the repository's files declare (issue 6 "Approval"; formats.md §2.7), each with
  * the digest of `{name, transport, command, args, cwd, url, env, headers, source}` (values
@@ -90,7 +96,10 @@ export async function readMcpServers(dir: string, homeDir: string, plugins: read
     try {
       const st = await fs.stat(abs);
       if (!st.isFile() || st.size > MAX_SOURCE_BYTES) continue;
-      text = await fs.readFile(abs, 'utf8');
+      const checked = checkedText(await fs.readFile(abs), spec.file, spec.format);
+      text = checked.text;
+      // hook source files (settings, config.toml) are checked by the hook listing already
+      if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings);
     } catch {
       continue;
     }

@@ -2,6 +2,7 @@ import type { HookFormat, TrustWarning } from '../../../shared/contract';
 import { isRecord } from '../trust/review/text';
 import { FORMAT_EVENTS, KNOWN_TOOLS, TOOL_EVENTS, atriumEventOf } from './events';
 import { parseClaudeMatcher, parsePermissionRule } from './matchers';
+import { reservedHookEnvNames } from './danger';
 import type { SourceFile } from './sources';
 
 /** The handler fields Atrium reads (formats.md §2.5 "Handler fields"; seed-behaviour §9.2). */
@@ -181,6 +182,17 @@ function readFields(handler: unknown, event: string, format: HookFormat, line: n
     if (h[key] === undefined) continue;
     if (isRecord(h[key]) && Object.values(h[key]).every((v) => typeof v === 'string')) fields[key] = h[key];
     else bad(key, 'must be an object of string values', `Write "${key}": { "NAME": "value" }.`);
+  }
+  const reserved = fields.env ? reservedHookEnvNames(Object.keys(fields.env)) : [];
+  if (reserved.length) {
+    const names = reserved.map((n) => `"${n}"`).join(', ');
+    invalid.push(
+      warn(
+        line,
+        `"env" sets ${names}: Atrium sets HOME, CLAUDE_PROJECT_DIR and ATRIUM_* (and plugin/format variables) itself and never passes BASH_ENV or ENV, so a hook cannot override them and this hook never runs`,
+        `Remove ${names} from "env"; read $HOME and $CLAUDE_PROJECT_DIR as Atrium sets them.`,
+      ),
+    );
   }
   if (h.allowedEnvVars !== undefined) {
     if (Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.every((v) => typeof v === 'string')) fields.allowedEnvVars = h.allowedEnvVars as string[];

@@ -4,6 +4,7 @@ import { matchedValue, TOOL_EVENTS } from './events';
 import { postHook } from './http';
 import type { HookEntry } from './listing';
 import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMatcher, parsePermissionRule, type ToolCallContext } from './matchers';
+import { reservedHookEnvNames } from './danger';
 import { combine, interpret, type Interpreted } from './results';
 import { runCommand } from './runCommand';
 import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
@@ -32,6 +33,9 @@ export interface BackgroundHandler {
   /** Its real result once it finished (re-hashed and run exactly like an awaited handler). */
   done: Promise<RanHandler>;
 }
+
+/** Most handlers of one event that run at the same time (awaited ones; background ones have their own budget of the same size). */
+export const MAX_CONCURRENT_HANDLERS = 8;
 
 /** The message of an async handler's result at the time the event is decided. */
 export const ASYNC_MESSAGE = 'async: started in the background; not awaited, and its result decides nothing';
@@ -63,7 +67,8 @@ export function hookMatches(entry: HookEntry, event: HookEvent, input: Record<st
  * handlers return a visible non-blocking "not supported yet". Command handlers have their scripts
  * re-hashed immediately before running: a digest that no longer equals the approved one means the
  * handler does not run and is reported `modified`. Claude/Codex/Gemini/plugin handlers run in
- * parallel; Blade handlers run in order (seed-behaviour §9.4), each PreToolUse one seeing the
+ * parallel, at most {@link MAX_CONCURRENT_HANDLERS} at once (started in declaration order; the
+ * results are listed in declaration order); Blade handlers run in order (seed-behaviour §9.4), each PreToolUse one seeing the
  * previous one's `updatedInput`, stopping at the first deny/ask/block. Identical Claude handlers
  * from several settings files run once. Command handlers with `async: true` (Claude Code
  * semantics, formats.md §2.5) start in the background: they are not awaited, their output is
@@ -106,15 +111,18 @@ export async function runMatching(
     const exitCode = e.fields.type === 'http' ? (r.timedOut ? null : httpOk ? 0 : 1) : r.exitCode;
     interpreted.set(e, interpret(event, e.format, { exitCode, timedOut: r.timedOut, stdout: e.fields.type === 'http' && !httpOk ? '' : r.stdout, stderr: r.stderr }));
   };
+  // at most MAX_CONCURRENT_HANDLERS processes or requests at once, started in declaration order
+  const slots = limiter(MAX_CONCURRENT_HANDLERS);
+  const backgroundSlots = limiter(MAX_CONCURRENT_HANDLERS);
   const isAsync = (e: HookEntry) => e.fields.async === true && e.fields.type === 'command';
   const background: BackgroundHandler[] = runnable.filter(isAsync).map((e) => {
     ran.push({ entry: e, result: { id: e.hook.id, digest: e.hook.digest, exitCode: null, durationMs: 0, timedOut: false, decision: 'none', reason: null, stdout: '', stderr: '', truncated: false, skipped: null, message: ASYNC_MESSAGE } });
-    return { entry: e, done: runOne(e, event, input, ctx).then((result) => ({ entry: e, result })) };
+    return { entry: e, done: backgroundSlots(() => runOne(e, event, input, ctx)).then((result) => ({ entry: e, result })) };
   });
   const parallel = runnable.filter((e) => !isAsync(e) && e.format !== 'blade');
   const sequential = runnable.filter((e) => !isAsync(e) && e.format === 'blade');
   await Promise.all([
-    Promise.all(parallel.map((e) => execute(e, input))),
+    Promise.all(parallel.map((e) => slots(() => execute(e, input)))),
     (async () => {
       let current = input;
       for (const e of sequential) {
@@ -137,6 +145,25 @@ export async function runMatching(
   ran.sort((a, b) => order.get(a.entry)! - order.get(b.entry)!);
   const combined = combine(ran.map((r) => interpreted.get(r.entry)).filter((i): i is Interpreted => Boolean(i)));
   return { outcome: { event, ...combined, results: ran.map((r) => r.result) }, ran, becameModified, background };
+}
+
+/** Runs the functions it is given with at most `max` of them pending at once, first come first served. */
+function limiter(max: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: Array<() => void> = [];
+  const release = () => {
+    active--;
+    queue.shift()?.();
+  };
+  return (job) =>
+    new Promise((resolve, reject) => {
+      const start = () => {
+        active++;
+        job().then(resolve, reject).finally(release);
+      };
+      if (active < max) start();
+      else queue.push(start);
+    });
 }
 
 function skipReason(e: HookEntry): HookSkipReason | null {
@@ -218,12 +245,17 @@ async function runOne(e: HookEntry, event: HookEvent, input: Record<string, unkn
  * The environment of a command hook (issue 6): PATH, HOME (the engine's home), USER, SHELL, LANG,
  * plus `CLAUDE_PROJECT_DIR`, `ATRIUM_SESSION_ID`, `ATRIUM_HOOK_EVENT`, the format's own names
  * (`GEMINI_PROJECT_DIR`; Blade's `BLADE_*`), `CLAUDE_PLUGIN_ROOT` for plugin hooks, and the
- * handler's own approved `env`. Nothing else of Atrium's environment is passed.
+ * handler's own approved `env`, which may replace PATH, USER, SHELL, LANG but never a name Atrium
+ * sets (`reservedHookEnvNames`: such a hook is invalid and never gets here; the names are skipped
+ * anyway and Atrium's values are written last). Nothing else of Atrium's environment is passed.
  */
 export function hookEnv(e: HookEntry, event: HookEvent, ctx: RunContext): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of ['PATH', 'USER', 'SHELL', 'LANG']) if (process.env[k]) env[k] = process.env[k]!;
   if (process.platform === 'win32') for (const k of ['SystemRoot', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP', 'USERPROFILE']) if (process.env[k]) env[k] = process.env[k]!;
+  const own = Object.entries(e.fields.env ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string');
+  const reserved = new Set(reservedHookEnvNames(own.map(([k]) => k)));
+  for (const [k, v] of own) if (!reserved.has(k)) env[k] = v;
   env.HOME = ctx.homeDir;
   env.CLAUDE_PROJECT_DIR = ctx.path;
   env.ATRIUM_SESSION_ID = ctx.sessionId ?? '';
@@ -234,6 +266,5 @@ export function hookEnv(e: HookEntry, event: HookEvent, ctx: RunContext): Record
     env.CLAUDE_PLUGIN_ROOT = e.src.pluginRoot;
     if (e.src.plugin) env.CLAUDE_PLUGIN_NAME = e.src.plugin;
   }
-  for (const [k, v] of Object.entries(e.fields.env ?? {})) if (typeof v === 'string') env[k] = v;
   return env;
 }

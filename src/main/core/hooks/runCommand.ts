@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { killProcessTree } from '../sessions/processTree';
 
@@ -37,21 +39,53 @@ export interface CommandOutcome {
 }
 
 /**
- * Runs a command handler as its own process group: the command line through bash (or sh when bash
- * is missing; `powershell` → pwsh) or, with `args`, the program directly without a shell. The input
- * JSON goes to stdin; stdout and stderr are captured up to {@link OUTPUT_CAP} bytes each; on timeout
- * or abort the whole process tree is killed (SIGKILL to the group). The environment is exactly
- * `spec.env`. Never throws.
+ * Variables never passed to a hook process, whatever `spec.env` says: they make a shell run a file
+ * before the command (bash reads `BASH_ENV` when non-interactive, POSIX `sh` reads `ENV` when
+ * interactive), code that no digest covers.
  */
-export function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
+export const STRIPPED_ENV: readonly string[] = ['BASH_ENV', 'ENV'];
+
+/**
+ * Runs a command handler as its own process group: the command line through
+ * `bash --norc --noprofile -c` (or `sh -c` when bash is missing; `powershell` → `pwsh -NoProfile`)
+ * or, with `args`, the program directly without a shell. No startup file runs: besides `--norc`,
+ * stdin is never a socket (bash 5.2 sources `~/.bashrc` for `bash -c` whose stdin is a connected
+ * socket, its "run by rshd" rule, and Node's `'pipe'` stdio is a socketpair): the input JSON is
+ * written to a private temporary file that is unlinked before the process starts and given to it
+ * as stdin (a named pipe on Windows), and {@link STRIPPED_ENV} is removed from the environment. So
+ * the user's or the repository's profile can neither run nor print into the hook's JSON answer.
+ * stdout and stderr are captured up to {@link OUTPUT_CAP} bytes each; on timeout or abort the
+ * whole process tree is killed (SIGKILL to the group). The environment is exactly `spec.env`
+ * minus {@link STRIPPED_ENV}. Never throws.
+ */
+export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   const started = performance.now();
+  const notStarted = (message: string): CommandOutcome => ({ exitCode: null, timedOut: false, aborted: false, stdout: '', stderr: '', truncated: false, durationMs: performance.now() - started, spawnError: message });
+  let stdin: fs.FileHandle | null = null;
+  if (process.platform !== 'win32') {
+    try {
+      stdin = await inputFile(spec.input);
+    } catch (error) {
+      return notStarted(`could not prepare the input: ${(error as Error).message}`);
+    }
+  }
+  try {
+    return await spawnCommand(spec, stdin, started, notStarted);
+  } finally {
+    await stdin?.close().catch(() => undefined);
+  }
+}
+
+function spawnCommand(spec: CommandSpec, stdin: fs.FileHandle | null, started: number, notStarted: (message: string) => CommandOutcome): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     const [file, argv] = spec.args ? [spec.command, spec.args] : shellFor(spec.shell, spec.command);
+    const env = { ...spec.env };
+    for (const k of STRIPPED_ENV) delete env[k];
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(file, argv, { cwd: spec.cwd, env: spec.env, detached: process.platform !== 'win32', stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+      child = spawn(file, argv, { cwd: spec.cwd, env, detached: process.platform !== 'win32', stdio: [stdin ? stdin.fd : 'pipe', 'pipe', 'pipe'], windowsHide: true });
     } catch (error) {
-      resolve({ exitCode: null, timedOut: false, aborted: false, stdout: '', stderr: '', truncated: false, durationMs: performance.now() - started, spawnError: (error as Error).message });
+      resolve(notStarted((error as Error).message));
       return;
     }
     const out: Buffer[] = [];
@@ -72,8 +106,10 @@ export function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     };
     child.stdout!.on('data', collect(out, () => outBytes, (n) => (outBytes += n)));
     child.stderr!.on('data', collect(err, () => errBytes, (n) => (errBytes += n)));
-    child.stdin!.on('error', () => undefined); // the hook may exit without reading its input (EPIPE)
-    child.stdin!.end(spec.input);
+    if (child.stdin) {
+      child.stdin.on('error', () => undefined); // the hook may exit without reading its input (EPIPE)
+      child.stdin.end(spec.input);
+    }
 
     let timedOut = false;
     let aborted = false;
@@ -122,8 +158,30 @@ export function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   });
 }
 
-function shellFor(shell: string | undefined, command: string): [string, string[]] {
+/**
+ * The program and arguments that run a shell-form command: `pwsh -NoProfile -NonInteractive
+ * -Command` (Windows PowerShell 5.1's `powershell.exe` on Windows), `cmd.exe /d /s /c` on Windows
+ * (`/d`: no AutoRun commands), else `bash --norc --noprofile -c` or, when `bash` is null (no
+ * `/bin/bash`), `/bin/sh -c` (a non-interactive POSIX sh reads no startup file; dash 0.5 and bash
+ * in sh mode read `ENV` only when interactive).
+ */
+export function shellFor(shell: string | undefined, command: string, bash: string | null = existsSync('/bin/bash') ? '/bin/bash' : null): [string, string[]] {
   if (shell === 'powershell') return [process.platform === 'win32' ? 'powershell.exe' : 'pwsh', ['-NoProfile', '-NonInteractive', '-Command', command]];
   if (process.platform === 'win32') return [process.env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', command]];
-  return [existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh', ['-c', command]];
+  return bash ? [bash, ['--norc', '--noprofile', '-c', command]] : ['/bin/sh', ['-c', command]];
+}
+
+/**
+ * The input as an open, already unlinked file in a fresh 0700 directory: the child reads it as
+ * stdin, nobody else can open it, and nothing is left on disk.
+ */
+async function inputFile(input: string): Promise<fs.FileHandle> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-hook-'));
+  try {
+    const file = path.join(dir, 'input.json');
+    await fs.writeFile(file, input, { mode: 0o600, flag: 'wx' });
+    return await fs.open(file, 'r');
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }

@@ -7,6 +7,18 @@ import type { SkillRecord } from '../types';
 
 /** Skill names (seed §10; Agent Skills spec): lowercase letters, digits and inner hyphens, ≤ 64 chars. */
 const SKILL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/**
+ * What frontmatter `hooks` of a skill or subagent mean under Atrium. The agents Atrium launches load
+ * no skills or subagents of their own (Claude Code: `settingSources: []`; Atrium sends a skill's
+ * text as the prompt), so these hooks never run in an Atrium session and are not on the Hooks tab;
+ * an agent that loads the file itself (outside Atrium) registers them while the skill or subagent
+ * is active, without asking Atrium.
+ */
+export const FRONTMATTER_HOOKS_NOTE = {
+  skill: 'Atrium never runs them and they cannot be approved (agents it launches load no skills of their own); an agent that loads this skill by itself runs them, without asking Atrium, only while the skill is invoked',
+  subagent: 'Atrium never runs them and they cannot be approved (agents it launches load no subagents of their own); an agent that loads this subagent by itself runs them, without asking Atrium, while the subagent is active',
+} as const;
+
 /** Longest description the Agent Skills spec accepts (characters). */
 const MAX_DESCRIPTION = 1024;
 
@@ -16,7 +28,7 @@ const MAX_DESCRIPTION = 1024;
  * frontmatter `name` is the display name. `name` and `description` are required by the spec: when
  * missing, the folder name and the first paragraph are used and a warning says so. `arguments`
  * (named positional arguments) and `hooks` (registered while the skill runs, with a warning that
- * they need hook approval) are listed too. Unreadable files are listed as `invalid`.
+ * Atrium does not run or approve them) are listed too. Unreadable files are listed as `invalid`.
  */
 export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, root: ScanRoot, absolutePath: string, shown: string): SkillRecord {
   const id = root.plugin ? `plugin:${root.plugin}:${folder}` : folder;
@@ -76,7 +88,8 @@ function argumentNames(value: unknown, shown: string, line: number | null, warni
 
 /**
  * Frontmatter `hooks` (formats.md §2.8): counted and listed with their events. They are not part of
- * the user's settings: they run only while the skill is invoked, and (in Atrium) only once approved.
+ * the user's settings and not on the Hooks tab: Atrium never runs them and they cannot be approved
+ * (see {@link FRONTMATTER_HOOKS_NOTE}).
  */
 function skillHooks(value: unknown, shown: string, line: number | null, warnings: ExtensionWarning[]): { count: number; events: string[] } | null {
   if (value === undefined || value === null) return null;
@@ -86,7 +99,7 @@ function skillHooks(value: unknown, shown: string, line: number | null, warnings
     return null;
   }
   if (summary.count > 0) {
-    warnings.push(warn(shown, line, `declares ${summary.count} hook${summary.count === 1 ? '' : 's'} (${summary.events.join(', ')}): they run only while the skill is invoked, and only once approved like any other hook`, null));
+    warnings.push(warn(shown, line, `declares ${summary.count} hook${summary.count === 1 ? '' : 's'} (${summary.events.join(', ')}): ${FRONTMATTER_HOOKS_NOTE.skill}`, null));
   }
   return summary;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { TrustItemKind, TrustWarning } from '../../../../shared/contract';
+import { FRONTMATTER_HOOKS_NOTE } from '../../extensions/skills/parse';
 import type { AgentRecord, CommandRecord, ExtensionCatalog, PluginRecord, SkillRecord, StyleRecord } from '../../extensions/types';
 import type { DraftItem, ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
@@ -96,6 +97,9 @@ export function resourceItems(kind: MarkdownKind, r: MarkdownRecord, env: Review
   const allowed = 'allowedTools' in r ? r.allowedTools : [];
   if (kind !== 'subagent' && allowed.some((t) => /^Bash\b/.test(t.trim()))) warnings.push({ path: r.path, line: meta?.lines['allowed-tools'] ?? null, message: `pre-approves shell commands while it runs: ${allowed.join(', ')}`, fix: null });
   const mode = typeof meta?.data.permissionMode === 'string' ? meta.data.permissionMode : null;
+  if (kind === 'subagent' && meta && isRecord(meta.data.hooks) && Object.keys(meta.data.hooks).length > 0) {
+    warnings.push({ path: r.path, line: meta.lines.hooks ?? null, message: `declares hooks in its frontmatter: ${FRONTMATTER_HOOKS_NOTE.subagent}`, fix: null });
+  }
   if (mode && /bypass|yolo/i.test(mode)) warnings.push({ path: r.path, line: meta?.lines.permissionMode ?? null, message: `runs with permission mode "${mode}": tools run without asking`, fix: null });
   const name = kind === 'command' ? `/${resourceId ?? r.id}` : (resourceId ?? r.id);
   const description = shownDescription(r.description);

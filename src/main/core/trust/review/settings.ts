@@ -196,6 +196,9 @@ export function describeKey(key: string, value: unknown): string {
 export function settingRisks(root: Record<string, unknown>, path: string, line: number | null): TrustWarning[] {
   const out: TrustWarning[] = [];
   const notice = (message: string) => out.push({ path, line, message, fix: null });
+  if (root.disableAllHooks === true && /(^|\/)\.claude\/settings(\.local)?\.json$/.test(path)) {
+    notice("disableAllHooks: true disables this repository's hooks; your own hooks keep running (in Atrium; Claude Code on its own switches off every hook)");
+  }
   const perms = isRecord(root.permissions) ? root.permissions : {};
   const mode = str(perms.defaultMode) ?? str(root.permissionMode);
   if (mode && /bypass|yolo|dangerous/i.test(mode)) notice(`sets permission mode "${mode}": tools run without asking`);

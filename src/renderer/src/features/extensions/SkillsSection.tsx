@@ -36,7 +36,7 @@ function SkillDetail({ workspaceId, skill }: { workspaceId: string; skill: Skill
         {skill.whenToUse && (<><dt>When</dt><dd>{skill.whenToUse}</dd></>)}
         {skill.argumentHint && (<><dt>Hint</dt><dd><code>{skill.argumentHint}</code></dd></>)}
         {skill.arguments.length > 0 && (<><dt>Arguments</dt><dd>{skill.arguments.map((a) => <code key={a} className="ext-tool">${a}</code>)}</dd></>)}
-        {skill.hooks && (<><dt>Hooks</dt><dd>{skill.hooks.count} ({skill.hooks.events.join(', ') || 'none'}) · run only while the skill is invoked, once approved on the Hooks tab</dd></>)}
+        {skill.hooks && (<><dt>Hooks</dt><dd>{skill.hooks.count} ({skill.hooks.events.join(', ') || 'none'}) · not run by Atrium and not on the Hooks tab (sessions load no skills of their own); an agent that loads the skill itself runs them, without asking Atrium, only while the skill is invoked</dd></>)}
         {skill.shellEmbeds.length > 0 && (<><dt>Runs</dt><dd>{skill.shellEmbeds.map((c) => <code key={c} className="ext-tool">{c}</code>)}</dd></>)}
         {skill.allowedTools.length > 0 && (<><dt>Allowed tools</dt><dd>{skill.allowedTools.map((t) => <code key={t} className="ext-tool">{t}</code>)}</dd></>)}
         <dt>Invocation</dt>

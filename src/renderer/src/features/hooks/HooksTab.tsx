@@ -108,7 +108,8 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
       )}
       {data.disableAllHooks?.value && (
         <div className="banner banner-warn" role="status">
-          <code>disableAllHooks</code> is <code>true</code> in <code>{data.disableAllHooks.file}</code>: Claude-format hooks are switched off.
+          <code>disableAllHooks</code> is <code>true</code> in <code>{data.disableAllHooks.file}</code>:{' '}
+          {data.disableAllHooks.scope === 'project' ? "this repository's Claude-format hooks are switched off; your own hooks keep running." : 'every Claude-format hook is switched off.'}
         </div>
       )}
       {total === 0 ? (
