@@ -99,10 +99,25 @@ export async function parseShell(text: string): Promise<ShellScript> {
   return parseShellSync(await bashParser(), text);
 }
 
-/** {@link parseShell} with an already loaded parser. */
+/** Longest a parse may take before it is cancelled (hostile input can make error recovery slow). */
+export const PARSE_TIME_LIMIT_MS = 2000;
+
+/**
+ * {@link parseShell} with an already loaded parser. A parse cancelled after
+ * {@link PARSE_TIME_LIMIT_MS} is one error over the whole text; text with a NUL byte is not parsed
+ * (one error from the NUL on).
+ */
 export function parseShellSync(parser: Parser, text: string): ShellScript {
-  const tree = parser.parse(text);
   const out: ShellScript = { commands: [], functions: [], errors: [], ok: true };
+  // bash stops reading a script at a NUL byte's line; the grammar's error recovery on NULs is quadratic
+  const nul = text.indexOf('\0');
+  if (nul !== -1) {
+    out.ok = false;
+    out.errors.push({ start: nul, end: text.length });
+    return out;
+  }
+  const deadline = Date.now() + PARSE_TIME_LIMIT_MS;
+  const tree = parser.parse(text, null, { progressCallback: () => Date.now() > deadline });
   if (!tree) {
     out.ok = false;
     out.errors.push({ start: 0, end: text.length });
