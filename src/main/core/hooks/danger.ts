@@ -1,5 +1,6 @@
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { HookDanger, HookScript } from '../../../shared/contract';
+import type { HookDanger, HookScript, HookUncovered } from '../../../shared/contract';
 import { codeLoadingEnvNames } from '../trust/review/risk';
 import { isAncestorOrSelf } from '../trust/paths';
 import { isRedirection, lexShell } from './shellWords';
@@ -32,6 +33,9 @@ export function commandDangers(command: string, ctx: { projectDir: string; homeD
   if (/\bbase64\b|\bopenssl\s+(enc|base64)\b|\bxxd\s+-r\b|atob\(|b64decode/.test(command)) add('base64', 'encodes or decodes data (base64), a common way to hide what runs or what is sent');
   if (/(^|[\s;&|(`'"])(curl|wget|nc|ncat|netcat|socat|telnet|ftp|sftp|scp|ssh|rsync|Invoke-WebRequest|iwr|Invoke-RestMethod)\b/.test(command) || /\bhttps?:\/\//.test(command)) {
     add('network', 'contacts the network');
+  }
+  if (/(^|[\s;&|(`])(npx|bunx|pnpx|uvx)\s|(^|[\s;&|(`])(pnpm|yarn)\s+dlx\b|(^|[\s;&|(`])pipx\s+run\b|(^|[\s;&|(`])npm\s+(exec|x)\b|(^|[\s;&|(`])bun\s+x\b/.test(command)) {
+    add('package-runner', 'runs a package fetched at run time (npx, uvx, bunx, pnpm dlx, pipx run)');
   }
   const outside = writesOutside(command, ctx);
   if (outside) add('write-outside', `writes outside the workspace (${outside})`);
@@ -67,6 +71,41 @@ export function scriptDangers(scripts: readonly HookScript[], scope: string): Ho
   const outside = scripts.filter((s) => s.outsideWorkspace);
   if (outside.length === 0 || scope === 'user') return [];
   return [{ code: 'outside-script', message: `runs ${outside.map((s) => s.path).join(', ')}, outside the workspace` }];
+}
+
+/** Most bytes of one hashed script that danger highlights look at. */
+const MAX_SCANNED_BYTES = 512 * 1024;
+
+/**
+ * Highlights found in the bodies of the hashed scripts (a script that pipes a download into `sh`
+ * is as dangerous as a command that does): {@link commandDangers} over each text file's first
+ * 512 KiB, each message prefixed with the script's shown path. Binary files are skipped.
+ */
+export async function scriptBodyDangers(scripts: ReadonlyArray<HookScript & { abs: string }>, ctx: { projectDir: string; homeDir: string }): Promise<HookDanger[]> {
+  const out: HookDanger[] = [];
+  for (const s of scripts) {
+    let text: string;
+    try {
+      const fh = await fs.open(s.abs, 'r');
+      try {
+        const buf = Buffer.alloc(Math.min(MAX_SCANNED_BYTES, s.size));
+        const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+        if (buf.subarray(0, bytesRead).includes(0)) continue;
+        text = buf.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await fh.close();
+      }
+    } catch {
+      continue;
+    }
+    for (const d of commandDangers(text, ctx)) out.push({ code: d.code, message: `${s.path}: ${d.message}` });
+  }
+  return out;
+}
+
+/** One danger mark per thing the digest does not cover ("not covered by the digest: …"). */
+export function uncoveredDangers(uncovered: readonly HookUncovered[]): HookDanger[] {
+  return uncovered.map((u) => ({ code: 'uncovered', message: `not covered by the digest: ${u.text} (${u.message})` }));
 }
 
 /** Highlights for an http hook's (or remote MCP server's) URL: plain http, loopback or private addresses. */

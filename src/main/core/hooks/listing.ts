@@ -1,9 +1,8 @@
 import path from 'node:path';
-import type { Hook, HookCounts, HookFormat, HookListing, HookScript, HookState, McpServer, TrustWarning } from '../../../shared/contract';
-import { uncoveredOf } from './coverage';
+import type { Hook, HookCounts, HookFormat, HookListing, HookState, McpServer, TrustWarning } from '../../../shared/contract';
 import { commandLine, isRecord, oneLine } from '../trust/review/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
-import { commandDangers, envDangers, scriptDangers, urlDangers } from './danger';
+import { commandDangers, envDangers, scriptBodyDangers, scriptDangers, uncoveredDangers, urlDangers } from './danger';
 import { atriumEventOf } from './events';
 import { hooksObjectOf, loadSource, type LoadedSource } from './load';
 import { readMcpServers, type McpDefinition } from './mcp';
@@ -11,7 +10,7 @@ import { parseHooksObject, type HandlerFields, type ParsedHandler } from './pars
 import { pluginGate, type PluginOff } from './pluginGate';
 import type { ProjectPluginState } from '../extensions/plugins/states';
 import type { ApprovalRow } from './repository';
-import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
+import { coverScripts, digestScripts, type HashedScript, type ScriptContext } from './scripts';
 import { projectSources, userSources, type PluginDiscovery, type SourceFile } from './sources';
 import { effectiveTimeoutMs } from './timeouts';
 import { hostNeedingAllowance } from './http';
@@ -28,9 +27,9 @@ export interface HookEntry {
   src: SourceFile;
   /** The trust root approvals of this hook are stored under (the home directory for user hooks). */
   approvalRoot: string;
-  /** Absolute paths the command may execute (see `scriptCandidates`), for re-hashing before a run. */
+  /** Absolute paths the command's coverage looked at (see `coverScripts`), for watching. */
   candidates: string[];
-  scripts: Array<HookScript & { abs: string }>;
+  scripts: HashedScript[];
   /** Short description for the audit history. */
   label: string;
   /** Why it is disabled, or null. */
@@ -43,6 +42,8 @@ export interface McpEntry {
   def: McpDefinition;
   approvalRoot: string;
   label: string;
+  /** Files the server command's coverage looked at, for watching. */
+  candidates: string[];
 }
 
 /** What {@link buildListing} needs. */
@@ -120,12 +121,12 @@ export async function buildListing(input: ListingInput): Promise<BuiltListing> {
   if (showProject) {
     const mcp = await readMcpServers(input.path, input.homeDir, discovery.plugins);
     warnings.push(...mcp.warnings);
-    for (const def of mcp.servers) servers.push(mcpEntryOf(def, input, approvals, offOf({ pluginRoot: def.pluginRoot, plugin: def.source.plugin ?? null })));
+    servers.push(...(await Promise.all(mcp.servers.map((def) => mcpEntryOf(def, input, approvals, offOf({ pluginRoot: def.pluginRoot, plugin: def.source.plugin ?? null }))))));
   }
   const counts = Object.fromEntries(['approved', 'modified', 'unapproved', 'invalid', 'disabled'].map((s) => [s, 0])) as HookCounts;
   for (const h of hooks) counts[h.hook.state]++;
   for (const s of servers) counts[s.server.state]++;
-  const watchFiles = [...new Set([...sources.map((s) => s.abs), ...hooks.flatMap((h) => h.candidates)])];
+  const watchFiles = [...new Set([...sources.map((s) => s.abs), ...hooks.flatMap((h) => h.candidates), ...servers.flatMap((s) => s.candidates)])];
   return {
     listing: {
       path: input.path,
@@ -221,8 +222,7 @@ function disabledReason(p: ParsedHandler, s: ResolvedSettings): string | null {
 async function entryOf(p: ParsedHandler, input: ListingInput, settings: ResolvedSettings, approvals: Map<string, ApprovalRow>, pluginOff: PluginOff | null): Promise<HookEntry> {
   const f = p.fields;
   const ctx: ScriptContext = { projectDir: input.path, homeDir: input.homeDir, pluginRoot: p.src.pluginRoot };
-  const candidates = scriptCandidates(f, ctx);
-  const scripts = await hashScripts(candidates, ctx);
+  const { scripts, uncovered, candidates } = await coverScripts(f, ctx);
   const source = { scope: p.src.scope, file: p.src.file, plugin: p.src.plugin ?? undefined };
   const definition = {
     event: p.event,
@@ -246,7 +246,7 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
     model: f.model,
     name: f.name,
     source,
-    scripts: scripts.map((s) => ({ path: s.path, sha256: s.sha256 })),
+    scripts: digestScripts(scripts),
   };
   const digest = digestOf(definition);
   const key = JSON.stringify([p.src.scope, p.src.file, p.src.plugin, p.event, canonicalJson(p.matcher ?? null), p.groupIndex, p.handlerIndex]);
@@ -262,7 +262,14 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
   if (!runsOn && !p.invalid.length) warnings.push({ path: p.src.scope === 'user' ? `~/${p.src.file}` : p.src.file, line: p.line, message: `Atrium does not fire ${p.event} yet; this hook is listed and approvable but does not run`, fix: null });
   const supported = f.type === 'command' || f.type === 'http';
   const matcherText = typeof p.matcher === 'string' ? (p.matcher === '' ? null : p.matcher) : isRecord(p.matcher) ? renderObjectMatcher(p.matcher) : p.matcher === undefined ? null : JSON.stringify(p.matcher);
-  const danger = [...(literal ? commandDangers(literal, { projectDir: input.path, homeDir: input.homeDir }) : []), ...scriptDangers(scripts, p.src.scope), ...(f.url ? urlDangers(f.url) : []), ...(f.env ? envDangers(f.env, 'hook') : [])];
+  const danger = [
+    ...(literal ? commandDangers(literal, { projectDir: input.path, homeDir: input.homeDir }) : []),
+    ...scriptDangers(scripts, p.src.scope),
+    ...(await scriptBodyDangers(scripts, { projectDir: input.path, homeDir: input.homeDir })),
+    ...(f.url ? urlDangers(f.url) : []),
+    ...uncoveredDangers(uncovered),
+    ...(f.env ? envDangers(f.env, 'hook') : []),
+  ];
   const hook: Hook = {
     id: shortId('h_', key),
     key,
@@ -283,8 +290,8 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
     name: f.name ?? null,
     digest,
     definition: JSON.parse(canonicalJson(definition)) as Record<string, unknown>,
-    scripts: scripts.map(({ abs: _abs, ...s }) => s),
-    uncovered: f.type === 'command' ? uncoveredOf(f.command, f.args) : [],
+    scripts: scripts.map(({ abs: _abs, copy: _copy, capped: _capped, ...s }) => s),
+    uncovered,
     state,
     approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
     danger,
@@ -302,8 +309,18 @@ function renderObjectMatcher(m: Record<string, unknown>): string | null {
   return parts.length ? parts.join(' ') : null;
 }
 
-/** A server's entry; a server of a plugin that is off is `disabled` (it never starts), with a warning saying how to turn the plugin on. */
-function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<string, ApprovalRow>, pluginOff: PluginOff | null): McpEntry {
+/**
+ * A server's entry; a server of a plugin that is off is `disabled` (it never starts), with a warning
+ * saying how to turn the plugin on. The command and args get the same coverage as a hook's command
+ * (exec form, resolved from the server's `cwd`, else the project folder): the files it runs are
+ * hashed into its digest (a server without such files keeps the digest of its definition alone),
+ * and package runners and moving specs are listed as not covered.
+ */
+async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: Map<string, ApprovalRow>, pluginOff: PluginOff | null): Promise<McpEntry> {
+  const ctx: ScriptContext = { projectDir: input.path, homeDir: input.homeDir, pluginRoot: base.pluginRoot, cwd: base.cwd ? path.resolve(input.path, base.cwd) : undefined };
+  const covered = base.command !== null && !base.invalid.length ? await coverScripts({ type: 'command', command: base.command, args: base.args, env: base.env }, ctx) : { scripts: [], uncovered: [], candidates: [] };
+  const digest = covered.scripts.length ? digestOf({ ...base.definition, scripts: digestScripts(covered.scripts) }) : base.digest;
+  const def: McpDefinition = { ...base, digest };
   const approval = approvals.get(`${input.trustRoot}\0${def.key}`) ?? null;
   const state = def.invalid.length ? 'invalid' : pluginOff ? 'disabled' : approval?.digest === def.digest ? 'approved' : approval ? 'modified' : 'unapproved';
   const off = pluginOff ? [{ path: def.source.file, line: def.line, message: `disabled: ${pluginOff.reason}`, fix: pluginOff.fix }] : [];
@@ -312,6 +329,7 @@ function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<stri
     def,
     approvalRoot: input.trustRoot,
     label: oneLine(`MCP ${def.name}: ${shown}`),
+    candidates: covered.candidates,
     server: {
       id: def.id,
       key: def.key,
@@ -327,11 +345,11 @@ function mcpEntryOf(def: McpDefinition, input: ListingInput, approvals: Map<stri
       headers: def.maskedHeaders,
       digest: def.digest,
       definition: def.maskedDefinition,
-      scripts: [],
-      uncovered: uncoveredOf(def.command, def.args),
+      scripts: covered.scripts.map(({ abs: _abs, copy: _copy, capped: _capped, ...s }) => s),
+      uncovered: covered.uncovered,
       state,
       approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
-      danger: def.danger,
+      danger: [...def.danger, ...(await scriptBodyDangers(covered.scripts, { projectDir: input.path, homeDir: input.homeDir })), ...uncoveredDangers(covered.uncovered)],
       warnings: [...def.invalid, ...off, ...def.warnings],
       heldBack: input.restricted,
     },

@@ -1,3 +1,6 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { HookEvent, HookResult, HookRunOutcome, HookSkipReason } from '../../../shared/contract';
 import { canonicalJson, digestOf } from './canonical';
 import { matchedValue, TOOL_EVENTS } from './events';
@@ -7,7 +10,8 @@ import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMa
 import { reservedHookEnvNames } from './danger';
 import { combine, interpret, type Interpreted } from './results';
 import { runCommand } from './runCommand';
-import { hashScripts, scriptCandidates, type ScriptContext } from './scripts';
+import { coverScripts, digestScripts, type CoveredScripts, type ScriptContext } from './scripts';
+import { shellQuote } from './shellWords';
 
 /** Where and for whom hooks run. */
 export interface RunContext {
@@ -206,25 +210,28 @@ async function runOne(e: HookEntry, event: HookEvent, input: Record<string, unkn
       message: r.refused ? `refused by the http policy: ${r.refused}` : r.error ? `non-blocking error: ${r.error}` : ok ? null : `non-blocking error: HTTP ${r.status}`,
     };
   }
-  // command: re-hash the scripts right before running
+  // command: copy every covered file into a private folder while hashing it, check the digest, run the copies
   const sctx: ScriptContext = { projectDir: ctx.path, homeDir: ctx.homeDir, pluginRoot: e.src.pluginRoot };
-  const fresh = await hashScripts(scriptCandidates(e.fields, sctx), sctx);
-  const digest = digestOf({ ...e.hook.definition, scripts: fresh.map((s) => ({ path: s.path, sha256: s.sha256 })) });
-  if (digest !== e.hook.approval?.digest) {
-    return { ...skipped(e, 'modified'), digest, message: 'a script changed since it was approved (re-hashed before running): it did not run' };
-  }
   const env = hookEnv(e, event, ctx);
-  const expand = (s: string) => s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? m);
-  const r = await runCommand({
-    command: e.fields.args ? expand(e.fields.command!) : e.fields.command!,
-    args: e.fields.args?.map(expand),
-    shell: e.fields.shell,
-    cwd: ctx.path,
-    env,
-    input: body,
-    timeoutMs: e.hook.timeoutMs,
-    signal: ctx.signal,
+  const verified = await withVerifiedCopies(e, sctx, async (fresh, dir) => {
+    const digest = digestOf({ ...e.hook.definition, scripts: digestScripts(fresh.scripts) });
+    if (digest !== e.hook.approval?.digest) return { ...skipped(e, 'modified'), digest, message: 'modified since approval: a file it runs changed (re-hashed before running, from the copy about to run): it did not run' };
+    await linkNodeModules(dir, ctx.path);
+    const expand = (s: string) => s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? m);
+    const run = rewriteToCopies(e.fields.command!, e.fields.args, fresh);
+    return runCommand({
+      command: e.fields.args ? expand(run.command) : run.command,
+      args: run.args?.map(expand),
+      shell: e.fields.shell,
+      cwd: ctx.path,
+      env,
+      input: body,
+      timeoutMs: e.hook.timeoutMs,
+      signal: ctx.signal,
+    });
   });
+  if ('skipped' in verified) return verified;
+  const r = verified;
   return {
     id: e.hook.id,
     digest: e.hook.digest,
@@ -239,6 +246,60 @@ async function runOne(e: HookEntry, event: HookEvent, input: Record<string, unkn
     skipped: null,
     message: r.spawnError ? `could not start: ${r.spawnError}` : r.timedOut ? `timed out after ${e.hook.timeoutMs / 1000} s; the process tree was killed` : r.aborted ? 'cancelled' : null,
   };
+}
+
+/**
+ * Runs `fn` with the handler's covered files copied into a fresh private folder (mode 0700 under
+ * the OS temp folder), each copy holding exactly the bytes that were hashed from one open
+ * descriptor; the folder is removed afterwards, whatever happens.
+ */
+async function withVerifiedCopies<T>(e: HookEntry, sctx: ScriptContext, fn: (fresh: CoveredScripts, dir: string) => Promise<T>): Promise<T> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-hook-'));
+  try {
+    await fs.chmod(dir, 0o700);
+    return await fn(await coverScripts(e.fields, sctx, dir), dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** Lets copied scripts resolve packages as they would in place: `<copies>/ws/node_modules` → the project's node_modules (module resolution is `uncovered` anyway). */
+async function linkNodeModules(dir: string, projectDir: string): Promise<void> {
+  const ws = path.join(dir, 'ws');
+  try {
+    if (!(await fs.stat(ws)).isDirectory() || !(await fs.stat(path.join(projectDir, 'node_modules'))).isDirectory()) return;
+    await fs.symlink(path.join(projectDir, 'node_modules'), path.join(ws, 'node_modules'), 'dir');
+  } catch {
+    // no workspace copies or no node_modules: nothing to link
+  }
+}
+
+/**
+ * The command line (or exec-form program and arguments) with every word that names a covered file
+ * replaced by its verified copy (quoted for the shell), using the spans the parser reported.
+ * Files reached only from inside a `-c` string or a script run from their copies' folder when
+ * their script's folder was mirrored; otherwise from their place (their digest is still checked).
+ */
+export function rewriteToCopies(command: string, args: readonly string[] | undefined, fresh: CoveredScripts): { command: string; args: string[] | undefined } {
+  const copyOf = new Map(fresh.scripts.filter((s) => s.copy).map((s) => [s.abs, s.copy!]));
+  if (args) {
+    const out = { command, args: [...args] };
+    for (const r of fresh.rewrites) {
+      if (!('arg' in r) || !copyOf.has(r.abs)) continue;
+      if (r.arg === -1) out.command = copyOf.get(r.abs)!;
+      else out.args[r.arg] = copyOf.get(r.abs)!;
+    }
+    return out;
+  }
+  const spans = fresh.rewrites.filter((r): r is { start: number; end: number; abs: string } => 'start' in r && copyOf.has(r.abs)).sort((a, b) => b.start - a.start);
+  let out = command;
+  let last = Infinity;
+  for (const r of spans) {
+    if (r.end > last) continue; // overlapping spans: keep the outer one already applied
+    out = out.slice(0, r.start) + shellQuote(copyOf.get(r.abs)!) + out.slice(r.end);
+    last = r.start;
+  }
+  return { command: out, args: undefined };
 }
 
 /**

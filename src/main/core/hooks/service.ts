@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Hook, HookAuditEntry, HookEvent, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
@@ -72,6 +73,8 @@ export interface ApprovedMcpServer {
   headers: Record<string, string>;
   digest: string;
   source: McpServer['source'];
+  /** Why it must not be passed to an agent even though it is approved (a `cwd` ACP cannot carry), else null. */
+  refused: string | null;
 }
 
 const PLUGIN_CACHE_MS = 5000;
@@ -496,20 +499,42 @@ export function uncoveredRefusal(items: ReadonlyArray<{ id: string; label: strin
   return `${what} Approving ${these} trusts that code unchecked, whatever it is when it runs. Nothing was approved. Read what is not covered, then approve ${these} with the explicit acknowledgement (acknowledgeUncovered; the command line's --acknowledge-uncovered; in the Hooks tab, "I understand Atrium cannot check this code").`;
 }
 
-/** A server's full definition for starting it (`cwd` resolved against the folder). */
+/**
+ * A server's full definition for starting it (`cwd` resolved against the folder). ACP's stdio form
+ * has no working directory (the agent starts the server in the session folder), so a server whose
+ * `cwd` is another folder is passed with its command and every relative path argument that names an
+ * existing file or folder made absolute from that `cwd`; when an argument looks like a relative
+ * path but names nothing there, the server is refused with that reason instead of starting from the
+ * wrong folder.
+ */
 function runnableServer(s: McpEntry, folder: string): ApprovedMcpServer {
+  const cwd = s.def.cwd ? path.resolve(folder, s.def.cwd) : folder;
+  let command = s.def.command;
+  let args = s.def.args;
+  let refused: string | null = null;
+  if (cwd !== folder && command !== null) {
+    const abs = (p: string) => (path.isAbsolute(p) ? p : path.resolve(cwd, p));
+    if (command.includes('/') && !path.isAbsolute(command)) command = abs(command);
+    args = args.map((a) => {
+      if (a.startsWith('-') || path.isAbsolute(a) || a.includes('://')) return a;
+      if (existsSync(path.resolve(cwd, a))) return abs(a);
+      if (/^\.\.?\//.test(a) || (a.includes('/') && !a.includes('@'))) refused ??= `its "cwd" (${s.def.cwd}) cannot be passed to the agent over ACP, and "${a}" does not name a file there to pass as an absolute path`;
+      return a;
+    });
+  }
   return {
     id: s.def.id,
     name: s.def.name,
     transport: s.def.transport,
-    command: s.def.command,
-    args: s.def.args,
-    cwd: s.def.cwd ? path.resolve(folder, s.def.cwd) : folder,
+    command,
+    args,
+    cwd,
     url: s.def.url,
     env: s.def.env,
     headers: s.def.headers,
     digest: s.def.digest,
     source: s.def.source,
+    refused,
   };
 }
 

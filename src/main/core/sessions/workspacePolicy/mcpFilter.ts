@@ -14,7 +14,8 @@ export function splitMcpServers(listed: readonly McpServer[], approved: readonly
   for (const s of listed) {
     const a = ok.get(s.id);
     if (a && a.digest === s.digest && s.state === 'approved' && !s.heldBack) {
-      if (toAcpServer(a)) passed.push(a);
+      if (a.refused) withheld.push({ id: s.id, name: s.name, state: s.state, heldBack: false, reason: `approved, but ${a.refused}` });
+      else if (toAcpServer(a)) passed.push(a);
       else withheld.push({ id: s.id, name: s.name, state: s.state, heldBack: false, reason: `approved, but its transport "${s.transport}" cannot be passed over ACP (stdio, http and sse can)` });
       continue;
     }
@@ -35,9 +36,12 @@ export function splitMcpServers(listed: readonly McpServer[], approved: readonly
 /**
  * An approved server in ACP's `McpServer` shape (`session/new|load|resume` `mcpServers`): stdio
  * `{name, command, args, env}`, or `{type: "http"|"sse", name, url, headers}`; null for a transport
- * ACP cannot carry. ACP's stdio form has no working directory: the agent starts it in its own cwd.
+ * ACP cannot carry or a server refused for its `cwd` (see `ApprovedMcpServer.refused`). ACP's stdio
+ * form has no working directory: the agent starts it in its own cwd, so the command and path
+ * arguments arrive already made absolute from the server's `cwd`.
  */
 export function toAcpServer(s: ApprovedMcpServer): acp.McpServer | null {
+  if (s.refused) return null;
   const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
   if (s.command !== null && (s.transport === 'stdio' || !s.url)) return { name: s.name, command: s.command, args: s.args, env: pairs(s.env) };
   if (s.url && (s.transport === 'http' || s.transport === 'streamable-http' || s.transport === 'streamableHttp')) return { type: 'http', name: s.name, url: s.url, headers: pairs(s.headers) };

@@ -1,0 +1,3 @@
+export { bashGrammarPath, bashParser } from './grammar';
+export { literalText, parseShell, parseShellSync, type Redirect, type ShellScript, type SimpleCommand, type Word, type WordPart } from './parse';
+export { expandWord, type ExpandEnv, type Expanded } from './expand';
