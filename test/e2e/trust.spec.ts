@@ -83,17 +83,18 @@ test('a real linked worktree says it shares trust with its repository everywhere
     await atrium.addWorkspace(worktree);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('repo-feature');
     await expect(trust.headerSharesTrust).toHaveText(shares);
-    await expect(trust.sharesTrustIn(trust.banner)).toHaveText(`This folder ${shares}`);
+    const sharedDecision = `This folder is a worktree of ${repo}; the trust decision belongs to that main checkout and is shared by all its worktrees.`;
+    await expect(trust.sharedDecisionIn(trust.banner)).toHaveText(sharedDecision);
     await expect(atrium.workspaceItem('repo-feature')).toHaveAttribute('title', `${worktree}\n${shares}`);
     await expect(atrium.workspaceItem('repo-feature').locator('[data-trust-state]')).toHaveAttribute('title', new RegExp(`This folder ${shares.replace(/[.()]/g, '\\$&')}`));
     await trust.openReview();
-    await expect(trust.sharesTrustIn(trust.review)).toHaveText(`This folder ${shares}`);
+    await expect(trust.sharedDecisionIn(trust.review)).toHaveText(sharedDecision);
     await expect(trust.review).toContainText(`Trusting ${repo} lets agents`);
-    await trust.trustThisFolder();
+    await trust.trustThisFolder(`Trust ${repo} and its worktrees`);
     await expect(trust.banner).toBeHidden();
     await trust.openTrustTab();
     const trustPanel = page.getByRole('tabpanel', { name: 'Trust' });
-    await expect(trust.sharesTrustIn(trustPanel)).toHaveText(`This folder ${shares}`);
+    await expect(trust.sharedDecisionIn(trustPanel)).toHaveText(sharedDecision);
     await expect(trustPanel).toContainText(repo);
 
     // the repository itself is trusted by that one decision, and shows no worktree note
@@ -109,7 +110,73 @@ test('a real linked worktree says it shares trust with its repository everywhere
     await expect(atrium.workspaceItem('forged').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
     await expect(atrium.workspaceItem('forged')).toHaveAttribute('title', forged);
     await expect(page.getByTestId('shares-trust')).toHaveCount(0);
+    await expect(page.getByTestId('shared-decision')).toHaveCount(0);
     await expect(page.getByTestId('workspace-trust-root')).toHaveText(forged);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a worktree\'s Trust tab says the decision is the main checkout\'s, names what each button changes, and asks before changing it', async ({ page }) => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-wtshared-')));
+  const repo = path.join(root, 'repo');
+  const worktree = path.join(root, 'repo-wt');
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
+  fs.mkdirSync(repo);
+  fs.writeFileSync(path.join(repo, 'AGENTS.md'), '# Rules\n\nRun the tests before you commit.\n');
+  git(repo, 'init', '-q');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'init');
+  git(repo, 'worktree', 'add', '-q', '-b', 'wt1', worktree);
+  try {
+    server = await startAtrium();
+    const atrium = new AtriumPage(page);
+    const trust = new TrustPage(page);
+    await atrium.open(server.url);
+    await atrium.addWorkspace(repo);
+    await trust.openReview();
+    await trust.trustThisFolder();
+    await atrium.addWorkspace(worktree);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('repo-wt');
+    await trust.openTrustTab();
+    const panel = trust.trustPanel();
+    await expect(panel).toContainText(`${repo} (the main checkout: its decision is shared by all its worktrees)`);
+    await expect(panel).not.toContainText('(this folder)');
+    await expect(trust.sharedDecisionIn(panel)).toHaveText(`This folder is a worktree of ${repo}; the trust decision belongs to that main checkout and is shared by all its worktrees.`);
+    await expect(panel.getByRole('button', { name: "Clear this folder's decision" })).toHaveCount(0);
+    const clear = panel.getByRole('button', { name: `Clear the decision of ${repo} (shared with its worktrees)` });
+    await expect(panel.getByRole('button', { name: `Mark ${repo} and its worktrees untrusted` })).toBeVisible();
+
+    // clearing asks first, naming the main checkout and the worktrees it affects; Cancel changes nothing
+    await clear.click();
+    const dialog = trust.sharedChangeDialog();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('heading')).toHaveText(`Clear the decision of ${repo} and its worktrees?`);
+    await expect(dialog).toContainText(`the decision belongs to the main checkout ${repo} and is shared by every worktree of it`);
+    const affected = dialog.getByRole('list', { name: 'Folders this changes' });
+    await expect(affected.getByRole('listitem')).toHaveText([`${repo} (main checkout)`, `${worktree} (worktree, this folder)`, 'and any other worktree git lists for it']);
+    await page.screenshot({ path: '/tmp/fixwt-dialog-light.png' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: '/tmp/fixwt-dialog-dark.png' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await page.screenshot({ path: '/tmp/fixwt-tab-dark.png' });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: '/tmp/fixwt-tab-light.png' });
+    await expect(atrium.workspaceItem('^repo(?!-)').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'trusted');
+
+    // confirming clears the main checkout's decision: the repository and the worktree are restricted
+    await clear.click();
+    await dialog.getByRole('button', { name: 'Clear the shared decision' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(atrium.workspaceItem('repo-wt').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
+    await expect(atrium.workspaceItem('^repo(?!-)').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
+
+    // trusting from the worktree names the repository and asks too
+    await panel.getByRole('button', { name: `Trust ${repo} and its worktrees` }).click();
+    await expect(dialog.getByRole('heading')).toHaveText(`Trust ${repo} and its worktrees?`);
+    await dialog.getByRole('button', { name: 'Trust them' }).click();
+    await expect(atrium.workspaceItem('^repo(?!-)').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'trusted');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

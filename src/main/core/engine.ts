@@ -93,7 +93,7 @@ export function createEngine(options: EngineOptions): Engine {
   // trust changes re-emit the workspace list, which carries each workspace's trust state
   let workspaces: WorkspaceService | null = null;
   const trust = new TrustService({ store, bus, homeDir, onChanged: () => workspaces?.notifyTrustChanged() });
-  workspaces = new WorkspaceService(store, bus, (trustRoot) => trust.workspaceTrust(trustRoot));
+  workspaces = new WorkspaceService(store, bus, (trustRoot, folder) => trust.workspaceTrust(trustRoot, folder));
   const trustGate = options.trustGate ?? trust;
   const extensionsDigests = new WeakMap<object, string>();
   const resources = new WorkspaceResourcesCache({

@@ -31,7 +31,10 @@ export const WorkspaceTrust = z.object({
   state: TrustState,
   /** Directory whose decision applies (the trust root itself or an ancestor); null when undecided. */
   decidedBy: z.string().nullable(),
-  /** True when the decision comes from an ancestor of the trust root, not the trust root itself. */
+  /**
+   * True when the decision was recorded for another folder than this one: an ancestor, or (for a
+   * linked worktree) the main checkout whose decision all its worktrees share.
+   */
   inherited: z.boolean(),
 });
 export type WorkspaceTrust = z.infer<typeof WorkspaceTrust>;
@@ -44,8 +47,18 @@ export const TrustStatus = WorkspaceTrust.extend({
   trustRoot: z.string(),
   /** When the applying decision was recorded (ISO 8601); null when undecided. */
   decidedAt: z.string().nullable(),
-  /** The decision recorded for `trustRoot` itself, if any (what "revoke"/"clear" on this folder removes). */
+  /**
+   * The decision recorded for this folder itself, when it is its own trust root; always null inside a
+   * linked worktree (it has no decision of its own: see `worktreeOf` and `trustRootDecision`).
+   */
   ownDecision: TrustDecisionState.nullable(),
+  /** The main checkout when `path` lies in a linked worktree git lists (whose decision it shares), else null. */
+  worktreeOf: z.string().nullable(),
+  /**
+   * The decision recorded for `trustRoot` itself, if any: what `clear` on this folder removes. For a
+   * worktree that is the main checkout's decision, shared by every worktree of the repository.
+   */
+  trustRootDecision: TrustDecisionState.nullable(),
   /** "Trust parent folder" target (e.g. `~/src`), or null when no plausible parent exists. */
   parentSuggestion: z.string().nullable(),
   /** Why trusting `trustRoot` itself is refused (filesystem root, home directory or above), else null. */

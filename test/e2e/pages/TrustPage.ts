@@ -27,9 +27,25 @@ export class TrustPage {
     return this.review.getByRole('region', { name: label });
   }
 
-  async trustThisFolder(): Promise<void> {
-    await this.review.getByRole('button', { name: 'Trust this folder' }).click();
+  /** The "This folder is a worktree of <repo>; the trust decision belongs to that main checkout…" note inside `scope`. */
+  sharedDecisionIn(scope: Locator): Locator {
+    return scope.getByTestId('shared-decision');
+  }
+
+  /** Clicks the review's trust button ("Trust this folder", or "Trust <repo> and its worktrees" in a worktree). */
+  async trustThisFolder(label: string = 'Trust this folder'): Promise<void> {
+    await this.review.getByRole('button', { name: label, exact: true }).click();
     await expect(this.review).toBeHidden();
+  }
+
+  /** The Trust tab's panel. */
+  trustPanel(): Locator {
+    return this.page.getByRole('tabpanel', { name: 'Trust' });
+  }
+
+  /** The confirmation asked before a worktree changes the decision it shares with its main checkout. */
+  sharedChangeDialog(): Locator {
+    return this.page.getByRole('alertdialog');
   }
 
   async openTrustTab(): Promise<void> {

@@ -7,7 +7,8 @@ import { describeChanges, describeHistory, describeLeftUncovered, describeListin
 
 /**
  * `atrium hooks list|approve|revoke|run|diff|runs|history|allow-host` (issue 6 "Surfaces"). DIR is a
- * folder or a workspace id. With `--json` (one line on stdout):
+ * folder (that exists) or a workspace id; anything else is refused, as `trust status` does. With
+ * `--json` (one line on stdout):
  * - `list DIR` → `{path, trustRoot, workspaceId, restricted, disableAllHooks, hooks: [{id, source: {scope, file, plugin, format, absolutePath}, event, matcher, if, type, command, url, args, timeout, timeoutMs, digest, scripts: [{path, sha256, outsideWorkspace, size}], state, approval, danger: [{code, message}], warnings, ...}], mcpServers: [{id, name, digest, state, ...}], warnings, counts, httpAllowedHosts}`
  * - `approve DIR ID... [--digest D] [--acknowledge-uncovered]` / `revoke DIR ID...` → `{changes: [{id, itemId, action, digest, previousDigest, label, at, by, acknowledgedUncovered?}]}`;
  *   an item whose digest does not cover everything it runs (`uncovered` not empty) fails with exit 1
@@ -20,7 +21,7 @@ export function registerHooksCommands(program: Command): void {
 
   withGlobalOptions(hooks.command('list <dir>').description('list every hook and repository MCP server with its digest and state')).action((dir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const listing = await dispatcher.call('hooks.list', target(engine, dir));
+      const listing = await dispatcher.call('hooks.list', target(engine, dir, { mustExist: true }));
       print(listing, () => describeListing(listing, engine.hooks.home));
     }),
   );
@@ -35,7 +36,7 @@ export function registerHooksCommands(program: Command): void {
         if (opts.allUser) {
           if (ids.length || opts.digest) throw new CliError('Give either --all-user or hook ids, not both.', 2);
           if (opts.acknowledgeUncovered) throw new CliError('--acknowledge-uncovered is given for hooks you name one by one; --all-user never approves a hook its digest does not fully cover.', 2);
-          const { changes, leftUncovered } = await dispatcher.call('hooks.approveAllUser', { ...target(engine, dir), via: 'cli' });
+          const { changes, leftUncovered } = await dispatcher.call('hooks.approveAllUser', { ...target(engine, dir, { mustExist: true }), via: 'cli' });
           print({ changes, leftUncovered }, () => [describeChanges(changes, 'approved'), ...describeLeftUncovered(leftUncovered, dir)].join('\n'));
           return;
         }
@@ -48,7 +49,7 @@ export function registerHooksCommands(program: Command): void {
 
   withGlobalOptions(hooks.command('revoke <dir> <ids...>').description('remove the approval of hooks (or MCP servers)')).action((dir: string, ids: string[], opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const { changes } = await dispatcher.call('hooks.revoke', { ...target(engine, dir), ids, via: 'cli' });
+      const { changes } = await dispatcher.call('hooks.revoke', { ...target(engine, dir, { mustExist: true }), ids, via: 'cli' });
       print({ changes }, () => describeChanges(changes, 'revoked'));
     }),
   );
@@ -68,14 +69,14 @@ export function registerHooksCommands(program: Command): void {
           throw new CliError(`--input is not JSON: ${(error as Error).message}`, 2);
         }
         if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CliError('--input must be a JSON object.', 2);
-        const outcome = await dispatcher.call('hooks.run', { ...target(engine, dir), event: event.data, input: input as Record<string, unknown>, sessionId: opts.session });
+        const outcome = await dispatcher.call('hooks.run', { ...target(engine, dir, { mustExist: true }), event: event.data, input: input as Record<string, unknown>, sessionId: opts.session });
         print(outcome, () => describeOutcome(outcome));
       }),
     );
 
   withGlobalOptions(hooks.command('diff <dir> <id>').description('the last approved version of a hook next to the current one')).action((dir: string, id: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const diff = await dispatcher.call('hooks.diff', { ...target(engine, dir), id });
+      const diff = await dispatcher.call('hooks.diff', { ...target(engine, dir, { mustExist: true }), id });
       print(diff, () =>
         [
           diff.approved ? `Approved ${diff.approval?.approvedAt} by ${diff.approval?.approvedBy}: ${diff.approved.digest}\n${diff.approved.definition}` : 'Never approved.',
@@ -90,7 +91,7 @@ export function registerHooksCommands(program: Command): void {
     .option('--limit <n>', 'most entries', '50')
     .action((dir: string, opts: GlobalOptions & { id?: string; limit: string }) =>
       runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-        const { runs } = await dispatcher.call('hooks.runs', { ...target(engine, dir), id: opts.id, limit: limitOf(opts.limit) });
+        const { runs } = await dispatcher.call('hooks.runs', { ...target(engine, dir, { mustExist: true }), id: opts.id, limit: limitOf(opts.limit) });
         print({ runs }, () => describeRuns(runs));
       }),
     );
@@ -99,7 +100,7 @@ export function registerHooksCommands(program: Command): void {
     .option('--limit <n>', 'most entries', '100')
     .action((dir: string, opts: GlobalOptions & { limit: string }) =>
       runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-        const { entries } = await dispatcher.call('hooks.history', { ...target(engine, dir), limit: limitOf(opts.limit) });
+        const { entries } = await dispatcher.call('hooks.history', { ...target(engine, dir, { mustExist: true }), limit: limitOf(opts.limit) });
         print({ entries }, () => describeHistory(entries, engine.hooks.home));
       }),
     );

@@ -19,7 +19,7 @@ export interface ApproveFlags {
  * (with `--digest` pinned to what was listed when one id was named). Exit code 1 as for every failure.
  */
 export async function approveFromCli(ctx: CliContext, dir: string, ids: readonly string[], flags: ApproveFlags, command: 'hooks' | 'mcp'): Promise<HookAuditEntry[]> {
-  const t = target(ctx.engine, dir);
+  const t = target(ctx.engine, dir, { mustExist: true });
   const items = ids.map((id) => ({ id, ...(flags.digest ? { digest: flags.digest } : {}), ...(flags.acknowledgeUncovered ? { acknowledgeUncovered: true } : {}) }));
   try {
     return (await ctx.dispatcher.call('hooks.approve', { ...t, items, via: 'cli' })).changes;

@@ -16,7 +16,7 @@ export function registerMcpCommands(program: Command): void {
 
   withGlobalOptions(mcp.command('list <dir>').description('list the MCP servers repository files declare, with digest and state')).action((dir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const listing = await dispatcher.call('hooks.list', target(engine, dir));
+      const listing = await dispatcher.call('hooks.list', target(engine, dir, { mustExist: true }));
       print({ path: listing.path, trustRoot: listing.trustRoot, restricted: listing.restricted, mcpServers: listing.mcpServers, warnings: listing.warnings }, () => describeListing(listing, engine.hooks.home, 'mcp'));
     }),
   );
@@ -28,7 +28,7 @@ export function registerMcpCommands(program: Command): void {
       runWithEngine(opts, async (ctx) => {
         const { engine, dispatcher, print } = ctx;
         if (opts.digest && ids.length !== 1) throw new CliError('--digest applies to exactly one id.', 2);
-        requireServers(await dispatcher.call('hooks.list', target(engine, dir)), ids);
+        requireServers(await dispatcher.call('hooks.list', target(engine, dir, { mustExist: true })), ids);
         const changes = await approveFromCli(ctx, dir, ids, opts, 'mcp');
         print({ changes }, () => describeChanges(changes, 'approved'));
       }),
@@ -36,7 +36,7 @@ export function registerMcpCommands(program: Command): void {
 
   withGlobalOptions(mcp.command('revoke <dir> <ids...>').description('remove the approval of MCP servers')).action((dir: string, ids: string[], opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const t = target(engine, dir);
+      const t = target(engine, dir, { mustExist: true });
       requireServers(await dispatcher.call('hooks.list', t), ids);
       const { changes } = await dispatcher.call('hooks.revoke', { ...t, ids, via: 'cli' });
       print({ changes }, () => describeChanges(changes, 'revoked'));

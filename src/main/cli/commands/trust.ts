@@ -9,7 +9,8 @@ import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '
 /**
  * `atrium trust status|set|clear|list|history|review|import` (issue 3 "Surfaces"). Every
  * subcommand takes `--json` (one JSON line on stdout; shapes below) and `--data-dir`.
- * - `status DIR` → `{path, trustRoot, state, decidedBy, inherited, decidedAt, ownDecision, parentSuggestion, trustRefused}`
+ * - `status DIR` → `{path, trustRoot, state, decidedBy, inherited, decidedAt, ownDecision, worktreeOf, trustRootDecision, parentSuggestion, trustRefused}`
+ *   (a linked worktree: `inherited` true, `ownDecision` null, `worktreeOf` its main checkout)
  * - `set DIR trusted|untrusted [--parent]` → `{decision, change, status}`
  * - `clear DIR [--parent]` → `{removed, change, status}`
  * - `list` → `{decisions}`; `history [DIR]` → `{entries}`
@@ -37,7 +38,8 @@ export function registerTrustCommands(program: Command): void {
         const home = engine.trust.home;
         print({ decision: result.decision, change: result.change, status: result.status }, () =>
           [
-            result.change ? `Recorded: ${tildify(result.decision.path, home)} is ${result.decision.state}.` : `Unchanged: ${tildify(result.decision.path, home)} was already ${result.decision.state}.`,
+            (result.change ? `Recorded: ${tildify(result.decision.path, home)} is ${result.decision.state}.` : `Unchanged: ${tildify(result.decision.path, home)} was already ${result.decision.state}.`) +
+              sharedNote(result.status, result.decision.path, home),
             describeStatus(result.status, home),
           ].join('\n'),
         );
@@ -51,7 +53,10 @@ export function registerTrustCommands(program: Command): void {
         const result = await dispatcher.call('trust.clear', { ...target(engine, dir), parent: opts.parent });
         const home = engine.trust.home;
         print(result, () =>
-          [result.change ? `Cleared the decision for ${tildify(result.change.path, home)}.` : 'There was no decision to clear.', describeStatus(result.status, home)].join('\n'),
+          [
+            result.change ? `Cleared the decision for ${tildify(result.change.path, home)}.${sharedNote(result.status, result.change.path, home)}` : 'There was no decision to clear.',
+            describeStatus(result.status, home),
+          ].join('\n'),
         );
       }),
     );
@@ -128,11 +133,24 @@ function pickAccepted(suggestions: TrustImportSuggestion[], accept: string[]): T
   return out;
 }
 
+/**
+ * For a change asked for from inside a linked worktree: says that the decision recorded at `decided`
+ * is the main checkout's (or a parent's) and shared by every worktree, not the worktree's own.
+ */
+function sharedNote(s: TrustStatus, decided: string, home: string): string {
+  if (!s.worktreeOf) return '';
+  const t = (p: string) => tildify(p, home);
+  return decided === s.trustRoot
+    ? ` ${t(s.path)} is a linked worktree of ${t(s.worktreeOf)}: the decision was recorded for the main checkout and is shared by ${t(s.worktreeOf)} and all its worktrees.`
+    : ` ${t(s.path)} is a linked worktree of ${t(s.worktreeOf)}: this parent folder's decision covers ${t(s.worktreeOf)} and all its worktrees.`;
+}
+
 function describeStatus(s: TrustStatus, home: string): string {
   const t = (p: string) => tildify(p, home);
   const head = `${t(s.path)}: ${s.state}${s.state === 'trusted' ? '' : ' (restricted mode: project hooks, servers and rules are inactive)'}`;
   const lines = [head];
-  if (s.trustRoot !== s.path) lines.push(`  judged by its trust root ${t(s.trustRoot)}`);
+  if (s.worktreeOf) lines.push(`  a linked worktree of ${t(s.worktreeOf)}: judged at ${t(s.trustRoot)}, whose decision ${t(s.worktreeOf)} and all its worktrees share (it has none of its own)`);
+  else if (s.trustRoot !== s.path) lines.push(`  judged by its trust root ${t(s.trustRoot)}`);
   if (s.decidedBy) lines.push(`  ${s.inherited ? 'inherited from' : 'decided for'} ${t(s.decidedBy)} on ${s.decidedAt}`);
   // offering the parent only helps while the folder is not trusted yet
   if (s.parentSuggestion && s.state !== 'trusted') lines.push(`  parent folder that may be trusted: ${t(s.parentSuggestion)} (atrium trust set ${shellArg(s.path)} trusted --parent)`);

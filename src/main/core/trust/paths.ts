@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../shared/errors';
-import { canonicalDirectory, pathIdentity, stripTrailingSeparators, trustRootOf } from '../workspaces/identity';
+import { canonicalDirectory, inspectGit, pathIdentity, stripTrailingSeparators, trustRootOf } from '../workspaces/identity';
 
 /**
  * Canonical on-disk form of a folder a decision may be recorded for, even when it does not exist
@@ -50,10 +50,15 @@ export function trustKey(canonicalPath: string): string {
   return pathIdentity(canonicalPath);
 }
 
-/** `{path, trustRoot}` of a folder: canonical path and the directory whose decision governs it. */
+/**
+ * `{path, trustRoot}` of a folder: canonical path and the directory whose decision governs it;
+ * `worktreeOf` is the main checkout when the folder lies in a linked worktree (undefined: not known,
+ * derived from the disk when needed).
+ */
 export interface ResolvedFolder {
   path: string;
   trustRoot: string;
+  worktreeOf?: string | null;
 }
 
 /**
@@ -67,7 +72,8 @@ export function resolveFolder(input: string): ResolvedFolder {
 
 /** `{path, trustRoot}` of an already canonical path (a listed workspace's), trust root derived now. */
 export function resolveCanonical(canonical: string): ResolvedFolder {
-  return { path: canonical, trustRoot: trustRootOf(canonical) };
+  const git = inspectGit(canonical);
+  return { path: canonical, trustRoot: trustRootOf(canonical, git), worktreeOf: git.kind === 'worktree' ? git.mainCheckout : null };
 }
 
 /** Every ancestor-or-self of an absolute canonical path, deepest first (`/a/b` → `/a/b`, `/a`, `/`). */

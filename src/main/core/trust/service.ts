@@ -10,6 +10,7 @@ import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import type { TrustGate } from './gate';
+import { inspectGit } from '../workspaces/identity';
 import { ancestorsOrSelf, canonicalHome, resolveFolder, trustKey, type ResolvedFolder } from './paths';
 import { missingFolderRefusal, parentSuggestion, trustRefusal } from './policy';
 import { TrustRepository } from './repository';
@@ -104,8 +105,10 @@ export class TrustService implements TrustGate {
   /** Status of an already resolved folder (a workspace passes its stored path and trust root). */
   statusOf(folder: ResolvedFolder): TrustStatus {
     const key = trustKey(folder.trustRoot);
-    const effective = this.effective(key);
-    const own = this.repo.get(key);
+    const effective = this.effective(key, folder.path);
+    const rootDecision = this.repo.get(key);
+    const isOwnRoot = key === trustKey(folder.path);
+    const worktreeOf = isOwnRoot ? null : folder.worktreeOf !== undefined ? folder.worktreeOf : inspectGit(folder.path).mainCheckout;
     return {
       path: folder.path,
       trustRoot: folder.trustRoot,
@@ -113,16 +116,22 @@ export class TrustService implements TrustGate {
       decidedBy: effective.trust.decidedBy,
       inherited: effective.trust.inherited,
       decidedAt: effective.decidedAt,
-      ownDecision: own?.state ?? null,
+      // a worktree has no decision of its own: the one at its trust root belongs to the main checkout
+      ownDecision: isOwnRoot ? (rootDecision?.state ?? null) : null,
+      worktreeOf,
+      trustRootDecision: rootDecision?.state ?? null,
       parentSuggestion: parentSuggestion(key, this.home),
       trustRefused: trustRefusal(key, this.home),
     };
   }
 
-  /** The short trust a listed workspace carries, from its trust root. Never throws. */
-  workspaceTrust(trustRoot: string): WorkspaceTrust {
+  /**
+   * The short trust a listed workspace carries, from its trust root; `folder` (default: the trust
+   * root) is the folder itself, so a worktree's trust reads as inherited. Never throws.
+   */
+  workspaceTrust(trustRoot: string, folder: string = trustRoot): WorkspaceTrust {
     try {
-      return this.effective(trustKey(trustRoot)).trust;
+      return this.effective(trustKey(trustRoot), folder).trust;
     } catch {
       return { state: 'undecided', decidedBy: null, inherited: false };
     }
@@ -202,14 +211,15 @@ export class TrustService implements TrustGate {
     return this.repo.history({ paths: options.trustRoot ? ancestorsOrSelf(trustKey(options.trustRoot)) : undefined, limit: options.limit });
   }
 
-  private effective(trustRoot: string): { trust: WorkspaceTrust; decidedAt: string | null } {
+  /** The deepest decision over `trustRoot` (a key); `inherited` when it was recorded for another folder than `folder`. */
+  private effective(trustRoot: string, folder: string): { trust: WorkspaceTrust; decidedAt: string | null } {
     const chain = ancestorsOrSelf(trustRoot);
     const found = this.repo.getMany(chain);
     if (found.length === 0) return { trust: { state: 'undecided', decidedBy: null, inherited: false }, decidedAt: null };
     // deepest = longest path among ancestors-or-self
     const deepest = found.reduce((a, b) => (b.path.length > a.path.length ? b : a));
     return {
-      trust: { state: deepest.state, decidedBy: deepest.path, inherited: deepest.path !== trustRoot },
+      trust: { state: deepest.state, decidedBy: deepest.path, inherited: deepest.path !== trustKey(folder) },
       decidedAt: deepest.decidedAt,
     };
   }

@@ -18,7 +18,7 @@ export interface TrustTarget {
 export function resolveTarget(workspaces: WorkspaceService, target: TrustTarget): ResolvedFolder {
   if (target.workspaceId !== undefined) {
     const ws = workspaces.get(target.workspaceId); // its trustRoot was derived just now by get()
-    return { path: ws.path, trustRoot: ws.trustRoot };
+    return { path: ws.path, trustRoot: ws.trustRoot, worktreeOf: ws.worktreeOf };
   }
   if (target.path !== undefined) return resolveFolder(target.path);
   throw new AtriumError('INVALID_PARAMS', 'Give a folder path or a workspace id.');

@@ -24,13 +24,13 @@ interface WorkspaceRow {
  */
 export class WorkspaceService {
   /**
-   * @param trustOf effective trust of a trust root (the engine passes the TrustService's
-   *   `workspaceTrust`); defaults to `undecided` for callers without trust.
+   * @param trustOf effective trust of a trust root, for the workspace folder `folder` (the engine
+   *   passes the TrustService's `workspaceTrust`); defaults to `undecided` for callers without trust.
    */
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
-    private readonly trustOf: (trustRoot: string) => WorkspaceTrust = () => ({ state: 'undecided', decidedBy: null, inherited: false }),
+    private readonly trustOf: (trustRoot: string, folder: string) => WorkspaceTrust = () => ({ state: 'undecided', decidedBy: null, inherited: false }),
   ) {}
 
   /** All workspaces in insertion order; `missing` is computed now, never throws for vanished folders. */
@@ -140,7 +140,7 @@ export class WorkspaceService {
 }
 
 /** A row as surfaces see it; `trustRoot` and `trust` are derived now from the folder on disk. */
-function toWorkspace(row: WorkspaceRow, trustOf: (trustRoot: string) => WorkspaceTrust): Workspace {
+function toWorkspace(row: WorkspaceRow, trustOf: (trustRoot: string, folder: string) => WorkspaceTrust): Workspace {
   const git = inspectGit(row.path);
   const trustRoot = trustRootOf(row.path, git);
   return {
@@ -151,6 +151,6 @@ function toWorkspace(row: WorkspaceRow, trustOf: (trustRoot: string) => Workspac
     worktreeOf: git.kind === 'worktree' ? git.mainCheckout : null,
     missing: !isExistingDirectory(row.path),
     addedAt: row.added_at,
-    trust: trustOf(trustRoot),
+    trust: trustOf(trustRoot, row.path),
   };
 }

@@ -1,7 +1,7 @@
 import { ShieldAlert } from 'lucide-react';
 import type { TrustReview, Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
-import { SharesTrust } from './SharesTrust';
+import { SharedDecision } from './SharesTrust';
 
 /** Plural helper: "1 hook", "3 hooks". */
 export function count(n: number, one: string, many = `${one}s`): string {
@@ -30,7 +30,7 @@ export function RestrictedBanner({ workspace, review, onReview }: { workspace: W
         {workspace.worktreeOf && (
           <>
             {' '}
-            <SharesTrust workspace={workspace} home={home} lead="This folder " />.
+            <SharedDecision workspace={workspace} home={home} />
           </>
         )}
       </span>

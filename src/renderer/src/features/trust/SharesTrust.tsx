@@ -21,3 +21,21 @@ export function SharesTrust({ workspace, home, lead = '' }: { workspace: Pick<Wo
     </span>
   );
 }
+
+/**
+ * Where a worktree's trust decision lives, for the places that show or change it (restricted
+ * banner, review, Trust tab): "This folder is a worktree of ~/src/repo; the trust decision belongs
+ * to that main checkout and is shared by all its worktrees." Renders nothing for an own trust root.
+ */
+export function SharedDecision({ workspace, home }: { workspace: Pick<Workspace, 'worktreeOf'>; home: string | undefined }) {
+  if (!workspace.worktreeOf) return null;
+  return (
+    <span className="shares-trust" data-testid="shared-decision">
+      <GitBranch size={13} aria-hidden />
+      <span>
+        This folder is a worktree of <code className="selectable">{displayPath(workspace.worktreeOf, home)}</code>; the trust decision belongs to that main checkout
+        and is shared by all its worktrees.
+      </span>
+    </span>
+  );
+}

@@ -5,9 +5,10 @@ import { toast } from 'sonner';
 import type { TrustItemKind, TrustReview, TrustReviewItem, TrustStatus, Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { useLive } from '../../api/useLive';
+import { displayPath } from '../../components/format';
 import { ReviewHookState, ReviewUncovered, useReviewHookStates } from '../hooks/ReviewHookState';
 import { count } from './RestrictedBanner';
-import { SharesTrust } from './SharesTrust';
+import { SharedDecision } from './SharesTrust';
 
 const KIND_LABEL: Record<TrustItemKind, string> = {
   hook: 'Hooks',
@@ -61,7 +62,7 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
             {workspace.worktreeOf && (
               <>
                 {' '}
-                <SharesTrust workspace={workspace} home={home} lead="This folder " />; the decision covers the repository and every worktree of it.
+                <SharedDecision workspace={workspace} home={home} />
               </>
             )}
             {review && (
@@ -106,7 +107,7 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
               </button>
             )}
             <button className="button primary" disabled={busy || Boolean(status?.trustRefused)} onClick={() => void decide('trusted')}>
-              Trust this folder
+              {workspace.worktreeOf ? `Trust ${displayPath(workspace.worktreeOf, home)} and its worktrees` : 'Trust this folder'}
             </button>
           </div>
         </Dialog.Content>
