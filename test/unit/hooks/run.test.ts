@@ -174,7 +174,9 @@ describe('what never runs', () => {
     expect(out.results[0]).toMatchObject({ skipped: 'unapproved', exitCode: null });
     expect(fs.existsSync(marker)).toBe(false);
     // proof the setup would run it: once approved, it does
-    await w.engine.hooks.approve({ path: w.project }, [{ id: hook.id, digest: hook.digest }]);
+    // (what `sh` runs is curl's output, so approving needs the explicit acknowledgement)
+    expect(hook.uncovered.map((u) => u.code)).toContain('stdin-code');
+    await w.engine.hooks.approve({ path: w.project }, [{ id: hook.id, digest: hook.digest, acknowledgeUncovered: true }]);
     await run(w, 'SessionStart', { source: 'startup' });
     expect(fs.existsSync(marker)).toBe(true);
   });

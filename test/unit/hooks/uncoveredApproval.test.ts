@@ -19,12 +19,12 @@ describe('approving what the digest does not cover needs an explicit acknowledge
   it('refuses an npx hook without acknowledgeUncovered (HOOK_UNCOVERED, naming it and what is not covered), records nothing', async () => {
     const w = uncoveredWorld();
     const npx = await w.hook('npx -y cowsay');
-    expect(npx.uncovered).toEqual([expect.objectContaining({ code: 'package-runner', text: 'npx -y cowsay hi' })]);
+    expect(npx.uncovered).toEqual([expect.objectContaining({ code: 'moving-spec', text: 'npx -y cowsay hi' }), expect.objectContaining({ code: 'package-runner', text: 'npx -y cowsay hi' })]);
     const refused = w.engine.hooks.approve({ path: w.project }, [{ id: npx.id, digest: npx.digest }]);
     await expect(refused).rejects.toMatchObject({ code: 'HOOK_UNCOVERED' });
     const message = await refused.catch((e: Error) => e.message);
     expect(message).toContain(npx.id);
-    expect(message).toContain('"npx -y cowsay hi": npx runs a package chosen at run time');
+    expect(message).toContain('"npx -y cowsay hi": npx runs code chosen at run time');
     expect(message).toMatch(/Nothing was approved\..*acknowledgeUncovered.*--acknowledge-uncovered/);
     // acknowledgeUncovered: false is no acknowledgement either
     await expect(w.engine.hooks.approve({ path: w.project }, [{ id: npx.id, acknowledgeUncovered: false }])).rejects.toMatchObject({ code: 'HOOK_UNCOVERED' });
@@ -70,13 +70,13 @@ describe('approving what the digest does not cover needs an explicit acknowledge
     expect(changed.state).toBe('modified');
     await expect(w.engine.hooks.approve({ path: w.project }, [{ id: changed.id, digest: changed.digest }])).rejects.toMatchObject({ code: 'HOOK_UNCOVERED', message: expect.stringContaining('npx -y cowsay@latest hi') });
     const [again] = await w.engine.hooks.approve({ path: w.project }, [{ id: changed.id, digest: changed.digest, acknowledgeUncovered: true }]);
-    expect(again).toMatchObject({ previousDigest: npx.digest, acknowledgedUncovered: [expect.objectContaining({ text: 'npx -y cowsay@latest hi' })] });
+    expect(again).toMatchObject({ previousDigest: npx.digest, acknowledgedUncovered: [expect.objectContaining({ code: 'moving-spec', text: 'npx -y cowsay@latest hi' }), expect.objectContaining({ code: 'package-runner', text: 'npx -y cowsay@latest hi' })] });
   });
 
   it('applies the same rule to MCP servers', async () => {
     const w = uncoveredWorld();
     const server = (await w.list()).mcpServers.find((s) => s.name === 'tools')!;
-    expect(server.uncovered).toEqual([expect.objectContaining({ code: 'package-runner', text: 'npx -y tools-mcp@latest' })]);
+    expect(server.uncovered).toEqual([expect.objectContaining({ code: 'moving-spec', text: 'npx -y tools-mcp@latest' }), expect.objectContaining({ code: 'package-runner', text: 'npx -y tools-mcp@latest' })]);
     await expect(w.engine.hooks.approve({ path: w.project }, [{ id: server.id, digest: server.digest }])).rejects.toMatchObject({ code: 'HOOK_UNCOVERED', message: expect.stringContaining(server.id) });
     expect(await w.engine.hooks.approvedMcpServers({ path: w.project })).toEqual([]);
     const [change] = await w.engine.hooks.approve({ path: w.project }, [{ id: server.id, digest: server.digest, acknowledgeUncovered: true }]);

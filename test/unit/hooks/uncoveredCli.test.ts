@@ -26,10 +26,13 @@ function setup() {
 describe('atrium hooks|mcp approve --acknowledge-uncovered', { timeout: 120_000 }, () => {
   it('hooks list shows "not covered by the digest" lines for hooks and MCP servers; --json carries uncovered', () => {
     const { dir, cli, hook, server } = setup();
-    expect(hook.uncovered).toEqual([{ code: 'package-runner', text: 'npx -y cowsay hi', message: expect.stringContaining('npx runs a package chosen at run time') }]);
-    expect(server.uncovered).toEqual([expect.objectContaining({ code: 'package-runner', text: 'npx -y tools-mcp@latest' })]);
+    expect(hook.uncovered).toEqual([
+      { code: 'moving-spec', text: 'npx -y cowsay hi', message: expect.stringContaining('cowsay is not pinned to a fixed version or digest') },
+      { code: 'package-runner', text: 'npx -y cowsay hi', message: expect.stringContaining('npx runs code chosen at run time') },
+    ]);
+    expect(server.uncovered).toEqual([expect.objectContaining({ code: 'moving-spec', text: 'npx -y tools-mcp@latest' }), expect.objectContaining({ code: 'package-runner', text: 'npx -y tools-mcp@latest' })]);
     const human = cli('hooks', 'list', dir).stdout;
-    expect(human).toContain(`✗ not covered by the digest: npx -y cowsay hi — npx runs a package chosen at run time`);
+    expect(human).toContain(`✗ not covered by the digest: npx -y cowsay hi — npx runs code chosen at run time`);
     expect(human).toContain('✗ not covered by the digest: npx -y tools-mcp@latest — ');
     expect(cli('mcp', 'list', dir).stdout).toContain('✗ not covered by the digest: npx -y tools-mcp@latest — ');
     expect((cli('mcp', 'list', dir, '--json').json as { mcpServers: McpServer[] }).mcpServers[0].uncovered).toEqual(server.uncovered);
@@ -41,7 +44,7 @@ describe('atrium hooks|mcp approve --acknowledge-uncovered', { timeout: 120_000 
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`Nothing was approved: ${hook.id} runs code its digest does not cover`);
     expect(refused.stderr).toContain(`  ${hook.id}  Stop: npx -y cowsay hi`);
-    expect(refused.stderr).toContain('✗ not covered by the digest: npx -y cowsay hi — npx runs a package chosen at run time');
+    expect(refused.stderr).toContain('✗ not covered by the digest: npx -y cowsay hi — npx runs code chosen at run time');
     expect(refused.stderr).toContain(`After reading it, re-run with the acknowledgement:\n  atrium hooks approve ${dir} ${hook.id} --digest ${hook.digest} --acknowledge-uncovered`);
     const refusedJson = cli('hooks', 'approve', dir, hook.id, '--json');
     expect(refusedJson.status).toBe(1);
@@ -51,7 +54,7 @@ describe('atrium hooks|mcp approve --acknowledge-uncovered', { timeout: 120_000 
     const approved = cli('hooks', 'approve', dir, hook.id, '--digest', hook.digest, '--acknowledge-uncovered');
     expect(approved.status).toBe(0);
     expect(approved.stdout).toContain(`Approved ${hook.id}: Stop: npx -y cowsay hi`);
-    expect(approved.stdout).toContain('acknowledging 1 part the digest does not cover');
+    expect(approved.stdout).toContain('acknowledging 2 parts the digest does not cover');
     const history = cli('hooks', 'history', dir, '--json').json as { entries: HookAuditEntry[] };
     expect(history.entries[0]).toMatchObject({ itemId: hook.id, by: 'user (cli)', acknowledgedUncovered: hook.uncovered });
     expect(cli('hooks', 'history', dir).stdout).toContain('acknowledged not covered: npx -y cowsay hi');
