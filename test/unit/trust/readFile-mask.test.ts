@@ -10,7 +10,7 @@ function dispatcherFor(w: TrustWorld): Dispatcher {
 }
 
 /** Values an attacker's repository plants; none may come back from `trust.readFile`. */
-const SECRETS = ['sk-live-abcdef1234567890', 'plain-value-1', 'Bearer hdr-secret-2', 'cursor-3', 'vscode-4', 'claude-env-5', 'hook-env-6', 'gemini-7', 'gemini-hdr-8', 'codex-9', 'codex-hdr-10', 'codex-table-11', 'codex-multi-12', 'unicode-key-13'];
+const SECRETS = ['sk-live-abcdef1234567890', 'plain-value-1', 'Bearer hdr-secret-2', 'cursor-3', 'vscode-4', 'claude-env-5', 'hook-env-6', 'gemini-7', 'gemini-hdr-8', 'codex-9', 'codex-hdr-10', 'codex-table-11', 'codex-multi-12', 'unicode-key-13', 'yaml-env-14', 'yaml-hdr-15', 'yaml-broken-16'];
 
 const FILES: Record<string, string> = {
   '.mcp.json': JSON.stringify({ mcpServers: { db: { command: 'npx', args: ['-y', 'db-mcp'], env: { API_TOKEN: 'sk-live-abcdef1234567890', REGION: 'plain-value-1' } }, env: { type: 'http', url: 'https://mcp.example.com/x', headers: { Authorization: 'Bearer hdr-secret-2' } } } }, null, 2),
@@ -33,6 +33,8 @@ const FILES: Record<string, string> = {
     '"\\u0065nv".Z = "unicode-key-13"',
     '',
   ].join('\n'),
+  '.claude/agents/db.md': '---\nname: db\ndescription: talks to the db\nmcpServers:\n  pg:\n    command: npx\n    env:\n      PGPASSWORD: yaml-env-14\n    headers: { X-Key: "yaml-hdr-15" }\n---\nUse the pg server. env: words in the body stay.\n',
+  '.claude/agents/broken.md': '---\nname: broken\nenv:\n  A: [unclosed\n  B: yaml-broken-16\n---\nbody\n',
 };
 
 describe('trust.readFile masks env and header values of config files (the review shows names only)', () => {
@@ -69,6 +71,10 @@ describe('trust.readFile masks env and header values of config files (the review
     expect(codex).toContain('EXTRA = "••••••" # comment');
     expect(codex).toContain('command = "uvx"');
     expect(codex).toContain('model = "o3"');
+    const agent = (await d.call('trust.readFile', { workspaceId: workspace.id, path: '.claude/agents/db.md' })).content;
+    expect(agent).toContain('PGPASSWORD: "••••••"');
+    expect(agent).toContain('command: npx');
+    expect(agent).toContain('env: words in the body stay.');
   });
 
   it('leaves other files and values outside env/header maps as they are', async () => {

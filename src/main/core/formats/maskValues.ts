@@ -1,4 +1,5 @@
 import { parseTree, type Node } from 'jsonc-parser';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 
 /** What a masked value is shown as (the same six dots the Hooks tab shows). */
 export const MASKED_VALUE = '••••••';
@@ -216,6 +217,50 @@ export function maskTomlValues(text: string, mask: MaskPredicate): string {
     }
     if (i === lineStart) i++;
     toLineEnd();
+  }
+  return edits.length ? applyEdits(text, edits) : text;
+}
+
+/**
+ * Markdown text whose leading YAML frontmatter (`---` … `---`, as skills, subagents and commands
+ * carry it) has every scalar value whose key path `mask` accepts replaced by `"••••••"`; the body
+ * and line numbers stay. Parsed with the `yaml` package (2.x, source ranges); aliases and merge
+ * keys are not followed. Frontmatter that does not parse as YAML is masked from the first line
+ * whose key `mask` accepts (`env:`, `headers:`) to its end, since its structure is unknown.
+ * Never throws.
+ */
+export function maskFrontmatterValues(text: string, mask: MaskPredicate): string {
+  const open = /^\uFEFF?---[ \t]*\r?\n/.exec(text);
+  if (!open) return text;
+  const start = open[0].length;
+  const close = /^---[ \t]*\r?$/m.exec(text.slice(start));
+  const end = close ? start + close.index : text.length;
+  const yamlText = text.slice(start, end);
+  const edits: Edit[] = [];
+  try {
+    const doc = parseDocument(yamlText, { keepSourceTokens: false, uniqueKeys: false });
+    if (doc.errors.length) throw doc.errors[0];
+    const walk = (node: unknown, keys: string[]) => {
+      if (isMap(node)) {
+        for (const pair of node.items) walk(pair.value, [...keys, String(isScalar(pair.key) ? pair.key.value : pair.key)]);
+      } else if (isSeq(node)) {
+        for (const item of node.items) walk(item, keys);
+      } else if (isScalar(node) && node.range && mask(keys)) {
+        edits.push({ start: start + node.range[0], end: start + node.range[1] });
+      }
+    };
+    walk(doc.contents, []);
+  } catch {
+    const lines = yamlText.split('\n');
+    let at = start;
+    for (const line of lines) {
+      const key = /^\s*["']?([^"':#\s]+)["']?\s*:/.exec(line);
+      if (key && mask([key[1]])) {
+        edits.push({ start: at + key[0].length, end });
+        break;
+      }
+      at += line.length + 1;
+    }
   }
   return edits.length ? applyEdits(text, edits) : text;
 }

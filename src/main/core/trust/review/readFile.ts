@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../../shared/errors';
-import { maskJsonValues, maskTomlValues, type MaskPredicate } from '../../formats/maskValues';
+import { maskFrontmatterValues, maskJsonValues, maskTomlValues, type MaskPredicate } from '../../formats/maskValues';
 import { isAncestorOrSelf } from '../paths';
 
 /** Most bytes returned by {@link readWorkspaceFile} (1 MiB). */
@@ -23,12 +23,15 @@ export const isEnvOrHeaderValue: MaskPredicate = (keys) =>
 /**
  * A config file's text with env and header values replaced by `••••••` (JSON, JSONC and TOML, by
  * extension: `.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.claude/settings*.json`,
- * `.gemini/settings.json`, `.codex/config.toml`, plugin `hooks.json`, ...). Other files unchanged.
+ * `.gemini/settings.json`, `.codex/config.toml`, plugin `hooks.json`, ...; and the YAML
+ * frontmatter of Markdown files, where a subagent's `mcpServers` or a skill's `hooks` may sit).
+ * Other files unchanged.
  */
 export function maskConfigText(rel: string, text: string): string {
   const lower = rel.toLowerCase();
   if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return maskJsonValues(text, isEnvOrHeaderValue);
   if (lower.endsWith('.toml')) return maskTomlValues(text, isEnvOrHeaderValue);
+  if (lower.endsWith('.md') || lower.endsWith('.mdc')) return maskFrontmatterValues(text, isEnvOrHeaderValue);
   return text;
 }
 
