@@ -235,3 +235,21 @@ test('with a fixed --port across a restart, the old token is refused with a mess
     await second?.stop();
   }
 });
+
+test('when the server stops, the banner says to open the address a new start prints, not to reload', async ({ page }) => {
+  let served: ServedAtrium | null = await startAtrium();
+  try {
+    const atrium = new AtriumPage(page);
+    await atrium.open(served.url);
+    await expect(page.getByRole('heading', { name: 'Add your first workspace' })).toBeVisible();
+    await served.stop();
+    served = null;
+    const banner = page.getByRole('status').filter({ hasText: 'Lost the connection to Atrium' });
+    await expect(banner).toContainText('start it again and open the full address it prints', { timeout: 20_000 });
+    await expect(banner).toContainText('the token is new at every start, so reloading this page does not help');
+    await expect(banner).toContainText('Give the same --port and --data-dir to keep this address and your workspaces.');
+    await expect(banner).not.toContainText('reload this page.');
+  } finally {
+    await served?.stop();
+  }
+});

@@ -181,3 +181,36 @@ test('a worktree\'s Trust tab says the decision is the main checkout\'s, names w
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('the review never puts an env or header value in the page: expanding an MCP server shows its file with the values masked', async ({ page }) => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-secret-')));
+  const folder = path.join(root, 'leaky');
+  fs.mkdirSync(folder);
+  const secret = 'sk-live-abcdef1234567890';
+  const plain = 'eu-west-plain-region';
+  const header = 'hdr-value-not-secret-looking';
+  fs.writeFileSync(
+    path.join(folder, '.mcp.json'),
+    JSON.stringify({ mcpServers: { billing: { command: 'node', args: ['server.js'], env: { API_TOKEN: secret, REGION: plain } }, remote: { type: 'http', url: 'https://mcp.example.com/api', headers: { 'X-Team': header } } } }, null, 2),
+  );
+  fs.writeFileSync(path.join(folder, 'server.js'), 'console.log("hi")\n');
+  try {
+    server = await startAtrium();
+    const atrium = new AtriumPage(page);
+    const trust = new TrustPage(page);
+    await atrium.open(server.url);
+    await atrium.addWorkspace(folder);
+    await trust.openReview();
+    const servers = trust.reviewGroup('MCP servers');
+    for (const name of ['billing', 'remote']) {
+      const item = servers.locator('.review-item').filter({ has: page.locator('.review-item-name').getByText(name, { exact: true }) });
+      await item.locator('.review-item-head').click();
+      await expect(item.locator('.file-content')).toContainText('"API_TOKEN": "••••••"');
+      await expect(item.locator('.file-content')).toContainText('"X-Team": "••••••"');
+    }
+    const html = await page.content();
+    for (const value of [secret, plain, header]) expect(html).not.toContain(value);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

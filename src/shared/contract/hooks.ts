@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
-import { TrustWarning } from './trust';
+import { HookUncovered, TrustWarning } from './trust';
 
 /**
  * Hook trust by content digest (issue 6). Every hook handler (and every MCP server a repository
@@ -77,21 +77,8 @@ export const HookDanger = z.object({
 });
 export type HookDanger = z.infer<typeof HookDanger>;
 
-/**
- * Something a command runs that its digest cannot cover: code chosen at run time (a package runner
- * such as `npx pkg`, module resolution, a path built from a variable, inline interpreter code that
- * loads files). A hook or server with any of these is approved only with an explicit
- * acknowledgement (`hooks.approve` item `acknowledgeUncovered: true`, CLI `--acknowledge-uncovered`).
- */
-export const HookUncovered = z.object({
-  /** Stable code: `package-runner`, `module-resolution`, `dynamic-path`, `interpreter-code`, `unparsed`, `size-cap`, ... */
-  code: z.string(),
-  /** The part of the command (or file) concerned, literally. */
-  text: z.string(),
-  /** One sentence: what the digest does not cover and why. */
-  message: z.string(),
-});
-export type HookUncovered = z.infer<typeof HookUncovered>;
+/** What a digest does not cover: defined beside the trust review, which carries it too (see `./trust`). */
+export { HookUncovered } from './trust';
 
 /** The approval recorded for a hook key (possibly for an older digest). */
 export const HookApproval = z.object({

@@ -116,6 +116,22 @@ export const TrustWarning = z.object({
 });
 export type TrustWarning = z.infer<typeof TrustWarning>;
 
+/**
+ * Something a command runs that its digest cannot cover: code chosen at run time (a package runner
+ * such as `npx pkg`, module resolution, a path built from a variable, inline interpreter code that
+ * loads files). A hook or server with any of these is approved only with an explicit
+ * acknowledgement (`hooks.approve` item `acknowledgeUncovered: true`, CLI `--acknowledge-uncovered`).
+ */
+export const HookUncovered = z.object({
+  /** Stable code: `package-runner`, `module-resolution`, `dynamic-path`, `interpreter-code`, `unparsed`, `size-cap`, ... */
+  code: z.string(),
+  /** The part of the command (or file) concerned, literally. */
+  text: z.string(),
+  /** One sentence: what the digest does not cover and why. */
+  message: z.string(),
+});
+export type HookUncovered = z.infer<typeof HookUncovered>;
+
 /** Structured data about an item, for the expanded view. Secret-bearing values are never included. */
 export const TrustItemDetail = z
   .object({
@@ -175,6 +191,12 @@ export const TrustReviewItem = z.object({
   /** Which tool reads it: `claude`, `codex`, `gemini`, `blade`, `cursor`, `vscode`, `copilot`, `windsurf`, `cline`, `agents`, `plugin`. */
   tool: z.string(),
   warnings: z.array(TrustWarning),
+  /**
+   * For a hook or MCP server: what its digest does not cover (`npx pkg`, module resolution, ...),
+   * exactly the `uncovered` list of the same item in `hooks.list`; empty for every other item and
+   * for a hook or server the hooks listing does not hold.
+   */
+  uncovered: z.array(HookUncovered),
   detail: TrustItemDetail,
 });
 export type TrustReviewItem = z.infer<typeof TrustReviewItem>;

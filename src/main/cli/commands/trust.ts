@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { TrustImportSource, TrustItemKind, type TrustImportSuggestion, type TrustReview, type TrustStatus, type TrustWarning } from '../../../shared/contract';
 import { tildify } from '../../core/trust/paths';
 import { shellArg } from '../shellArg';
+import { uncoveredLines } from './hooksOutput';
 import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
@@ -158,9 +159,24 @@ function describeStatus(s: TrustStatus, home: string): string {
   return lines.join('\n');
 }
 
+/** Singular and plural noun of each review kind, for the counts line ("3 hooks, 1 MCP server"). */
+const KIND_NOUN: Record<TrustItemKind, [string, string]> = {
+  hook: ['hook', 'hooks'],
+  mcpServer: ['MCP server', 'MCP servers'],
+  lspServer: ['LSP server', 'LSP servers'],
+  command: ['custom command', 'custom commands'],
+  setting: ['settings file', 'settings files'],
+  env: ['env block', 'env blocks'],
+  plugin: ['plugin', 'plugins'],
+  skill: ['skill', 'skills'],
+  subagent: ['subagent', 'subagents'],
+  outputStyle: ['output style', 'output styles'],
+  instruction: ['instruction file', 'instruction files'],
+};
+
 function describeReview(r: TrustReview, home: string): string {
   const lines = [`Trust review of ${tildify(r.path, home)} (trust root ${tildify(r.trustRoot, home)}): ${r.state}`];
-  const counts = TrustItemKind.options.filter((k) => r.counts[k] > 0).map((k) => `${r.counts[k]} ${k}`);
+  const counts = TrustItemKind.options.filter((k) => r.counts[k] > 0).map((k) => `${r.counts[k]} ${KIND_NOUN[k][r.counts[k] === 1 ? 0 : 1]}`);
   lines.push(counts.length ? `${counts.join(', ')} (${r.executableCount} run code); ${r.fileCount} files looked at in ${r.durationMs} ms` : `Nothing to activate; ${r.fileCount} files looked at.`);
   let section = '';
   for (const item of r.items) {
@@ -170,6 +186,7 @@ function describeReview(r: TrustReview, home: string): string {
       section = heading;
     }
     lines.push(`  ${item.kind.padEnd(11)} ${item.path}${item.line ? `:${item.line}` : ''}  ${item.summary}`);
+    lines.push(...uncoveredLines(item.uncovered, '      '));
     for (const w of item.warnings) lines.push(`      ! ${formatWarning(w)}`);
   }
   if (r.warnings.length) {

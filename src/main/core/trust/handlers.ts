@@ -3,6 +3,7 @@ import type { Handlers } from '../handlers';
 import { importConfirm, importSuggestions } from './import';
 import { readWorkspaceFile } from './review/readFile';
 import { reviewFolder } from './review/review';
+import { withUncovered } from './review/uncovered';
 import { resolveTarget } from './target';
 
 /** The `trust.*` requests of the contract (`src/shared/contract/trust.ts`). */
@@ -23,7 +24,15 @@ export function createTrustHandlers(engine: Engine): TrustHandlers {
     'trust.review': async (target) => {
       const folder = resolveTarget(workspaces, target);
       const status = trust.statusOf(folder);
-      return { review: await reviewFolder(folder.path, { trustRoot: status.trustRoot, state: status.state, homeDir: engine.homeDir }) };
+      const review = await reviewFolder(folder.path, { trustRoot: status.trustRoot, state: status.state, homeDir: engine.homeDir });
+      try {
+        // the same coverage the Hooks tab and `atrium hooks list` report, project items listed though held back
+        const listing = await engine.hooks.list(target, { includeHeldBack: true });
+        return { review: withUncovered(review, listing) };
+      } catch (error) {
+        const message = `what the digests of these hooks and MCP servers do not cover could not be worked out (${(error as Error).message}), so no item says so`;
+        return { review: { ...review, warnings: [...review.warnings, { path: '', line: null, message, fix: 'Check them in the Hooks tab or with "atrium hooks list" before trusting.' }] } };
+      }
     },
     'trust.readFile': ({ workspaceId, path }) => readWorkspaceFile(workspaces.get(workspaceId).path, path),
     'trust.importSuggestions': ({ from }) => importSuggestions(trust, engine.homeDir, from),

@@ -60,6 +60,7 @@ export class ReviewCollector {
         executable: d.executable,
         tool: d.tool,
         warnings: d.warnings ?? [],
+        uncovered: [],
         detail: d.detail ?? {},
       };
     });

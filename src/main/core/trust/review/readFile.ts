@@ -1,16 +1,45 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../../shared/errors';
+import { maskFrontmatterValues, maskJsonValues, maskTomlValues, type MaskPredicate } from '../../formats/maskValues';
 import { isAncestorOrSelf } from '../paths';
 
 /** Most bytes returned by {@link readWorkspaceFile} (1 MiB). */
 export const READ_FILE_LIMIT = 1024 * 1024;
 
+/** Keys whose value is a map of environment variables or HTTP headers (any tool's spelling). */
+const SECRET_MAP_KEYS = new Set(['env', 'environment', 'headers', 'http_headers', 'env_http_headers']);
+
+/** Keys whose children are named by the repository (server names): a server called `env` is not an env map. */
+const NAMED_CHILDREN_KEYS = new Set(['mcpservers', 'mcp_servers', 'servers', 'lspservers', 'context_servers']);
+
+/**
+ * True for a value inside an `env` / `headers` / `environment` / `http_headers` map (or such a key
+ * written with a plain value): the trust review shows their names only, never their values.
+ */
+export const isEnvOrHeaderValue: MaskPredicate = (keys) =>
+  keys.some((key, k) => SECRET_MAP_KEYS.has(key.toLowerCase()) && (k === 0 || !NAMED_CHILDREN_KEYS.has(keys[k - 1].toLowerCase())));
+
+/**
+ * A config file's text with env and header values replaced by `••••••` (JSON, JSONC and TOML, by
+ * extension: `.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.claude/settings*.json`,
+ * `.gemini/settings.json`, `.codex/config.toml`, plugin `hooks.json`, ...; and the YAML
+ * frontmatter of Markdown files, where a subagent's `mcpServers` or a skill's `hooks` may sit).
+ * Other files unchanged.
+ */
+export function maskConfigText(rel: string, text: string): string {
+  const lower = rel.toLowerCase();
+  if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return maskJsonValues(text, isEnvOrHeaderValue);
+  if (lower.endsWith('.toml')) return maskTomlValues(text, isEnvOrHeaderValue);
+  if (lower.endsWith('.md') || lower.endsWith('.mdc')) return maskFrontmatterValues(text, isEnvOrHeaderValue);
+  return text;
+}
+
 /** Content of one workspace file, for expanding a review item. */
 export interface WorkspaceFileContent {
   /** The relative path asked for (POSIX). */
   path: string;
-  /** UTF-8 text (invalid sequences become U+FFFD); empty for binary files. */
+  /** UTF-8 text (invalid sequences become U+FFFD); empty for binary files; env and header values of JSON/TOML config masked ({@link maskConfigText}). */
   content: string;
   /** Size on disk in bytes. */
   size: number;
@@ -23,7 +52,9 @@ export interface WorkspaceFileContent {
 /**
  * Reads a file inside a workspace, confined to it: the path must be relative, may not climb out
  * with `..`, and its real location (after following links) must be inside the workspace's real
- * location. Reads at most 1 MiB.
+ * location. Reads at most 1 MiB. The folder is not trusted yet when this serves the trust review,
+ * and the review promises environment variable and header names only: every value of an `env`,
+ * `headers`, `environment` or `http_headers` map in a JSON or TOML file comes back as `••••••`.
  *
  * @param root absolute workspace folder
  * @param rel workspace-relative path (`/` or `\` separators)
@@ -56,7 +87,7 @@ export async function readWorkspaceFile(root: string, rel: string): Promise<Work
     const { bytesRead } = await handle.read(buffer, 0, length, 0);
     const bytes = buffer.subarray(0, bytesRead);
     const binary = bytes.subarray(0, 8192).includes(0);
-    return { path: normal, content: binary ? '' : bytes.toString('utf8'), size: st.size, truncated: st.size > READ_FILE_LIMIT, binary };
+    return { path: normal, content: binary ? '' : maskConfigText(normal, bytes.toString('utf8')), size: st.size, truncated: st.size > READ_FILE_LIMIT, binary };
   } catch (error) {
     if (error instanceof AtriumError) throw error;
     throw new AtriumError('PATH_UNREADABLE', `Atrium may not read "${normal}" (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check its permissions.`);

@@ -25,8 +25,11 @@ export function ReviewHookState({ item, listing }: { item: TrustReviewItem; list
   return found ? <HookStateBadge state={found.state} heldBack={found.heldBack} /> : null;
 }
 
-/** "Not covered by the digest: …" (danger-marked) for a review item that is a hook or an MCP server whose digest does not cover everything it runs, else nothing. */
-export function ReviewUncovered({ item, listing }: { item: TrustReviewItem; listing: HookListing | null }) {
-  const found = reviewListingItem(item, listing);
-  return found ? <UncoveredList uncovered={found.uncovered} /> : null;
+/**
+ * "Not covered by the digest: …" (danger-marked) for a review item whose digest does not cover
+ * everything it runs, else nothing. Reads the review item's own `uncovered` list, which the engine
+ * fills from the hooks listing, so `atrium trust review` says exactly the same.
+ */
+export function ReviewUncovered({ item }: { item: TrustReviewItem }) {
+  return item.uncovered.length ? <UncoveredList uncovered={item.uncovered} /> : null;
 }

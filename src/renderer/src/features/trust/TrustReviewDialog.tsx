@@ -88,7 +88,7 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
                 </h3>
                 <ul>
                   {items.map((item) => (
-                    <ReviewItem key={item.id} item={item} workspaceId={workspace.id} hookState={<ReviewHookState item={item} listing={hookStates} />} uncovered={<ReviewUncovered item={item} listing={hookStates} />} />
+                    <ReviewItem key={item.id} item={item} workspaceId={workspace.id} hookState={<ReviewHookState item={item} listing={hookStates} />} uncovered={<ReviewUncovered item={item} />} />
                   ))}
                 </ul>
               </section>
