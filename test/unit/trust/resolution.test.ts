@@ -174,7 +174,7 @@ describe('identity: one decision per folder however it is spelled', () => {
     // and a workspace added for the worktree carries the shared state
     const { workspace } = w.engine.workspaces.add(wt);
     expect(workspace.trustRoot).toBe(main);
-    expect(workspace.trust).toEqual({ state: 'trusted', decidedBy: main, inherited: false });
+    expect(workspace.trust).toEqual({ state: 'trusted', decidedBy: main, inherited: true }); // recorded for the main checkout, not for the worktree
     w.engine.trust.set(folder(main), 'untrusted');
     expect(w.engine.workspaces.get(workspace.id).trust.state).toBe('untrusted');
   });

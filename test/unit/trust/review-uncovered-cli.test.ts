@@ -62,7 +62,8 @@ describe('atrium trust review says what the digest does not cover, like the hook
     expect(lines[serverLine + 1]).toMatch(/^ {6}✗ not covered by the digest: .*tools-mcp@latest.* — /);
     const covered = lines.findIndex((l) => l.includes('echo covered'));
     expect(lines[covered + 1] ?? '').not.toContain('not covered by the digest');
-    expect(run.stdout.match(/not covered by the digest/g)?.length).toBe(2);
+    // one line per entry: each unpinned npx item is both moving-spec and package-runner
+    expect(run.stdout.match(/not covered by the digest/g)?.length).toBe(4);
     expect(run.stdout).toMatch(/^4 hooks, 2 MCP servers, 2 instruction files \(\d+ run code\)/m);
   });
 });
