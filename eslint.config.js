@@ -21,7 +21,7 @@ const childProcessOwners = [
   'src/main/core/extensions/commands/run.ts',
   'src/main/core/sessions/installer.ts',
   'src/main/core/sessions/terminals.ts',
-  'src/main/core/sessions/processTree.ts',
+  'src/main/core/process/processTree.ts',
   'src/main/core/sessions/supervisor.ts',
 ];
 const noChildProcess = {

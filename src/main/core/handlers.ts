@@ -2,11 +2,11 @@ import { AtriumError } from '../../shared/errors';
 import type { ParamsOf, RequestName, Requests, ResultOf } from '../../shared/contract';
 import type { z } from 'zod';
 import type { Engine } from './engine';
-import { createExtensionsHandlers } from './extensions/handlers';
-import { createHooksHandlers } from './hooks/handlers';
-import { createRulesHandlers } from './rules/handlers';
-import { createSessionHandlers } from './sessions/handlers';
-import { createTrustHandlers } from './trust/handlers';
+import { createExtensionsHandlers } from './api/extensions';
+import { createHooksHandlers } from './api/hooks';
+import { createRulesHandlers } from './api/rules';
+import { createSessionHandlers } from './api/sessions';
+import { createTrustHandlers } from './api/trust';
 
 type Params<M extends RequestName> = z.output<Requests[M]['params']>;
 type Handler<M extends RequestName> = (params: Params<M>) => ResultOf<M> | Promise<ResultOf<M>>;

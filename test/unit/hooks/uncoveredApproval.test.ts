@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../src/main/core/store/database';
-import { MIGRATIONS } from '../../../src/main/core/store/migrations';
+import { openStore } from '../../../src/main/core/migrations';
+import { MIGRATIONS } from '../../../src/main/core/migrations';
 import { tempDir } from '../../support/tempDir';
 import { hookWorld, settingsWith } from './helpers';
 

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_FILE, openStore } from '../../../src/main/core/store/database';
-import { MIGRATIONS, type Migration } from '../../../src/main/core/store/migrations';
+import { DATABASE_FILE } from '../../../src/main/core/store/database';
+import { openStore } from '../../../src/main/core/migrations';
+import { MIGRATIONS } from '../../../src/main/core/migrations';
+import type { Migration } from '../../../src/main/core/store/migrations';
 import { tempDir } from '../../support/tempDir';
 
 describe('store', () => {

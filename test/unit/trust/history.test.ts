@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TrustChange, Workspace } from '../../../src/shared/contract';
-import { MIGRATIONS } from '../../../src/main/core/store/migrations';
+import { MIGRATIONS } from '../../../src/main/core/migrations';
 import { resolveFolder } from '../../../src/main/core/trust/paths';
 import { trustMigration } from '../../../src/main/core/trust/schema';
 import { trustWorld } from './helpers';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../src/main/core/store/database';
-import { MIGRATIONS } from '../../../src/main/core/store/migrations';
+import { openStore } from '../../../src/main/core/migrations';
+import { MIGRATIONS } from '../../../src/main/core/migrations';
 import { resolveFolder } from '../../../src/main/core/trust/paths';
 import { runCli } from '../../support/cli';
 import { tempDir } from '../../support/tempDir';

@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { killProcessTree } from '../sessions/processTree';
+import { killProcessTree } from '../process/processTree';
 
 /** Most bytes kept of stdout and of stderr (1 MiB each). */
 export const OUTPUT_CAP = 1024 * 1024;

@@ -1,27 +1,4 @@
-import { spawnSync } from 'node:child_process';
-
-/**
- * Sends `signal` to a whole process tree that was spawned `detached` (its own process group, so
- * `-pid` addresses the child and everything it started that did not leave the group). On Windows,
- * `taskkill /T /F` kills the tree. Never throws: a tree that is already gone is fine.
- */
-export function killProcessTree(pid: number | undefined, signal: NodeJS.Signals = 'SIGTERM'): void {
-  if (!pid) return;
-  if (process.platform === 'win32') {
-    try {
-      spawnSync('taskkill', ['/PID', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-    } catch {
-      // already gone
-    }
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-}
+// Transitional re-export: the process-tree killer lives in process/ (platform layer). Kept only so
+// sessions/liveSession.ts (being split on another branch) keeps compiling; remove once it imports
+// ../process/processTree directly.
+export { killProcessTree } from '../process/processTree';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ByteRing } from './ringBuffer';
-import { killProcessTree } from './processTree';
+import { killProcessTree } from '../process/processTree';
 
 /** What to run: no shell, ever. `env` is the complete environment of the child. */
 export interface LaunchSpec {

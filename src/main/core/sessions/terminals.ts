@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { AtriumError } from '../../../shared/errors';
 import { confinePath } from './confine';
-import { killProcessTree } from './processTree';
+import { killProcessTree } from '../process/processTree';
 import { ByteRing } from './ringBuffer';
 
 /** Output kept per terminal when the agent gives no `outputByteLimit` (bytes). */

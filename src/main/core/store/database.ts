@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { AtriumError } from '../../../shared/errors';
-import { MIGRATIONS, type Migration } from './migrations';
+import { runMigrations, type Migration } from './migrations';
 
 /** File name of Atrium's database inside the data directory. */
 export const DATABASE_FILE = 'atrium.db';
@@ -21,13 +21,10 @@ export interface Store {
   close(): void;
 }
 
-/** Options for {@link openStore}; `migrations` exists so tests can simulate future versions. */
-export interface OpenStoreOptions {
-  migrations?: readonly Migration[];
-}
-
 /**
- * Opens (creating if needed) the store in `dataDir`. The directory is created with mode 0700 and the
+ * Opens (creating if needed) the store in `dataDir` and brings it to the newest of `migrations`
+ * (the app's ordered list lives in `src/main/core/migrations.ts`, above every capability whose
+ * schema it lists; `openStore` there calls this with it). The directory is created with mode 0700 and the
  * database file with 0600, because it records which folders the user trusts. Applies pending
  * migrations in one transaction each (keyed on `PRAGMA user_version`).
  *
@@ -35,8 +32,7 @@ export interface OpenStoreOptions {
  *   above the newest migration known here): opening it could corrupt data, so we refuse.
  * @throws AtriumError `DB_OPEN_FAILED` when the directory or file cannot be created or opened.
  */
-export function openStore(dataDir: string, options: OpenStoreOptions = {}): Store {
-  const migrations = options.migrations ?? MIGRATIONS;
+export function openDatabase(dataDir: string, migrations: readonly Migration[]): Store {
   const file = path.join(dataDir, DATABASE_FILE);
   let db: Database;
   try {
@@ -55,7 +51,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
-    migrate(db, migrations, file);
+    runMigrations(db, migrations, file);
   } catch (error) {
     db.close();
     throw error;
@@ -73,24 +69,4 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
       db.close();
     },
   };
-}
-
-function migrate(db: Database, migrations: readonly Migration[], file: string): void {
-  migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`Migration ${m.name} has version ${m.version}, expected ${i + 1}`);
-  });
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const newest = migrations.length;
-  if (current > newest) {
-    throw new AtriumError(
-      'DB_TOO_NEW',
-      `The database ${file} was written by a newer version of Atrium (schema ${current}, this version knows up to ${newest}). Upgrade Atrium, or point --data-dir at another directory.`,
-    );
-  }
-  for (const m of migrations.slice(current)) {
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
-  }
 }

@@ -1,10 +1,10 @@
 import type { Engine } from '../engine';
 import type { Handlers } from '../handlers';
-import { importConfirm, importSuggestions } from './import';
-import { readWorkspaceFile } from './review/readFile';
-import { reviewFolder } from './review/review';
-import { withUncovered } from './review/uncovered';
-import { resolveTarget } from './target';
+import { importConfirm, importSuggestions } from '../trust/import';
+import { readWorkspaceFile } from '../trust/review/readFile';
+import { reviewFolder } from '../trust/review/review';
+import { withUncovered } from '../trust/review/uncovered';
+import { resolveTarget } from '../trust/target';
 
 /** The `trust.*` requests of the contract (`src/shared/contract/trust.ts`). */
 export type TrustHandlers = Pick<Handlers, Extract<keyof Handlers, `trust.${string}`>>;

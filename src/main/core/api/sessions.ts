@@ -1,7 +1,7 @@
 import type { Engine } from '../engine';
 import type { Handlers } from '../handlers';
-import { isolationFor } from './workspacePolicy/agentIsolation';
-import { sessionCommandsOf } from './workspacePolicy/sessionCommands';
+import { isolationFor } from '../sessions/workspacePolicy/agentIsolation';
+import { sessionCommandsOf } from '../sessions/workspacePolicy/sessionCommands';
 
 /** The `agents.*` and `sessions.*` requests of the contract (`src/shared/contract/sessions.ts`). */
 export type SessionHandlers = Pick<Handlers, Extract<keyof Handlers, `agents.${string}` | `sessions.${string}`>>;
