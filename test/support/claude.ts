@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createEngine, type Engine } from '../../src/main/core/engine';
 import { INSTALL_MARKER, installDir } from '../../src/main/core/sessions/installer';
 import { AGENT_PRESETS } from '../../src/main/core/sessions/presets';
-import { resolveFolder } from '../../src/main/core/trust/paths';
+import { resolveFolder } from '../../src/main/core/workspaces/paths';
 import { repoRoot } from './corpus';
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply, type FakeRequest } from './fakeAnthropic';
 import { worldDirs, writeFiles, type Files } from './policy';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/main/core/engine';
-import { resolveFolder } from '../../src/main/core/trust/paths';
+import { resolveFolder } from '../../src/main/core/workspaces/paths';
 import type { TranscriptItem } from '../../src/shared/contract';
 import { scriptedAgentCommand, waitFor, type Scenario } from './sessions';
 import { tempDir } from './tempDir';

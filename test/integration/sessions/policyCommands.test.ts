@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../../src/main/core/dispatcher';
 import type { Engine } from '../../../src/main/core/engine';
 import { sessionCommandsOf } from '../../../src/main/core/sessions/workspacePolicy/sessionCommands';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { agentText, items, notices, policyWorld, type PolicyWorld } from '../../support/policy';
 
 /**

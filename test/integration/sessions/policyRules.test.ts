@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import type { AgentPreset } from '../../../src/main/core/sessions/presets';
 import { agentText, items, lastTurnText, NESTED_RULES, notices, policyWorlds, promptAndWait, READ_PKG_TURN, sessionWithNestedRules } from '../../support/policy';
 import { scriptedAgentCommand, waitFor } from '../../support/sessions';

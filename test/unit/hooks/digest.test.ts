@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, digestOf, sha256Hex } from '../../../src/main/core/hooks/canonical';
+import { canonicalJson, digestOf, sha256Hex } from '../../../src/main/core/formats/canonicalJson';
 import { hookWorld, settingsWith } from './helpers';
 
 describe('canonical JSON and the digest format', () => {

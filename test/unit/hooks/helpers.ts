@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventName, Hook, HookListing, PayloadOf } from '../../../src/shared/contract';
 import { createEngine, type Engine, type EngineOptions } from '../../../src/main/core/engine';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { tempDir } from '../../support/tempDir';
 
 /** A test world for hooks: an isolated home, a project folder, a data dir and a real engine (real SQLite). */

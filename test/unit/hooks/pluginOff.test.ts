@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { splitMcpServers } from '../../../src/main/core/sessions/workspacePolicy/mcpFilter';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { hookWorld, until, type HookWorld } from './helpers';
 
 const worlds: HookWorld[] = [];

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedGate, type TrustGate } from '../../../src/main/core/trust/gate';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { trustWorld, writeFiles } from './helpers';
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TrustChange, Workspace } from '../../../src/shared/contract';
 import { MIGRATIONS } from '../../../src/main/core/migrations';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { trustMigration } from '../../../src/main/core/trust/schema';
 import { trustWorld } from './helpers';
 

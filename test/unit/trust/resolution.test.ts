@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AtriumError } from '../../../src/shared/errors';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { git, trustWorld } from './helpers';
 
 const folder = (p: string) => resolveFolder(p);

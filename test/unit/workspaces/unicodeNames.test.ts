@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/main/core/migrations';
 import { MIGRATIONS } from '../../../src/main/core/migrations';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { runCli } from '../../support/cli';
 import { tempDir } from '../../support/tempDir';
 import { trustWorld } from '../trust/helpers';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../../src/main/core/dispatcher';
-import { resolveFolder } from '../../../src/main/core/trust/paths';
+import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { inspectGit, trustRootOf } from '../../../src/main/core/workspaces/identity';
 import { runCli } from '../../support/cli';
 import { sessionEngine, testDispatcher, waitFor } from '../../support/sessions';

@@ -1,5 +1,5 @@
 import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, McpServer } from '../../../shared/contract';
-import { tildify } from '../../core/trust/paths';
+import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
 
 const EVENT_ORDER = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'Stop', 'SessionEnd'];

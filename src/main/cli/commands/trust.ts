@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { TrustImportSource, TrustItemKind, type TrustImportSuggestion, type TrustReview, type TrustStatus, type TrustWarning } from '../../../shared/contract';
-import { tildify } from '../../core/trust/paths';
+import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
 import { uncoveredLines } from './hooksOutput';
 import { target } from '../workspaceRef';

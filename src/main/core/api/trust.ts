@@ -4,7 +4,7 @@ import { importConfirm, importSuggestions } from '../trust/import';
 import { readWorkspaceFile } from '../trust/review/readFile';
 import { reviewFolder } from '../trust/review/review';
 import { withUncovered } from '../trust/review/uncovered';
-import { resolveTarget } from '../trust/target';
+import { resolveTarget } from '../workspaces/target';
 
 /** The `trust.*` requests of the contract (`src/shared/contract/trust.ts`). */
 export type TrustHandlers = Pick<Handlers, Extract<keyof Handlers, `trust.${string}`>>;

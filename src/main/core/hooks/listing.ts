@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Hook, HookCounts, HookFormat, HookListing, HookState, McpServer, TrustWarning } from '../../../shared/contract';
 import { commandLine, isRecord, oneLine } from '../trust/review/text';
-import { canonicalJson, digestOf, shortId } from './canonical';
+import { canonicalJson, digestOf, shortId } from '../formats/canonicalJson';
 import { commandDangers, envDangers, scriptBodyDangers, scriptDangers, uncoveredDangers, urlDangers } from './danger';
 import { atriumEventOf } from './events';
 import { hooksObjectOf, loadSource, type LoadedSource } from './load';

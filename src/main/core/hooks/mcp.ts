@@ -1,210 +1,36 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
-import type { HookSource, TrustWarning } from '../../../shared/contract';
-import { parseJsonText } from '../trust/review/jsonText';
-import { isRecord } from '../trust/review/text';
-import { canonicalJson, digestOf, shortId } from './canonical';
+import type { HookDanger, HookSource, TrustWarning } from '../../../shared/contract';
+import { mcpServerDefinitionsFromMap, readMcpServerDefinitions, type McpServerDefinition } from '../formats/mcpServers';
 import { commandDangers, envDangers, urlDangers } from './danger';
-import { checkedText } from './fileText';
-import { maskArgs, maskValues } from './mask';
-import { MAX_SOURCE_BYTES, type WorkspacePlugin } from './sources';
-import type { HookDanger } from '../../../shared/contract';
+import type { WorkspacePlugin } from './sources';
 
-/** One MCP server definition read from a repository file, with its digest (secrets unmasked: engine-internal). */
-export interface McpDefinition {
-  id: string;
-  key: string;
-  name: string;
-  source: HookSource;
-  line: number | null;
-  transport: string;
-  command: string | null;
-  args: string[];
-  cwd: string | null;
-  url: string | null;
-  env: Record<string, string>;
-  headers: Record<string, string>;
-  digest: string;
-  /** The canonical object the digest covers (secrets included). */
-  definition: Record<string, unknown>;
-  /** The same with secret-looking values masked, for display. */
-  maskedDefinition: Record<string, unknown>;
-  maskedEnv: Record<string, string>;
-  maskedHeaders: Record<string, string>;
-  maskedArgs: string[];
-  invalid: TrustWarning[];
-  warnings: TrustWarning[];
+/** An MCP server definition (see `formats/mcpServers.ts`) with what approving it would allow to run. */
+export interface McpDefinition extends McpServerDefinition {
   danger: HookDanger[];
-  /** Absolute folder of the plugin that declares it, or null (decides whether the plugin is on). */
-  pluginRoot: string | null;
 }
 
-/** A repository file that may declare MCP servers: where the map sits and how to parse the file. */
-interface McpFileSpec {
-  file: string;
-  key: 'mcpServers' | 'servers' | 'mcp_servers' | 'either';
-  format: 'json' | 'jsonc' | 'toml';
-  plugin: WorkspacePlugin | null;
-}
-
-/** MCP server files of a project (the trust review's list: Claude, Cursor, VS Code, Gemini, Blade, Codex, plugins). */
-function mcpFiles(plugins: readonly WorkspacePlugin[]): McpFileSpec[] {
-  const files: McpFileSpec[] = [
-    { file: '.mcp.json', key: 'either', format: 'json', plugin: null },
-    { file: '.claude/settings.json', key: 'mcpServers', format: 'json', plugin: null },
-    { file: '.claude/settings.local.json', key: 'mcpServers', format: 'json', plugin: null },
-    { file: '.cursor/mcp.json', key: 'mcpServers', format: 'json', plugin: null },
-    { file: '.vscode/mcp.json', key: 'servers', format: 'jsonc', plugin: null },
-    { file: '.gemini/settings.json', key: 'mcpServers', format: 'jsonc', plugin: null },
-    { file: '.blade/settings.json', key: 'mcpServers', format: 'json', plugin: null },
-    { file: '.blade/settings.local.json', key: 'mcpServers', format: 'json', plugin: null },
-    { file: '.blade/config.json', key: 'mcpServers', format: 'json', plugin: null },
-    { file: '.codex/config.toml', key: 'mcp_servers', format: 'toml', plugin: null },
+/** The danger checks of a server: its command line (paths judged against `dir`), its URL, its environment. */
+function withDanger(d: McpServerDefinition, dir: string, homeDir: string): McpDefinition {
+  const danger = [
+    ...(d.command !== null ? commandDangers([d.command, ...d.args].join(' '), { projectDir: dir, homeDir }) : []),
+    ...(d.url !== null ? urlDangers(d.url, 'server') : []),
+    ...envDangers(d.env),
   ];
-  for (const p of plugins) {
-    if (p.root === '') continue; // the workspace's own .mcp.json is listed above
-    files.push({ file: path.posix.join(p.root, '.mcp.json'), key: 'either', format: 'json', plugin: p });
-    if (typeof p.manifest?.mcpServers === 'string') {
-      const rel = path.posix.normalize(path.posix.join(p.root, p.manifest.mcpServers));
-      if (!rel.startsWith('..')) files.push({ file: rel, key: 'either', format: 'json', plugin: p });
-    }
-  }
-  return files;
-}
-
-/** True for MCP files the hook listing also reads as hook sources (their file warnings come from there). */
-function isHookSourceFile(file: string): boolean {
-  return /^\.(claude|blade)\/settings(\.local)?\.json$|^\.gemini\/settings\.json$|^\.codex\/config\.toml$/.test(file);
+  return { ...d, danger };
 }
 
 /**
- * Every MCP server the repository's files declare (issue 6 "Approval"; formats.md §2.7), each with
- * the digest of `{name, transport, command, args, cwd, url, env, headers, source}` (values
- * included; masked only for display). Malformed files and entries become warnings naming the file
- * and line. Never throws.
+ * Every MCP server the repository's files declare (issue 6 "Approval"; formats.md §2.7), read by
+ * `readMcpServerDefinitions`, each with its danger checks. Never throws.
  */
 export async function readMcpServers(dir: string, homeDir: string, plugins: readonly WorkspacePlugin[]): Promise<{ servers: McpDefinition[]; warnings: TrustWarning[] }> {
-  const servers: McpDefinition[] = [];
-  const warnings: TrustWarning[] = [];
-  const seen = new Set<string>();
-  for (const spec of mcpFiles(plugins)) {
-    if (seen.has(spec.file)) continue;
-    seen.add(spec.file);
-    const abs = path.join(dir, spec.file);
-    let text: string;
-    try {
-      const st = await fs.stat(abs);
-      if (!st.isFile() || st.size > MAX_SOURCE_BYTES) continue;
-      const checked = checkedText(await fs.readFile(abs), spec.file, spec.format);
-      text = checked.text;
-      // hook source files (settings, config.toml) are checked by the hook listing already
-      if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings);
-    } catch {
-      continue;
-    }
-    let root: unknown;
-    let lineOf: (n: unknown) => number | null = () => null;
-    if (spec.format === 'toml') {
-      try {
-        root = parseToml(text);
-      } catch (error) {
-        warnings.push({ path: spec.file, line: null, message: `invalid TOML: ${(error as Error).message.split('\n')[0]}; its MCP servers cannot start`, fix: 'Fix the syntax.' });
-        continue;
-      }
-    } else {
-      const parsed = parseJsonText(text, { jsonc: spec.format === 'jsonc' });
-      if (!parsed.ok) {
-        // settings files are reported by the hook listing already; report only pure MCP files here
-        if (/mcp\.json$/.test(spec.file)) warnings.push({ path: spec.file, line: parsed.line, message: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}; its MCP servers cannot start`, fix: parsed.fix });
-        continue;
-      }
-      root = parsed.value;
-      lineOf = parsed.lineOf;
-    }
-    if (!isRecord(root)) continue;
-    const map = spec.key === 'either' ? (root.mcpServers !== undefined ? root.mcpServers : spec.file.endsWith('.mcp.json') ? root : undefined) : root[spec.key];
-    if (map === undefined) continue;
-    const source: HookSource = { scope: spec.plugin ? 'plugin' : spec.file.includes('.local.') ? 'local' : 'project', file: spec.file, plugin: spec.plugin?.name ?? null, format: spec.plugin ? 'plugin' : 'claude', absolutePath: abs };
-    if (!isRecord(map)) {
-      warnings.push({ path: spec.file, line: lineOf(map) ?? lineOf(root), message: 'the MCP server list is not an object of named servers', fix: 'Write { "mcpServers": { "name": { "command": "...", "args": [] } } }.' });
-      continue;
-    }
-    const pluginRoot = spec.plugin ? path.join(dir, spec.plugin.root) : null;
-    for (const [name, def] of Object.entries(map)) servers.push({ ...serverOf(name, def, source, lineOf(def) ?? lineOf(map), dir, homeDir), pluginRoot });
-  }
-  return { servers, warnings };
-}
-
-function serverOf(name: string, def: unknown, source: HookSource, line: number | null, dir: string, homeDir: string): McpDefinition {
-  const invalid: TrustWarning[] = [];
-  const warnings: TrustWarning[] = [];
-  const w = (message: string, fix: string | null): TrustWarning => ({ path: source.file, line, message, fix });
-  const d = isRecord(def) ? def : {};
-  if (!isRecord(def)) invalid.push(w(`MCP server "${name}" is not an object`, `Write "${name}": { "command": "..." }.`));
-  const s = (v: unknown) => (typeof v === 'string' ? v : null);
-  const stringMap = (v: unknown, field: string): Record<string, string> => {
-    if (v === undefined) return {};
-    if (isRecord(v) && Object.values(v).every((x) => typeof x === 'string')) return v as Record<string, string>;
-    invalid.push(w(`"${field}" of MCP server "${name}" must be an object of string values`, `Write "${field}": { "NAME": "value" }.`));
-    return {};
-  };
-  const command = s(d.command);
-  let args: string[] = [];
-  if (d.args !== undefined) {
-    if (Array.isArray(d.args) && d.args.every((a) => typeof a === 'string')) args = d.args as string[];
-    else invalid.push(w(`"args" of MCP server "${name}" must be an array of strings`, 'Write "args": ["--flag", "value"].'));
-  }
-  const url = s(d.url) ?? s(d.serverUrl) ?? s(d.httpUrl);
-  const transport = s(d.type) ?? s(d.transport) ?? (command !== null ? 'stdio' : url !== null ? 'http' : 'unknown');
-  const env = stringMap(d.env, 'env');
-  const headers = stringMap(d.headers ?? d.http_headers, 'headers');
-  const cwd = s(d.cwd);
-  if (isRecord(def) && command === null && url === null) invalid.push(w(`MCP server "${name}" has neither "command" nor "url"; it cannot start`, 'Add "command" (local server) or "url" (remote server).'));
-  if (typeof d.headersHelper === 'string') warnings.push(w(`runs a headersHelper command: ${d.headersHelper}`, null));
-  const definition = { name, transport, command: command ?? undefined, args, cwd: cwd ?? undefined, url: url ?? undefined, env, headers, source: { scope: source.scope, file: source.file, plugin: source.plugin ?? undefined } };
-  const key = JSON.stringify([source.scope, source.file, source.plugin, 'mcp', name]);
-  const maskedEnv = maskValues(env);
-  const maskedHeaders = maskValues(headers);
-  const maskedArgs = maskArgs(args);
-  const danger = [
-    ...(command !== null ? commandDangers([command, ...args].join(' '), { projectDir: dir, homeDir }) : []),
-    ...(url !== null ? urlDangers(url, 'server') : []),
-    ...envDangers(env),
-  ];
-  return {
-    id: shortId('m_', key),
-    key,
-    name,
-    source,
-    line,
-    transport,
-    command,
-    args,
-    cwd,
-    url,
-    env,
-    headers,
-    digest: digestOf(definition),
-    definition: JSON.parse(canonicalJson(definition)) as Record<string, unknown>,
-    maskedDefinition: JSON.parse(canonicalJson({ ...definition, args: maskedArgs, env: maskedEnv, headers: maskedHeaders })) as Record<string, unknown>,
-    maskedEnv,
-    maskedHeaders,
-    maskedArgs,
-    invalid,
-    warnings,
-    danger,
-    pluginRoot: null,
-  };
+  const { servers, warnings } = await readMcpServerDefinitions(dir, plugins);
+  return { servers: servers.map((d) => withDanger(d, dir, homeDir)), warnings };
 }
 
 /**
- * MCP server definitions from an already parsed server map (`{name: {command, args, …}}`), with the
- * same parsing and digest as {@link readMcpServers}. For maps that are not in a file this module
- * reads (a plugin manifest's inline `mcpServers`, a marketplace entry); used by the extensions
- * bundle (issue 5). Never throws; a non-object map yields no servers.
+ * MCP server definitions from an already parsed server map, parsed by `mcpServerDefinitionsFromMap`,
+ * each with its danger checks (paths judged against `dir`). Never throws.
  */
 export function mcpServersFromMap(map: unknown, source: HookSource, dir: string, homeDir: string, lineOf: (node: unknown) => number | null = () => null): McpDefinition[] {
-  if (!isRecord(map)) return [];
-  return Object.entries(map).map(([name, def]) => serverOf(name, def, source, lineOf(def) ?? lineOf(map), dir, homeDir));
+  return mcpServerDefinitionsFromMap(map, source, lineOf).map((d) => withDanger(d, dir, homeDir));
 }

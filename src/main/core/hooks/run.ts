@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { HookEvent, HookResult, HookRunOutcome, HookSkipReason } from '../../../shared/contract';
-import { canonicalJson, digestOf } from './canonical';
+import { canonicalJson, digestOf } from '../formats/canonicalJson';
 import { matchedValue, TOOL_EVENTS } from './events';
 import { postHook } from './http';
 import type { HookEntry } from './listing';

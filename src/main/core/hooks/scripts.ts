@@ -3,7 +3,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { HookScript, HookUncovered } from '../../../shared/contract';
-import { isAncestorOrSelf } from '../trust/paths';
+import { isAncestorOrSelf } from '../workspaces/paths';
 import { analyzeCommand, type Coverage } from './coverage';
 import type { HandlerFields } from './parse';
 

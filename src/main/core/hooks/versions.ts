@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { HookVersion } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
-import { sortKeys } from './canonical';
+import { sortKeys } from '../formats/canonicalJson';
 import type { ApprovalRow } from './repository';
 
 /** Longest script text kept for diffs (256 KiB). */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { isExistingDirectory } from '../workspaces/identity';
-import { isAncestorOrSelf } from './paths';
+import { isAncestorOrSelf } from '../workspaces/paths';
 
 /**
  * Why trusting `dir` is refused, or null when it is allowed. Trusting the filesystem root, the

@@ -11,7 +11,7 @@ import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import type { TrustGate } from './gate';
 import { inspectGit } from '../workspaces/identity';
-import { ancestorsOrSelf, canonicalHome, resolveFolder, trustKey, type ResolvedFolder } from './paths';
+import { ancestorsOrSelf, canonicalHome, resolveFolder, trustKey, type ResolvedFolder } from '../workspaces/paths';
 import { missingFolderRefusal, parentSuggestion, trustRefusal } from './policy';
 import { TrustRepository } from './repository';
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
-import { mcpServersFromMap } from '../../hooks/mcp';
+import { mcpServerDefinitionsFromMap } from '../../formats/mcpServers';
 import { parseJsonText } from '../../trust/review/jsonText';
 import { isRecord } from '../../trust/review/text';
 import { inspectGit, pathIdentity, trustRootOf } from '../../workspaces/identity';
@@ -63,7 +63,7 @@ export async function readClaudeJsonServers(homeDir: string, workspaceDir: strin
       return;
     }
     const source: HookSource = { scope, file: '.claude.json', plugin: null, format: 'claude', absolutePath: file };
-    for (const d of mcpServersFromMap(map, source, workspaceDir, homeDir, lineOf)) {
+    for (const d of mcpServerDefinitionsFromMap(map, source, lineOf)) {
       servers.push(mcpRecord(d, { source: scope, path: SHOWN, layer: scope === 'user' ? 'user-claude' : 'project-blade', plugin: null }));
     }
   };

@@ -1,14 +1,14 @@
-import type { McpDefinition } from '../../hooks/mcp';
+import type { McpServerDefinition } from '../../formats/mcpServers';
 import { redactUrl } from '../../trust/review/text';
 import type { Layer } from '../precedence';
 import type { McpRecord } from '../types';
 
 /**
- * An MCP definition of the hooks issue's reader as a bundle record (masked values, redacted URL,
+ * An MCP definition of the shared reader (`formats/mcpServers.ts`) as a bundle record (masked values, redacted URL,
  * `invalid` when it cannot start). Also used by the trust review for files the bundle does not read,
  * so both show one parse of every server.
  */
-export function mcpRecord(d: McpDefinition, where: { source: McpRecord['source']; path: string; layer: Layer; plugin: string | null }): McpRecord {
+export function mcpRecord(d: McpServerDefinition, where: { source: McpRecord['source']; path: string; layer: Layer; plugin: string | null }): McpRecord {
   const fix = (w: { path: string; line: number | null; message: string; fix: string | null }) => ({ ...w, path: where.path });
   return {
     id: where.plugin ? `plugin:${where.plugin}:${d.name}` : d.name,

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
-import { mcpServersFromMap, readMcpServers } from '../../hooks/mcp';
+import { mcpServerDefinitionsFromMap, readMcpServerDefinitions } from '../../formats/mcpServers';
 import { parseJsonText } from '../../trust/review/jsonText';
 import { isRecord } from '../../trust/review/text';
 import { layerOf } from '../precedence';
@@ -23,20 +23,20 @@ export interface McpContext {
 }
 
 /**
- * MCP servers of a workspace (issue 5; formats.md §2.7), parsed by the hooks issue's MCP reader
- * (`hooks/mcp.ts`, the same definitions and digests MCP approval uses): the user's files
+ * MCP servers of a workspace (issue 5; formats.md §2.7), parsed by the shared MCP reader
+ * (`formats/mcpServers.ts`, the same definitions and digests MCP approval uses): the user's files
  * (`~/.claude/settings.json`, `~/.cursor/mcp.json`, `~/.gemini/settings.json`, `~/.codex/config.toml`,
  * `~/.blade/…`), the project's (`.mcp.json` wrapped or bare, `.cursor/mcp.json`, `.vscode/mcp.json`
  * `servers`, settings `mcpServers`…) only when trusted, the user and local scopes of `~/.claude.json`
  * (`mcp/claudeJson.ts`, user-level: read in restricted mode too), and each enabled plugin's `.mcp.json`,
  * manifest `mcpServers` (file or inline) and marketplace entry. A server without `type` gets it from
- * its fields. Secret-looking env and header values and arguments are masked (`hooks/mask.ts`). Never throws.
+ * its fields. Secret-looking env and header values and arguments are masked (`formats/secrets.ts`). Never throws.
  */
 export async function collectMcpServers(ctx: McpContext): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
   const servers: McpRecord[] = [];
   const warnings: ExtensionWarning[] = [];
   if (ctx.includeUser) {
-    const user = await readMcpServers(ctx.homeDir, ctx.homeDir, []);
+    const user = await readMcpServerDefinitions(ctx.homeDir, []);
     for (const d of user.servers) servers.push(mcpRecord(d, { source: 'user', path: `~/${d.source.file}`, layer: layerOf('user', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
     warnings.push(...user.warnings.map((w) => ({ ...w, path: `~/${w.path}` })));
     const own = await readClaudeJsonServers(ctx.homeDir, ctx.workspaceDir);
@@ -44,7 +44,7 @@ export async function collectMcpServers(ctx: McpContext): Promise<{ servers: Mcp
     warnings.push(...own.warnings);
   }
   if (ctx.trusted) {
-    const project = await readMcpServers(ctx.workspaceDir, ctx.homeDir, []);
+    const project = await readMcpServerDefinitions(ctx.workspaceDir, []);
     for (const d of project.servers) {
       servers.push(mcpRecord(d, { source: d.source.scope === 'local' ? 'local' : 'project', path: d.source.file, layer: layerOf('project', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
     }
@@ -65,7 +65,7 @@ export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 
   const add = (map: unknown, absolutePath: string, lineOf?: (n: unknown) => number | null) => {
     const shownPath = ctx.shown(absolutePath);
     const source: HookSource = { scope: 'plugin', file: shownPath, plugin: plugin.name, format: 'plugin', absolutePath };
-    for (const d of mcpServersFromMap(map, source, plugin.root, ctx.homeDir, lineOf)) servers.push(mcpRecord(d, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
+    for (const d of mcpServerDefinitionsFromMap(map, source, lineOf)) servers.push(mcpRecord(d, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
   };
   const readFile = async (absolutePath: string) => {
     const text = await fs.readFile(absolutePath, 'utf8').catch(() => null);

@@ -6,7 +6,7 @@ import type {
   TrustImportSuggestion,
 } from '../../../../shared/contract';
 import { isExistingDirectory } from '../../workspaces/identity';
-import { resolveFolder, trustKey } from '../paths';
+import { resolveFolder, trustKey } from '../../workspaces/paths';
 import { missingFolderRefusal, trustRefusal } from '../policy';
 import type { TrustService } from '../service';
 import { readClaudeTrust } from './claude';

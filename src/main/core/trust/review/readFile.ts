@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../../shared/errors';
 import { maskFrontmatterValues, maskJsonValues, maskTomlValues, type MaskPredicate } from '../../formats/maskValues';
-import { isAncestorOrSelf } from '../paths';
+import { isAncestorOrSelf } from '../../workspaces/paths';
 
 /** Most bytes returned by {@link readWorkspaceFile} (1 MiB). */
 export const READ_FILE_LIMIT = 1024 * 1024;

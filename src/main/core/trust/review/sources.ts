@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { TrustWarning } from '../../../../shared/contract';
 import { ALWAYS_SKIPPED_DIRS, listWorkspaceFiles } from '../../files/listWorkspaceFiles';
-import { isAncestorOrSelf } from '../paths';
+import { isAncestorOrSelf } from '../../workspaces/paths';
 
 /** Files larger than this are listed but not parsed (bytes). */
 export const MAX_INSPECT_BYTES = 4 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { AtriumError } from '../../../shared/errors';
-import type { WorkspaceService } from '../workspaces/service';
+import type { WorkspaceService } from './service';
 import { resolveFolder, type ResolvedFolder } from './paths';
 
 /** A request's target: an absolute folder path or a workspace id (exactly one, checked by the contract). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../shared/errors';
-import { canonicalDirectory, inspectGit, pathIdentity, stripTrailingSeparators, trustRootOf } from '../workspaces/identity';
+import { canonicalDirectory, inspectGit, pathIdentity, stripTrailingSeparators, trustRootOf } from './identity';
 
 /**
  * Canonical on-disk form of a folder a decision may be recorded for, even when it does not exist
