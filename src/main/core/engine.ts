@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { EventBus } from './events/bus';
 import { ExtensionsService } from './extensions/service';
+import { projectPluginStates } from './extensions/plugins/states';
 import { HookService } from './hooks/service';
 import { WorkspaceResourcesCache } from './resources/cache';
 import { RulesService } from './rules/service';
@@ -117,7 +118,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (event === 'trustChanged') void resources.revalidateAll();
   });
   const sessions = new SessionService(store, bus, workspaces, options.dataDir, { clientVersion: APP_VERSION, ...options.sessions });
-  const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, watch: options.watchHooks ?? options.watchResources ?? true });
+  const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, pluginStates: projectPluginStates, watch: options.watchHooks ?? options.watchResources ?? true });
   const policy = new WorkspacePolicy({ store, bus, dataDir: options.dataDir, resources, hooks, sessions, workspaces, handover: options.handover });
   sessions.addHooks(policy);
   sessions.configure({

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ExtensionWarning } from '../../../shared/contract/extensions';
 import { sha256Hex } from '../rules/hash';
-import type { TrustGate } from '../trust/gate';
 import { scanCommands } from './commands/scan';
 import { readLspFile } from './lsp/scan';
 import { collectMcpServers, pluginServers } from './mcp/servers';
@@ -18,12 +17,20 @@ import { applyStyleLimits, scanStyles } from './styles/scan';
 import { scanAgents } from './subagents/scan';
 import type { AgentRecord, CommandRecord, ExtensionCatalog, LspRecord, PluginRecord, SkillRecord, StyleRecord } from './types';
 
+/**
+ * The trust answer the extensions need (restricted mode's one question, answered by the trust gate
+ * above and passed in): may project resources under `dir` (absolute) be activated? Never throws.
+ */
+export interface ExtensionsTrust {
+  mayActivateProjectResources(dir: string): boolean;
+}
+
 /** What {@link buildExtensions} reads. */
 export interface BuildContext {
   /** Canonical workspace folder. */
   workspaceDir: string;
   homeDir: string;
-  gate: TrustGate;
+  gate: ExtensionsTrust;
 }
 
 /** What one discovery reads: the project only when `trusted`, the user's sources only when `includeUser`. */

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { HookDanger, HookScript, HookUncovered } from '../../../shared/contract';
-import { codeLoadingEnvNames } from '../trust/review/risk';
+import { codeLoadingEnvNames } from './codeLoadingEnv';
 import { isAncestorOrSelf } from '../workspaces/paths';
 import { isRedirection, lexShell } from './shellWords';
 import { isLocalHost } from './http';

@@ -7,8 +7,7 @@ import { atriumEventOf } from './events';
 import { hooksObjectOf, loadSource, type LoadedSource } from './load';
 import { readMcpServers, type McpDefinition } from './mcp';
 import { parseHooksObject, type HandlerFields, type ParsedHandler } from './parse';
-import { pluginGate, type PluginOff } from './pluginGate';
-import type { ProjectPluginState } from '../extensions/plugins/states';
+import { pluginGate, type HookPluginState, type PluginOff } from './pluginGate';
 import type { ApprovalRow } from './repository';
 import { coverScripts, digestScripts, type HashedScript, type ScriptContext } from './scripts';
 import { projectSources, userSources, type PluginDiscovery, type SourceFile } from './sources';
@@ -62,8 +61,8 @@ export interface ListingInput {
   includeHeldBack: boolean;
   approvals(roots: string[]): Map<string, ApprovalRow>;
   plugins(dir: string): Promise<PluginDiscovery>;
-  /** The workspace plugins' enabled state from the extensions code (`projectPluginStates`): hooks and servers of plugins that are off get state `disabled`. */
-  pluginStates(dir: string): Promise<readonly ProjectPluginState[]>;
+  /** The workspace plugins' enabled state from the extensions code (passed in by the engine): hooks and servers of plugins that are off get state `disabled`. */
+  pluginStates(dir: string): Promise<readonly HookPluginState[]>;
   httpAllowedHosts: string[];
 }
 

@@ -1,5 +1,29 @@
 import path from 'node:path';
-import type { ProjectPluginState } from '../extensions/plugins/states';
+
+/**
+ * What the hooks need to know of one workspace plugin: whether the extensions bundle loads it and
+ * why not. Declared here so hooks do not import the extensions code; the engine passes the
+ * extensions' `projectPluginStates` (same shape) in as {@link PluginStatesOf}.
+ */
+export interface HookPluginState {
+  name: string;
+  /** Absolute plugin folder. */
+  root: string;
+  marketplace: string | null;
+  /** Switched on and its manifest valid. */
+  enabled: boolean;
+  status: 'enabled' | 'disabled' | 'error';
+  /** The `enabledPlugins` entry that decided it (shown path), or null for the default. */
+  enabledBy: { file: string; key: string } | null;
+  /** Manifest errors (why it cannot load), empty unless `status` is `error`. */
+  errors: readonly { path: string; line: number | null; message: string; fix: string | null }[];
+}
+
+/**
+ * The enabled state of a workspace's own plugins exactly as the extensions bundle decides it once
+ * the folder is trusted (`workspaceDir` absolute; user plugins left out). Never rejects.
+ */
+export type PluginStatesOf = (workspaceDir: string, homeDir: string) => Promise<readonly HookPluginState[]>;
 
 /** Why a plugin's hooks and MCP servers do not run, with how to turn the plugin on. */
 export interface PluginOff {
@@ -11,10 +35,10 @@ export interface PluginOff {
 /**
  * Decides, per plugin folder, whether its hooks and MCP servers may run: only when the extensions
  * bundle loads the plugin and it is enabled (Claude Code loads hooks and MCP servers of enabled
- * plugins only). `states` comes from `projectPluginStates`; a plugin folder it does not list is
+ * plugins only). `states` comes from {@link PluginStatesOf}; a plugin folder it does not list is
  * not loaded at all. Returns a lookup by absolute plugin root: null when the plugin is on.
  */
-export function pluginGate(states: readonly ProjectPluginState[]): (pluginRoot: string, name: string) => PluginOff | null {
+export function pluginGate(states: readonly HookPluginState[]): (pluginRoot: string, name: string) => PluginOff | null {
   const byRoot = new Map(states.map((s) => [path.resolve(s.root), s]));
   return (pluginRoot, name) => {
     const s = byRoot.get(path.resolve(pluginRoot));

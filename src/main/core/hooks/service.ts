@@ -4,7 +4,6 @@ import type { Hook, HookAuditEntry, HookEvent, HookListing, HookRunOutcome, Hook
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
-import type { TrustGate } from '../trust/gate';
 import { canonicalHome } from '../workspaces/paths';
 import { resolveTarget, type TrustTarget } from '../workspaces/target';
 import type { WorkspaceService } from '../workspaces/service';
@@ -12,10 +11,18 @@ import { canonicalJson } from '../formats/canonicalJson';
 import { buildListing, type BuiltListing, type HookEntry, type McpEntry } from './listing';
 import { HookRepository, type ApprovalInput } from './repository';
 import { runMatching, type RanHandler } from './run';
-import { projectPluginStates, type ProjectPluginState } from '../extensions/plugins/states';
+import type { HookPluginState, PluginStatesOf } from './pluginGate';
 import { discoverPlugins, type PluginDiscovery } from './sources';
 import { approvedVersion, currentVersion, readScriptFile, scriptText } from './versions';
 import { HookWatcher } from './watch';
+
+/**
+ * The trust answer the hooks need (restricted mode's one question, answered by the trust gate above
+ * and passed in): may project hooks and servers under `dir` (absolute) be activated? Never throws.
+ */
+export interface HooksTrust {
+  mayActivateProjectResources(dir: string): boolean;
+}
 
 /** Options for {@link HookService}. */
 export interface HookServiceOptions {
@@ -23,8 +30,10 @@ export interface HookServiceOptions {
   bus: EventBus;
   /** The engine's home directory: user-level sources are read from it, never from `os.homedir()`. */
   homeDir: string;
-  trustGate: TrustGate;
+  trustGate: HooksTrust;
   workspaces: WorkspaceService;
+  /** The workspace plugins' on/off state as the extensions bundle decides it (the engine passes `projectPluginStates`). */
+  pluginStates: PluginStatesOf;
   /** Watch hook files and scripts of listed workspaces and push `hooksChanged` on change (default true). */
   watch?: boolean;
 }
@@ -92,7 +101,7 @@ export class HookService {
   readonly home: string;
   private readonly watchers = new Map<string, { watcher: HookWatcher; states: Map<string, string>; path: string; busy: Promise<void> }>();
   private readonly pluginCache = new Map<string, { at: number; value: Promise<PluginDiscovery> }>();
-  private readonly pluginStateCache = new Map<string, { at: number; value: Promise<ProjectPluginState[]> }>();
+  private readonly pluginStateCache = new Map<string, { at: number; value: Promise<readonly HookPluginState[]> }>();
   private closed = false;
   private readonly unsubscribe: () => void;
 
@@ -376,10 +385,10 @@ export class HookService {
   }
 
   /** Enabled state of the workspace's plugins (extensions code), cached like the discovery. */
-  private pluginStates(dir: string): Promise<ProjectPluginState[]> {
+  private pluginStates(dir: string): Promise<readonly HookPluginState[]> {
     const hit = this.pluginStateCache.get(dir);
     if (hit && Date.now() - hit.at < PLUGIN_CACHE_MS) return hit.value;
-    const value = projectPluginStates(dir, this.options.homeDir);
+    const value = this.options.pluginStates(dir, this.options.homeDir);
     this.pluginStateCache.set(dir, { at: Date.now(), value });
     return value;
   }

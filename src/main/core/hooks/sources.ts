@@ -2,9 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { HookFormat, HookScope } from '../../../shared/contract';
 import { listWorkspaceFiles } from '../files/listWorkspaceFiles';
-import { classify, findPluginRoots } from '../trust/review/classify';
-import { ReviewCollector } from '../trust/review/collector';
-import { reviewMarketplace } from '../trust/review/plugins';
+import { classify, findPluginRoots, marketplaceLocalPlugins } from '../files/classify';
 import { isRecord, str } from '../trust/review/text';
 import { parseJsonText } from '../trust/review/jsonText';
 
@@ -79,8 +77,8 @@ export interface PluginDiscovery {
  * Plugins inside a workspace and their hook sources (formats.md §2.10): every plugin's
  * `hooks/hooks.json` (plugins found by `.claude-plugin/plugin.json`, by a marketplace's `./relative`
  * sources, or by the `<plugin>/hooks/hooks.json` layout itself), a manifest's `"hooks":
- * "./other.json"` file, and a manifest with inline `hooks`. Uses the trust review's classifier so
- * both agree on what a plugin is. Never throws (an unlistable folder has no plugins).
+ * "./other.json"` file, and a manifest with inline `hooks`. Uses the classifier of files/ (the trust
+ * review's too) so both agree on what a plugin is. Never throws (an unlistable folder has no plugins).
  */
 export async function discoverPlugins(dir: string): Promise<PluginDiscovery> {
   let files: string[];
@@ -96,7 +94,9 @@ export async function discoverPlugins(dir: string): Promise<PluginDiscovery> {
   for (const rel of markets) {
     const text = await readSmall(path.join(dir, rel));
     if (text === null) continue;
-    for (const { root, name } of reviewMarketplace({ rel, text, warnings: [], ignored: false }, dirs, new ReviewCollector())) {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok || !isRecord(parsed.value)) continue;
+    for (const { root, name } of marketplaceLocalPlugins(parsed.value, rel, dirs)) {
       if (!roots.has(root)) roots.set(root, name);
     }
   }

@@ -1,4 +1,4 @@
-import { classify } from '../trust/review/classify';
+import { classify } from '../files/classify';
 import type { RuleCatalog } from './catalog';
 import { classifyProjectPath } from './classify';
 

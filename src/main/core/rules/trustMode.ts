@@ -1,6 +1,13 @@
-import type { TrustGate } from '../trust/gate';
 import { relativeToRoot } from './paths';
 import type { RuleTrustMode } from './types';
+
+/**
+ * The trust answer the rules need (restricted mode's one question, answered by the trust gate above
+ * and passed in): may project resources under `dir` (absolute) be activated? Never throws.
+ */
+export interface RulesTrust {
+  mayActivateProjectResources(dir: string): boolean;
+}
 
 /** The trust answer a catalog was built with. */
 export interface RuleTrust {
@@ -14,12 +21,12 @@ export interface RuleTrust {
 }
 
 /**
- * Asks the TrustGate (src/main/core/trust/gate.ts) what the catalog may activate: everything when
+ * Asks the trust answer (the engine's TrustGate) what the catalog may activate: everything when
  * it trusts the catalog root; only the workspace folder's subtree when the root is not trusted but
  * the workspace folder (a subfolder of the repository) is; nothing otherwise (restricted mode:
  * project files are listed by name only). User-level files are never gated. Never throws.
  */
-export function decideTrust(gate: TrustGate, root: string, workspaceDir: string): RuleTrust {
+export function decideTrust(gate: RulesTrust, root: string, workspaceDir: string): RuleTrust {
   if (gate.mayActivateProjectResources(root)) return { mode: 'trusted', prefix: '' };
   const rel = relativeToRoot(root, workspaceDir);
   if (rel && gate.mayActivateProjectResources(workspaceDir)) return { mode: 'partial', prefix: rel };

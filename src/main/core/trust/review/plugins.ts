@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { displayPath } from '../../extensions/paths';
 import { findManifest, readPlugin } from '../../extensions/plugins/candidate';
+import { marketplaceLocalPlugins } from '../../files/classify';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
 import { parseOrReport } from './jsonFiles';
@@ -41,30 +42,18 @@ export async function reviewStrayPlugin(root: string, env: ReviewEnv, out: Revie
 /**
  * Reads a `.claude-plugin/marketplace.json` anywhere in a workspace (formats.md §2.10) into one
  * `plugin` item describing the catalog, and returns the plugin folders it lists inside the
- * workspace (`./relative` sources). The hooks issue's plugin discovery (`hooks/sources.ts`) uses it
- * to find plugin hook files; the trust review lists plugins from the extensions bundle instead.
+ * workspace (`./relative` sources). The folders come from `marketplaceLocalPlugins` (files/), which the
+ * hooks' plugin discovery uses too; the trust review lists plugins from the extensions bundle.
  * `dirs` holds every directory of the workspace listing (relative POSIX).
  */
 export function reviewMarketplace(src: SourceText, dirs: ReadonlySet<string>, out: ReviewCollector): Array<{ root: string; name: string }> {
   const parsed = parseOrReport(src, 'plugin', 'plugin', 'plugin marketplace', out);
   if (!parsed) return [];
   const m = parsed.root;
-  const marketRoot = path.posix.dirname(path.posix.dirname(src.rel));
-  const base = marketRoot === '.' ? '' : marketRoot;
-  const pluginRoot = isRecord(m.metadata) ? str(m.metadata.pluginRoot) : undefined;
   const entries = Array.isArray(m.plugins) ? m.plugins.filter(isRecord) : [];
-  const local: Array<{ root: string; name: string }> = [];
+  const local = marketplaceLocalPlugins(m, src.rel, dirs);
   let inline = 0;
-  for (const entry of entries) {
-    const name = str(entry.name);
-    const source = str(entry.source);
-    if (name && source && !/^[a-z]+:/i.test(source)) {
-      const relSource = source.startsWith('./') || source.startsWith('../') ? source : pluginRoot ? `${pluginRoot}/${source}` : source;
-      const rel = path.posix.normalize(path.posix.join(base, relSource));
-      if (!rel.startsWith('..') && dirs.has(rel)) local.push({ root: rel === '.' ? '' : rel, name });
-    }
-    for (const key of ['hooks', 'mcpServers', 'lspServers']) if (entry[key] !== undefined) inline++;
-  }
+  for (const entry of entries) for (const key of ['hooks', 'mcpServers', 'lspServers']) if (entry[key] !== undefined) inline++;
   const name = str(m.name) ?? 'marketplace';
   out.add({
     kind: 'plugin',

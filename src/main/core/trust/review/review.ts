@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { TrustReview, TrustState, TrustWarning } from '../../../../shared/contract';
 import { AtriumError } from '../../../../shared/errors';
 import { discoverProjectExtensions } from '../../extensions/build';
-import { classify, findPluginRoots, type FileRole } from './classify';
+import { classify, findPluginRoots, type FileRole } from '../../files/classify';
 import { ReviewCollector, type DraftItem } from './collector';
 import { reviewCodexConfig } from './codexConfig';
 import { reviewHooksFile, reviewLspFile, reviewMcpFile } from './jsonFiles';

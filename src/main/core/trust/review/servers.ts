@@ -5,7 +5,8 @@ import { lspFromMap } from '../../extensions/lsp/scan';
 import { mcpRecord } from '../../extensions/mcp/record';
 import type { LspRecord, McpRecord } from '../../extensions/types';
 import type { DraftItem, ReviewCollector } from './collector';
-import { codeLoadingEnvNames, commandRiskWarnings } from './risk';
+import { codeLoadingEnvNames } from '../../hooks/codeLoadingEnv';
+import { commandRiskWarnings } from './risk';
 import { clip, commandLine, isRecord, oneLine } from './text';
 
 /** Where a server map was found (a file the extensions bundle does not read: nested config, a frontmatter, a settings block). */

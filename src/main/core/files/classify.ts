@@ -157,3 +157,31 @@ export function findPluginRoots(files: readonly string[]): Map<string, string> {
   }
   return roots;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * The plugin folders inside the workspace that a parsed `.claude-plugin/marketplace.json` lists
+ * (formats.md §2.10): entries whose `source` is a relative path (`./x`, `../x`, or a bare name under
+ * `metadata.pluginRoot`) resolving to a directory of `dirs` (every directory of the workspace
+ * listing, relative POSIX). `marketRel` is the marketplace file's relative path. Remote sources
+ * (`github:`, `https:`…) and folders outside the workspace are left out. Root `''` = the workspace.
+ */
+export function marketplaceLocalPlugins(market: Record<string, unknown>, marketRel: string, dirs: ReadonlySet<string>): Array<{ root: string; name: string }> {
+  const marketRoot = path.posix.dirname(path.posix.dirname(marketRel));
+  const base = marketRoot === '.' ? '' : marketRoot;
+  const pluginRoot = isObject(market.metadata) ? text(market.metadata.pluginRoot) : undefined;
+  const entries = Array.isArray(market.plugins) ? market.plugins.filter(isObject) : [];
+  const local: Array<{ root: string; name: string }> = [];
+  for (const entry of entries) {
+    const name = text(entry.name);
+    const source = text(entry.source);
+    if (name && source && !/^[a-z]+:/i.test(source)) {
+      const relSource = source.startsWith('./') || source.startsWith('../') ? source : pluginRoot ? `${pluginRoot}/${source}` : source;
+      const rel = path.posix.normalize(path.posix.join(base, relSource));
+      if (!rel.startsWith('..') && dirs.has(rel)) local.push({ root: rel === '.' ? '' : rel, name });
+    }
+  }
+  return local;
+}
