@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { EventBus } from './events/bus';
-import { ExtensionsService } from './extensions/service';
+import { ExtensionsService } from './api/extensionsService';
 import { projectPluginStates } from './extensions/plugins/states';
 import { HookService } from './hooks/service';
 import { WorkspaceResourcesCache } from './resources/cache';
-import { RulesService } from './rules/service';
+import { RulesService } from './api/rulesService';
 import { SessionService, type SessionServiceOptions } from './sessions/service';
 import type { HandoverOptions } from './sessions/workspacePolicy/handover';
 import { WorkspacePolicy } from './sessions/workspacePolicy/policy';

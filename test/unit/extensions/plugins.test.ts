@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
-import { findCommand } from '../../../src/main/core/extensions/service';
+import { findCommand } from '../../../src/main/core/extensions/invocations';
 import { validateManifest } from '../../../src/main/core/extensions/plugins/manifest';
 import { build, engineFor, ids, makeDir, md, switchGate } from './helpers';
 

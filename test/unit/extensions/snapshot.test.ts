@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
 import { readSkillBody } from '../../../src/main/core/extensions/skills/body';
-import { findCommand } from '../../../src/main/core/extensions/service';
+import { findCommand } from '../../../src/main/core/extensions/invocations';
 import { engineFor, ids, makeDir, md, switchGate } from './helpers';
 
 let engine: Engine | null = null;

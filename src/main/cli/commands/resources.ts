@@ -2,7 +2,7 @@ import { shellArg } from '../shellArg';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandPreview, ExtensionKind, ExtensionsListResult } from '../../../shared/contract/extensions';
-import { ExtensionsService } from '../../core/extensions/service';
+import { ExtensionsService } from '../../core/api/extensionsService';
 import { WorkspaceResourcesCache } from '../../core/resources/cache';
 import { runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 

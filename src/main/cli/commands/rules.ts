@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import type { RuleFinding, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../shared/contract/rules';
 import { WorkspaceResourcesCache } from '../../core/resources/cache';
 import { formatBytes } from '../../core/rules/readSource';
-import { RulesService } from '../../core/rules/service';
+import { RulesService } from '../../core/api/rulesService';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 
 interface ExplainOptions extends GlobalOptions {

@@ -3,7 +3,7 @@ import type { CommandRunResult } from '../../../../shared/contract/extensions';
 import { AtriumError } from '../../../../shared/errors';
 import { SingleUseTokens } from '../../extensions/commands/tokens';
 import { findInvocable, invocables, invokeName, type Invocable } from '../../extensions/invocable';
-import type { ExpansionPlace, ExtensionsService } from '../../extensions/service';
+import type { CommandInvocations, ExpansionPlace } from '../../extensions/invocations';
 import type { SessionService } from '../service';
 import type { SessionCommandSource } from './commandSource';
 import type { WorkspacePolicy } from './policy';
@@ -31,7 +31,7 @@ export interface SessionCommandInput {
  * the session's snapshot, expanded from the snapshot's frozen templates (a skill body is read and
  * must still match the snapshot's digest, else EXTENSION_CHANGED), with `@path` confined to the
  * session's execution folder, and sent as a prompt whose origin (`/name`) the transcript records.
- * The safety rules are the Extensions tab's (`ExtensionsService.previewIn`): arguments never reach
+ * The safety rules are the Extensions tab's (`CommandInvocations.previewIn`): arguments never reach
  * a shell, replacements are literal, and shell embeds run only in a trusted workspace through the
  * single-use token of a preview made for this session. An ACP agent does not know Atrium's skills,
  * so invoking one sends its body with the arguments substituted, not "/skill" text.
@@ -41,7 +41,7 @@ export class SessionCommands {
 
   constructor(
     private readonly policy: WorkspacePolicy,
-    private readonly extensions: ExtensionsService,
+    private readonly extensions: CommandInvocations,
     private readonly sessions: SessionService,
   ) {}
 
@@ -124,7 +124,7 @@ export class SessionCommands {
 const engines = new WeakMap<object, SessionCommands>();
 
 /** The one {@link SessionCommands} of an engine (its send tokens live as long as the engine). */
-export function sessionCommandsOf(engine: { policy: WorkspacePolicy; extensions: ExtensionsService; sessions: SessionService }): SessionCommands {
+export function sessionCommandsOf(engine: { policy: WorkspacePolicy; extensions: CommandInvocations; sessions: SessionService }): SessionCommands {
   let found = engines.get(engine);
   if (!found) {
     found = new SessionCommands(engine.policy, engine.extensions, engine.sessions);

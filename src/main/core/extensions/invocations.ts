@@ -1,17 +1,12 @@
-import type { CommandPreview, CommandRunResult, ExtensionKind, ExtensionsListResult, PluginInfo } from '../../../shared/contract/extensions';
+import type { CommandPreview, CommandRunResult } from '../../../shared/contract/extensions';
 import { AtriumError } from '../../../shared/errors';
-import type { WorkspaceResourcesCache } from '../resources/cache';
-import type { TrustGate } from '../trust/gate';
+import type { ExtensionsTrust } from './build';
 import { splitArguments } from './commands/arguments';
 import { expandCommand, type TemplateVariable } from './commands/expand';
 import { runEmbeds } from './commands/run';
 import { SingleUseTokens, TOKEN_TTL_MS } from './commands/tokens';
 import { loadInvocable, type Invocable, type LoadedInvocable } from './invocable';
-import { displayPath } from './paths';
-import { settingsFileFor, writeEnabled } from './plugins/write';
 import { resolveName } from './precedence';
-import { presentList } from './present';
-import { readSkillBody } from './skills/body';
 import type { CommandRecord, ExtensionCatalog } from './types';
 
 /** How long a preview's confirmation token stays valid (ms). */
@@ -61,64 +56,16 @@ interface PendingRun {
 const commandsOnly = (c: ExtensionCatalog, name: string): Invocable => ({ kind: 'command', record: findCommand(c, name) });
 
 /**
- * The extensions of a folder in the contract's shapes (issue 5), for a listed workspace or, from the
- * CLI, any directory. Catalogs come from the workspace resources cache (member `extensions`), or
- * are given by the caller (a session's snapshot: the `…In` methods).
- * Command previews never run anything; running a command's shell embeds needs the single-use token
- * of a preview made for exactly that command version in the same place, and a trusted workspace.
+ * Expanding and running the custom commands and skills of a given catalog (issue 5 safety rules),
+ * shared by the Extensions tab and agent sessions: previews never run anything; shell embeds run
+ * later only through the single-use token of a preview made for exactly that item version in the
+ * same place (`ExpansionPlace.scope`), and only while the trust answer allows the catalog's folder.
+ * One instance holds the pending tokens of every place.
  */
-export class ExtensionsService {
+export class CommandInvocations {
   private readonly pending = new SingleUseTokens<PendingRun>();
 
-  constructor(
-    private readonly resources: WorkspaceResourcesCache,
-    private readonly gate: TrustGate,
-    private readonly homeDir: string,
-  ) {}
-
-  /** `extensions.list`. @throws AtriumError for an unusable folder */
-  list(dir: string, kind?: ExtensionKind): Promise<ExtensionsListResult> {
-    return this.withCatalog(dir, (c) => presentList(c, kind));
-  }
-
-  /**
-   * `extensions.skillBody`: the body read now and verified against the digest recorded in the bundle.
-   * @throws AtriumError NOT_FOUND (unknown id) | EXTENSION_CHANGED (the file changed since the bundle was built)
-   */
-  skillBody(dir: string, id: string): Promise<{ id: string; path: string; sha256: string; body: string }> {
-    return this.withCatalog(dir, async (c) => {
-      const skill = c.skills.find((s) => s.id === id);
-      if (!skill) throw new AtriumError('NOT_FOUND', `No skill "${id}" in ${c.root}. It may have been removed; refresh the list.`);
-      const { body, sha256 } = await readSkillBody(skill);
-      return { id, path: skill.path, sha256, body };
-    });
-  }
-
-  /**
-   * `extensions.commandPreview`: expands a command (Claude Code semantics, 0-based `$N`) without
-   * running anything. `name` is an id, a name or a unique short name.
-   * @throws AtriumError NOT_FOUND (no such command) | INVALID_PARAMS (ambiguous short name)
-   */
-  commandPreview(dir: string, name: string, input: PreviewArguments): Promise<CommandPreview> {
-    return this.withCatalog(dir, async (c) => {
-      const { kind: _kind, ...preview } = await this.previewIn(c, name, input, { scope: 'workspace', dir: c.root });
-      return preview;
-    });
-  }
-
-  /**
-   * `extensions.runCommandEmbeds`: runs the embeds the user confirmed in a preview, then returns the
-   * expansion with their outputs. The token is single-use, expires after 10 minutes and is bound to
-   * the workspace, the command and its digest.
-   * @throws AtriumError COMMAND_NOT_CONFIRMED (unknown, used or expired token; other workspace) |
-   *   TRUST_REFUSED (the workspace is not trusted) | EXTENSION_CHANGED (the command changed since the preview)
-   */
-  runCommandEmbeds(dir: string, token: string): Promise<CommandRunResult> {
-    return this.withCatalog(dir, async (c) => {
-      const { id, text, runs } = await this.runEmbedsIn(c, token, { scope: 'workspace', dir: c.root });
-      return { id, text, runs };
-    });
-  }
+  constructor(private readonly gate: ExtensionsTrust) {}
 
   /**
    * Expands a command (or, with `place.find`, a skill) of a given catalog without running anything
@@ -192,29 +139,6 @@ export class ExtensionsService {
     const { args, argumentText } = normaliseArguments(input);
     const x = await expandCommand(item, { args, argumentText, workspaceDir: place.dir, names: item.names, variables: variablesOf(c, item, place) });
     return { item, text: x.text, argumentText, embeds: x.embeds.map((e) => e.command) };
-  }
-
-  /**
-   * `extensions.setPluginEnabled`: writes `enabledPlugins` in the scope's settings file, then
-   * rebuilds the bundle (existing snapshots keep what they had).
-   * @throws AtriumError NOT_FOUND (unknown plugin) | INVALID_PARAMS (the settings file is not a JSON object)
-   */
-  async setPluginEnabled(dir: string, id: string, scope: 'user' | 'project' | 'local', enabled: boolean): Promise<{ plugin: PluginInfo; file: string }> {
-    const target = await this.withCatalog(dir, (c) => {
-      const plugin = c.plugins.find((p) => p.id === id || p.name === id);
-      if (!plugin) throw new AtriumError('NOT_FOUND', `No plugin "${id}" in ${c.root}. Refresh the list.`);
-      return { root: c.root, name: plugin.name, marketplace: plugin.marketplace, tool: plugin.layer.endsWith('blade') ? ('blade' as const) : ('claude' as const) };
-    });
-    const written = await writeEnabled(settingsFileFor(scope, target.tool, this.homeDir, target.root), target, enabled);
-    const bundle = await this.resources.refresh(target.root);
-    const after = presentList(bundle.value('extensions'), 'plugins').plugins.find((p) => p.name === target.name);
-    if (!after) throw new AtriumError('NOT_FOUND', `The plugin "${target.name}" is no longer listed after the change.`);
-    return { plugin: after, file: displayPath(written.file, target.root, this.homeDir) };
-  }
-
-  /** The current catalog of a folder (pinned while `op` runs). */
-  withCatalog<T>(dir: string, op: (catalog: ExtensionCatalog) => T | Promise<T>): Promise<T> {
-    return this.resources.withResources(dir, (bundle) => op(bundle.value('extensions')));
   }
 }
 

@@ -1,13 +1,13 @@
 import type { RuleAgentView as AgentView, RuleFileDetail, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../shared/contract/rules';
 import { AtriumError } from '../../../shared/errors';
 import type { WorkspaceResourcesCache } from '../resources/cache';
-import { agentView, type AgentName } from './agentViews';
-import type { RuleCatalog } from './catalog';
-import { completePath, type PathCompletionEntry } from './complete';
-import { explainRules } from './explain';
-import { lintCatalog } from './lint';
-import { resolveStartFolder } from './startFolder';
-import { presentAgentExplanation, presentAgentView, presentDetail, presentExplanation, presentLint, presentList } from './present';
+import { agentView, type AgentName } from '../rules/agentViews';
+import type { RuleCatalog } from '../rules/catalog';
+import { completePath, type PathCompletionEntry } from '../rules/complete';
+import { explainRules } from '../rules/explain';
+import { lintCatalog } from '../rules/lint';
+import { resolveStartFolder } from '../rules/startFolder';
+import { presentAgentExplanation, presentAgentView, presentDetail, presentExplanation, presentLint, presentList } from '../rules/present';
 
 /** Parameters of {@link RulesService.explain} (issue 4 §6 `rules explain`). */
 export interface ExplainParams {
