@@ -5,8 +5,12 @@
 // - the renderer talks to the engine only through the contract, never by importing main code;
 // - the engine starts child processes only from the files listed in childProcessOwners (each one
 //   audited for what it runs and when), and nothing anywhere spawns `git` except the hardened git
-//   runner (src/main/core/git/runGit.ts), which keeps repository configuration from running code.
+//   runner (src/main/core/git/runGit.ts), which keeps repository configuration from running code;
+// - the engine's folders are layers (src/main/core/README.md): an import goes down a layer or stays
+//   in its folder, never up, and the capabilities (rules, extensions, hooks) never import each other
+//   (eslint-plugin-boundaries, see engineLayers below).
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -34,6 +38,32 @@ const gitSpawn = {
   message: 'Run git only through runGit/runGitSync (src/main/core/git/runGit.ts): a plain git in a repository runs its fsmonitor, hooks and filters.',
 };
 
+// The engine's layers, bottom → top (src/main/core/README.md draws them). A folder may import its own
+// files and every folder of a lower layer; folders of one layer may import each other except the
+// capabilities, which stay independent (what one needs from another is declared as a narrow type and
+// passed in from above). formats/ imports nothing of the engine. The app layer is api/ plus the files
+// directly in src/main/core (engine.ts, dispatcher.ts, handlers.ts, migrations.ts, ...).
+const engineLayers = [
+  ['formats'],
+  ['git', 'store', 'events', 'process'],
+  ['workspaces', 'files'],
+  ['rules', 'extensions', 'hooks'],
+  ['resources'],
+  ['trust'],
+  ['sessions'],
+  ['api', 'app'],
+];
+const capabilities = ['rules', 'extensions', 'hooks'];
+const layerElements = engineLayers.flat().filter((t) => t !== 'app').map((type) => ({ type, pattern: `src/main/core/${type}`, partialMatch: false }));
+const layerPolicies = engineLayers.flatMap((layer, i) =>
+  layer.map((type) => {
+    const above = engineLayers.slice(i + 1).flat();
+    const siblings = type === 'formats' ? engineLayers.flat().filter((t) => t !== 'formats') : capabilities.includes(type) ? capabilities.filter((t) => t !== type) : [];
+    const banned = [...new Set([...above, ...siblings])];
+    return banned.length === 0 ? null : { from: { element: { type } }, disallow: { to: { element: { types: { anyOf: banned } } } } };
+  }).filter(Boolean),
+);
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**'] },
   js.configs.recommended,
@@ -58,6 +88,25 @@ export default tseslint.config(
     files: ['src/**', 'scripts/**', 'bin/**', 'bench/**'],
     ignores: ['src/main/core/git/runGit.ts'],
     rules: { 'no-restricted-syntax': ['error', gitSpawn] },
+  },
+  {
+    files: ['src/main/core/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { typescript: { project: 'tsconfig.json' } },
+      'boundaries/elements': [...layerElements, { type: 'app', pattern: 'src/main/core', partialMatch: false }],
+      'boundaries/elementsSingleMatch': true,
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          message: 'Engine layering: {{from.element.type}} may not import {{to.element.type}} (imports go down a layer or stay in their folder; capabilities never import each other; formats/ imports nothing of the engine). See src/main/core/README.md.',
+          policies: layerPolicies,
+        },
+      ],
+    },
   },
   {
     files: ['src/shared/**'],
