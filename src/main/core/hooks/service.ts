@@ -8,21 +8,14 @@ import { canonicalHome } from '../workspaces/paths';
 import { resolveTarget, type TrustTarget } from '../workspaces/target';
 import type { WorkspaceService } from '../workspaces/service';
 import { canonicalJson } from '../formats/canonicalJson';
-import { buildListing, type BuiltListing, type HookEntry, type McpEntry } from './listing';
+import type { BuiltListing, HookEntry, McpEntry } from './listing';
+import { LiveListings, type HookTargetFolder, type HooksTrust } from './liveListings';
 import { HookRepository, type ApprovalInput } from './repository';
 import { runMatching, type RanHandler } from './run';
-import type { HookPluginState, PluginStatesOf } from './pluginGate';
-import { discoverPlugins, type PluginDiscovery } from './sources';
+import type { PluginStatesOf } from './pluginGate';
 import { approvedVersion, currentVersion, readScriptFile, scriptText } from './versions';
-import { HookWatcher } from './watch';
 
-/**
- * The trust answer the hooks need (restricted mode's one question, answered by the trust gate above
- * and passed in): may project hooks and servers under `dir` (absolute) be activated? Never throws.
- */
-export interface HooksTrust {
-  mayActivateProjectResources(dir: string): boolean;
-}
+export type { HookTargetFolder, HooksTrust } from './liveListings';
 
 /** Options for {@link HookService}. */
 export interface HookServiceOptions {
@@ -36,13 +29,6 @@ export interface HookServiceOptions {
   pluginStates: PluginStatesOf;
   /** Watch hook files and scripts of listed workspaces and push `hooksChanged` on change (default true). */
   watch?: boolean;
-}
-
-/** A folder the service answers for. */
-export interface HookTargetFolder {
-  path: string;
-  trustRoot: string;
-  workspaceId: string | null;
 }
 
 /** Who performed an approval: the desktop/browser app or the command line. */
@@ -86,8 +72,6 @@ export interface ApprovedMcpServer {
   refused: string | null;
 }
 
-const PLUGIN_CACHE_MS = 5000;
-
 /**
  * Hook trust by content digest (issue 6): lists every hook and repository MCP server with its
  * digest and state, approves and revokes digests per trust root (user-level hooks under the home
@@ -99,9 +83,7 @@ export class HookService {
   private readonly repo: HookRepository;
   /** Canonical home: trust root of user-level approvals. */
   readonly home: string;
-  private readonly watchers = new Map<string, { watcher: HookWatcher; states: Map<string, string>; path: string; busy: Promise<void> }>();
-  private readonly pluginCache = new Map<string, { at: number; value: Promise<PluginDiscovery> }>();
-  private readonly pluginStateCache = new Map<string, { at: number; value: Promise<readonly HookPluginState[]> }>();
+  private readonly listings: LiveListings;
   private closed = false;
   private readonly unsubscribe: () => void;
 
@@ -109,9 +91,10 @@ export class HookService {
     this.repo = new HookRepository(options.store);
     this.announcedAuditId = this.repo.maxAuditId();
     this.home = canonicalHome(options.homeDir);
+    this.listings = new LiveListings({ ...options, home: this.home, repo: this.repo, emit: (id, reason, becameModified) => this.emit(id, reason, becameModified) });
     this.unsubscribe = options.bus.subscribe((event, payload) => {
-      if (event === 'trustChanged') for (const id of this.watchers.keys()) this.rescan(id, false);
-      if (event === 'extensionsChanged') this.pluginsChanged((payload as { workspaceId: string }).workspaceId);
+      if (event === 'trustChanged') this.listings.rescanAll();
+      if (event === 'extensionsChanged') this.listings.pluginsChanged((payload as { workspaceId: string }).workspaceId);
     });
   }
 
@@ -130,7 +113,7 @@ export class HookService {
   async list(target: TrustTarget, options: { includeHeldBack?: boolean } = {}): Promise<HookListing> {
     const f = this.folder(target);
     const built = await this.build(f, options.includeHeldBack ?? false);
-    if (f.workspaceId && !options.includeHeldBack) this.ensureWatching(f, built);
+    if (f.workspaceId && !options.includeHeldBack) this.listings.ensureWatching(f, built);
     return built.listing;
   }
 
@@ -326,9 +309,7 @@ export class HookService {
   async close(): Promise<void> {
     this.closed = true;
     this.unsubscribe();
-    const all = [...this.watchers.values()];
-    this.watchers.clear();
-    await Promise.all(all.map((w) => w.watcher.close()));
+    await this.listings.close();
   }
 
   /**
@@ -349,67 +330,16 @@ export class HookService {
 
   /** Ids of the workspaces whose hook files are watched now. */
   watchedWorkspaces(): string[] {
-    return [...this.watchers.keys()];
+    return this.listings.watchedWorkspaces();
   }
 
   /** Resolves when every watcher is watching (tests). */
-  async watchersReady(): Promise<void> {
-    await Promise.all([...this.watchers.values()].map(async (w) => {
-      await w.busy;
-      await w.watcher.whenReady();
-    }));
+  watchersReady(): Promise<void> {
+    return this.listings.watchersReady();
   }
 
   private build(f: HookTargetFolder, includeHeldBack: boolean): Promise<BuiltListing> {
-    return buildListing({
-      path: f.path,
-      trustRoot: f.trustRoot,
-      workspaceId: f.workspaceId,
-      homeDir: this.options.homeDir,
-      home: this.home,
-      restricted: !this.options.trustGate.mayActivateProjectResources(f.path),
-      includeHeldBack,
-      approvals: (roots) => this.repo.approvals(roots),
-      plugins: (dir) => this.plugins(dir),
-      pluginStates: (dir) => this.pluginStates(dir),
-      httpAllowedHosts: this.repo.httpHosts(),
-    });
-  }
-
-  private plugins(dir: string): Promise<PluginDiscovery> {
-    const hit = this.pluginCache.get(dir);
-    if (hit && Date.now() - hit.at < PLUGIN_CACHE_MS) return hit.value;
-    const value = discoverPlugins(dir);
-    this.pluginCache.set(dir, { at: Date.now(), value });
-    return value;
-  }
-
-  /** Enabled state of the workspace's plugins (extensions code), cached like the discovery. */
-  private pluginStates(dir: string): Promise<readonly HookPluginState[]> {
-    const hit = this.pluginStateCache.get(dir);
-    if (hit && Date.now() - hit.at < PLUGIN_CACHE_MS) return hit.value;
-    const value = this.options.pluginStates(dir, this.options.homeDir);
-    this.pluginStateCache.set(dir, { at: Date.now(), value });
-    return value;
-  }
-
-  /**
-   * The extensions bundle changed (e.g. `ExtensionsService.setPluginEnabled`): plugin hooks and
-   * servers may have turned on or off. Forgets the cached plugin state and pushes `hooksChanged`
-   * for the workspace when the states of its hooks or servers changed (always when not watched).
-   */
-  private pluginsChanged(workspaceId: string): void {
-    if (this.closed) return;
-    let dir: string;
-    try {
-      dir = this.options.workspaces.get(workspaceId).path;
-    } catch {
-      return;
-    }
-    this.pluginCache.delete(dir);
-    this.pluginStateCache.delete(dir);
-    if (this.watchers.has(workspaceId)) this.rescan(workspaceId, false, true);
-    else this.emit(workspaceId, 'file');
+    return this.listings.build(f, includeHeldBack);
   }
 
   private find(built: BuiltListing, id: string, f: HookTargetFolder): { kind: 'hook'; entry: HookEntry } | { kind: 'mcp'; entry: McpEntry } {
@@ -442,7 +372,7 @@ export class HookService {
     if (changes.length) {
       const userOnly = changes.every((c) => c.trustRoot === this.home && c.trustRoot !== f.trustRoot);
       this.emit(userOnly ? null : f.workspaceId, 'approval');
-      for (const id of this.watchers.keys()) this.rescan(id, false);
+      this.listings.rescanAll();
     }
     return changes;
   }
@@ -452,50 +382,6 @@ export class HookService {
     this.options.bus.emit('hooksChanged', { ...(workspaceId ? { workspaceId } : {}), reason, ...(becameModified?.length ? { becameModified } : {}) });
   }
 
-  private ensureWatching(f: HookTargetFolder, built: BuiltListing): void {
-    if (this.closed || this.options.watch === false || !f.workspaceId || this.watchers.has(f.workspaceId)) return;
-    const id = f.workspaceId;
-    const watcher = new HookWatcher(() => this.rescan(id, true));
-    const states = new Map([...built.hooks.map((h) => [h.hook.id, h.hook.state as string] as const), ...built.servers.map((s) => [s.server.id, s.server.state as string] as const)]);
-    this.watchers.set(id, { watcher, states, path: f.path, busy: Promise.resolve() });
-    watcher.configure(watchDirs(f.path, this.options.homeDir, built.watchFiles));
-  }
-
-  /**
-   * Re-lists a watched workspace; pushes `hooksChanged` (`file`) when something changed on disk,
-   * naming hooks that became `modified`, or (`onStateChange`) when any hook or server state changed.
-   */
-  private rescan(workspaceId: string, fromDisk: boolean, onStateChange = false): void {
-    const w = this.watchers.get(workspaceId);
-    if (!w || this.closed) return;
-    w.busy = w.busy.then(async () => {
-      if (this.closed) return;
-      this.pluginCache.delete(w.path);
-      this.pluginStateCache.delete(w.path);
-      let built: BuiltListing;
-      try {
-        built = await this.build({ path: w.path, trustRoot: this.options.workspaces.get(workspaceId).trustRoot, workspaceId }, false);
-      } catch {
-        return; // the workspace was removed or its folder vanished
-      }
-      const before = w.states;
-      const after = new Map([...built.hooks.map((h) => [h.hook.id, h.hook.state as string] as const), ...built.servers.map((s) => [s.server.id, s.server.state as string] as const)]);
-      w.states = after;
-      w.watcher.configure(watchDirs(w.path, this.options.homeDir, built.watchFiles));
-      if (onStateChange && (after.size !== before.size || [...after].some(([id, s]) => before.get(id) !== s))) return this.emit(workspaceId, 'file');
-      if (!fromDisk) return;
-      const becameModified = [...after].filter(([id, s]) => s === 'modified' && before.get(id) !== 'modified').map(([id]) => id);
-      this.emit(workspaceId, 'file', becameModified);
-    });
-  }
-}
-
-/** Folders to watch: those holding the sources and scripts, plus the tools' config folders (new files appear there). */
-function watchDirs(dir: string, homeDir: string, files: readonly string[]): string[] {
-  const dirs = new Set<string>([dir, homeDir]);
-  for (const base of [dir, homeDir]) for (const c of ['.claude', '.codex', '.gemini', '.blade', '.cursor', '.vscode']) dirs.add(path.join(base, c));
-  for (const f of files) dirs.add(path.dirname(f));
-  return [...dirs];
 }
 
 /**
