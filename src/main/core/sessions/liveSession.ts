@@ -4,12 +4,10 @@ import type { PermissionItem, Session, StopReason } from '../../../shared/contra
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
-import { CLIENT_CAPABILITIES, connectAgent } from './acpConnection';
+import { connectAgent } from './acpConnection';
 import * as settings from './agentSettings';
 import type { AgentRegistry } from './agentRegistry';
-import { attach } from './attach';
 import { fileAndTerminalMethods } from './clientMethods';
-import { capabilities } from './convert';
 import type { JournalEvent, PermissionRoute } from './events';
 import type { HookChain, HookContext } from './hooks';
 import { Journal } from './journal';
@@ -18,7 +16,7 @@ import { PermissionBroker, type AnsweredBy } from './permissions';
 import { killProcessTree } from './processTree';
 import { PromptQueue } from './promptQueue';
 import { toSession, type SessionRecord } from './records';
-import { agentEnv, raceExit, startFailureMessage } from './startup';
+import { agentEnv, handshake, raceExit, startFailureMessage } from './startup';
 import { AgentProcess, type ExitInfo } from './supervisor';
 import { SessionTables } from './tables';
 import { TerminalManager } from './terminals';
@@ -235,31 +233,19 @@ export class LiveSession {
     });
     const request = raceExit(proc, launch.command);
     try {
-      const params: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: CLIENT_CAPABILITIES, clientInfo: this.deps.clientInfo };
-      const initialize = () => conn.agent.request(acp.methods.agent.initialize, params);
-      const init = await request(initialize);
-      const caps = capabilities(init);
-      this.append({ kind: 'agent_started', data: { pid: proc.pid ?? null, command: launch.command, args: launch.args, capabilities: caps } });
-      this.inbox.beginSetup();
-      const hasConversation = SessionTables.of(this.deps.store.db).hasConversation(r.id);
-      const result = await attach({
+      const result = await handshake({
         conn,
-        caps,
-        agentSessionId: r.agentSessionId,
-        params: async (method) => {
-          const base: acp.NewSessionRequest = { cwd: r.cwd, mcpServers: [] };
-          if (r.additionalDirectories.length && caps.additionalDirectories) base.additionalDirectories = r.additionalDirectories;
-          return this.deps.hooks.beforeSessionSetup(this.hookContext(), method, base);
-        },
-        beginReplay: () => this.inbox.beginReplay(!hasConversation),
-        endReplay: () => this.inbox.endReplay(),
+        proc,
+        launch,
         request,
+        clientInfo: this.deps.clientInfo,
+        record: r,
+        hasConversation: () => SessionTables.of(this.deps.store.db).hasConversation(r.id),
+        inbox: this.inbox,
+        append: (e) => this.append(e),
+        hooks: this.deps.hooks,
+        hookContext: () => this.hookContext(),
       });
-      this.append({ kind: 'agent_session', data: { agentSessionId: result.agentSessionId, via: result.via, modes: result.modes, configOptions: result.configOptions } });
-      this.inbox.endSetup();
-      if (result.outcome !== 'new') {
-        this.append({ kind: 'resume', data: { outcome: result.outcome, message: result.message, replayed: result.replayed, imported: result.outcome === 'loaded' && this.inbox.replayStored && result.replayed > 0 } });
-      }
       await settings.applyDesiredMode({ record: this.record, conn: this.conn, append: (e) => this.append(e) }, (resolved.preset ?? resolved.knownAs)?.initialModeId ?? null);
       await this.deps.hooks.afterAttach(this.hookContext(), { via: result.via, outcome: result.outcome });
       this.attached = true;
