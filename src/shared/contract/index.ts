@@ -9,7 +9,7 @@ import { extensionsEvents, extensionsRequests } from './extensions';
 import { hooksEvents, hooksRequests } from './hooks';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionPolicyEvents, sessionPolicyRequests } from './sessionPolicy';
-import { sessionEvents, sessionRequests } from './sessions';
+import { sessionEvents, sessionRequests } from './sessionRequests';
 import { trustEvents, trustRequests } from './trust';
 import { workspaceEvents, workspaceRequests } from './workspaces';
 
@@ -19,6 +19,7 @@ export * from './extensions';
 export * from './hooks';
 export * from './rules';
 export * from './sessionPolicy';
+export * from './sessionRequests';
 export * from './sessions';
 export * from './trust';
 export * from './workspaces';

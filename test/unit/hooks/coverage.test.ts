@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { analyzeCommand } from '../../../src/main/core/hooks/coverage';
+import { analyzeCommand } from '../../../src/main/core/hooks/coverage/analyze';
 import { tempDir } from '../../support/tempDir';
 import { hookWorld, settingsWith } from './helpers';
 

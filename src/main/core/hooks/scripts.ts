@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { HookScript, HookUncovered } from '../../../shared/contract';
 import { isAncestorOrSelf } from '../workspaces/paths';
-import { analyzeCommand, type Coverage } from './coverage';
+import { analyzeCommand, type Coverage } from './coverage/analyze';
 import type { HandlerFields } from './parse';
 
 /** The folders a command's paths are resolved against. */

@@ -1,25 +1,26 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import * as acp from '@agentclientprotocol/sdk';
 import type { PermissionItem, Session, StopReason } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
-import { CLIENT_CAPABILITIES, connectAgent, describeAgentError } from './acpConnection';
+import { connectAgent } from './acpConnection';
+import * as settings from './agentSettings';
 import type { AgentRegistry } from './agentRegistry';
-import { attach } from './attach';
 import { fileAndTerminalMethods } from './clientMethods';
-import { capabilities } from './convert';
 import type { JournalEvent, PermissionRoute } from './events';
 import type { HookChain, HookContext } from './hooks';
 import { Journal } from './journal';
+import { announcePermission, askPermission, permissionRoute, retargetPermissions } from './permissionRouting';
 import { PermissionBroker, type AnsweredBy } from './permissions';
 import { killProcessTree } from './processTree';
-import { stopReason } from './projector';
+import { PromptQueue } from './promptQueue';
 import { toSession, type SessionRecord } from './records';
+import { agentEnv, handshake, raceExit, startFailureMessage } from './startup';
 import { AgentProcess, type ExitInfo } from './supervisor';
 import { SessionTables } from './tables';
 import { TerminalManager } from './terminals';
+import { UpdateInbox } from './updateInbox';
 
 /** Shared dependencies of every live session (owned by the SessionService). */
 export interface LiveSessionDeps {
@@ -40,15 +41,6 @@ export interface LiveSessionDeps {
   permissionSurface?: (sessionId: string, promptSurfaceId: string | null) => PermissionRoute | null;
 }
 
-interface QueuedTurn {
-  promptId: string;
-  text: string;
-  blocks: acp.ContentBlock[];
-  queuedAt: string;
-  /** The surface that sent the prompt (issue 8), or null. */
-  surfaceId: string | null;
-}
-
 /** The reason idle shutdown passes to `shutdown` (see `onAgentStopped` reason `idle`). */
 export const IDLE_REASON = 'Idle shutdown';
 
@@ -57,7 +49,10 @@ const CLOSE_REQUEST_WAIT_MS = 2000;
 
 /**
  * One session at run time: its journal, and while an agent runs, the supervised process, the ACP
- * connection, the prompt queue, pending permissions and terminals.
+ * connection, the prompt queue, pending permissions and terminals. This class owns the agent's
+ * lifecycle (start, exit, stop, idle shutdown); the queue (`promptQueue.ts`), the notification
+ * routing (`updateInbox.ts`), permission routing (`permissionRouting.ts`) and the agent settings
+ * (`agentSettings.ts`) live beside it.
  *
  * Invariants (seed 003): one agent spawn in flight per session (`ensureStarted` is single-flight);
  * prompts run one at a time in queue order; cancel bypasses the queue; every change is journaled
@@ -70,18 +65,29 @@ export class LiveSession {
   /** True once start-up completed (initialize + session attached) until the process is gone. */
   private attached = false;
   private starting: Promise<void> | null = null;
-  private readonly queue: QueuedTurn[] = [];
-  private running: QueuedTurn | null = null;
-  private draining = false;
   private stopping = false;
-  private replayCount: number | null = null;
-  private replayStore = false;
-  private setupBuffer: acp.SessionNotification[] | null = null;
   private gone: Promise<void> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
-  private readonly turnWaiters = new Map<string, Array<(stop: StopReason | 'dropped') => void>>();
-  /** Outcomes of recent prompts, so a late `waitForTurn` resolves too (bounded). */
-  private readonly settled = new Map<string, StopReason | 'dropped'>();
+  private readonly queue = new PromptQueue({
+    ensureStarted: () => this.ensureStarted(),
+    conn: () => this.conn,
+    agentSessionId: () => this.record.agentSessionId,
+    live: () => this.live,
+    stopping: () => this.stopping,
+    gone: () => this.gone,
+    append: (event) => this.append(event),
+    state: () => this.record.state,
+    setState: (state) => this.setState(state),
+    beforePrompt: (blocks, meta) => this.deps.hooks.beforePrompt(this.hookContext(), blocks, meta),
+    afterTurn: (stop) => this.deps.hooks.afterTurn(this.hookContext(), stop),
+    scheduleIdle: () => this.scheduleIdle(),
+    clearIdleTimer: () => this.clearIdleTimer(),
+  });
+  private readonly inbox = new UpdateInbox(
+    () => this.record.agentSessionId,
+    (event) => this.append(event),
+    (update) => this.deps.hooks.onToolCall(this.hookContext(), update),
+  );
   readonly permissions: PermissionBroker;
   readonly terminals: TerminalManager;
   private env: Record<string, string> = {};
@@ -128,7 +134,7 @@ export class LiveSession {
   summary(): Session {
     return toSession(this.record, {
       live: this.live,
-      queue: this.queue.map((q) => ({ promptId: q.promptId, text: q.text, queuedAt: q.queuedAt })),
+      queue: this.queue.summary(),
       pendingPermissions: this.permissions.count,
     });
   }
@@ -202,7 +208,7 @@ export class LiveSession {
       this.failStart((error as Error).message, '');
       throw error;
     }
-    this.env = { ...this.deps.baseEnv(), ...resolved.env, ATRIUM_SESSION_ID: r.id, ...(r.workspaceId ? { ATRIUM_WORKSPACE_ID: r.workspaceId } : {}) };
+    this.env = agentEnv(this.deps.baseEnv(), resolved.env, r);
     let launch;
     try {
       launch = await this.deps.hooks.beforeSpawn(this.hookContext(), { command: resolved.command, args: resolved.args, cwd: r.cwd, env: this.env });
@@ -225,67 +231,34 @@ export class LiveSession {
       // the agent closed its stdout: the process is useless now
       if (this.proc === proc && proc.running && !this.stopping) void proc.stop(2000, false);
     });
-    const request = <T>(send: () => Promise<T>): Promise<T> =>
-      Promise.race([
-        send(),
-        proc.exited.then((info): never => {
-          throw new AtriumError('AGENT_START_FAILED', info.spawnError ? `Cannot start "${launch.command}": ${info.spawnError}` : `The agent exited during start-up (${info.signal ? `signal ${info.signal}` : `exit code ${info.code}`}).`);
-        }),
-      ]);
+    const request = raceExit(proc, launch.command);
     try {
-      const params: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: CLIENT_CAPABILITIES, clientInfo: this.deps.clientInfo };
-      const initialize = () => conn.agent.request(acp.methods.agent.initialize, params);
-      const init = await request(initialize);
-      const caps = capabilities(init);
-      this.append({ kind: 'agent_started', data: { pid: proc.pid ?? null, command: launch.command, args: launch.args, capabilities: caps } });
-      this.setupBuffer = [];
-      const hasConversation = SessionTables.of(this.deps.store.db).hasConversation(r.id);
-      const result = await attach({
+      const result = await handshake({
         conn,
-        caps,
-        agentSessionId: r.agentSessionId,
-        params: async (method) => {
-          const base: acp.NewSessionRequest = { cwd: r.cwd, mcpServers: [] };
-          if (r.additionalDirectories.length && caps.additionalDirectories) base.additionalDirectories = r.additionalDirectories;
-          return this.deps.hooks.beforeSessionSetup(this.hookContext(), method, base);
-        },
-        beginReplay: () => {
-          this.replayCount = 0;
-          this.replayStore = !hasConversation;
-        },
-        endReplay: () => {
-          const n = this.replayCount ?? 0;
-          this.replayCount = null;
-          return n;
-        },
+        proc,
+        launch,
         request,
+        clientInfo: this.deps.clientInfo,
+        record: r,
+        hasConversation: () => SessionTables.of(this.deps.store.db).hasConversation(r.id),
+        inbox: this.inbox,
+        append: (e) => this.append(e),
+        hooks: this.deps.hooks,
+        hookContext: () => this.hookContext(),
       });
-      this.append({ kind: 'agent_session', data: { agentSessionId: result.agentSessionId, via: result.via, modes: result.modes, configOptions: result.configOptions } });
-      const buffered = this.setupBuffer ?? [];
-      this.setupBuffer = null;
-      for (const n of buffered) this.onUpdate(n);
-      if (result.outcome !== 'new') {
-        this.append({ kind: 'resume', data: { outcome: result.outcome, message: result.message, replayed: result.replayed, imported: result.outcome === 'loaded' && this.replayStore && result.replayed > 0 } });
-      }
-      await this.applyDesiredMode((resolved.preset ?? resolved.knownAs)?.initialModeId ?? null);
+      await settings.applyDesiredMode({ record: this.record, conn: this.conn, append: (e) => this.append(e) }, (resolved.preset ?? resolved.knownAs)?.initialModeId ?? null);
       await this.deps.hooks.afterAttach(this.hookContext(), { via: result.via, outcome: result.outcome });
       this.attached = true;
       this.setState('idle', null);
       this.scheduleIdle();
     } catch (error) {
-      this.setupBuffer = null;
+      this.inbox.abortSetup();
       if (this.stopping) {
         await this.stopProcess(true);
         throw new AtriumError('SESSION_CLOSED', 'The session was stopped while its agent was starting.');
       }
       const exit = proc.running ? null : await proc.exited;
-      const message = exit?.spawnError
-        ? `Cannot start "${launch.command}": ${exit.spawnError}`
-        : exit
-          ? `The agent exited during start-up (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`}).`
-          : error instanceof AtriumError
-            ? error.message
-            : `The agent could not start the session: ${describeAgentError(error)}`;
+      const message = startFailureMessage(exit, error, launch.command);
       if (r.agentSessionId !== null && !(error instanceof AtriumError && error.code === 'AGENT_START_FAILED')) {
         this.append({ kind: 'resume', data: { outcome: 'failed', message, replayed: 0, imported: false } });
       }
@@ -298,20 +271,7 @@ export class LiveSession {
   private failStart(message: string, stderrTail: string): void {
     this.append({ kind: 'start_failed', data: { message, stderrTail } });
     this.setState('failed', message);
-    this.dropQueue('the agent could not start');
-  }
-
-  /** Selects the user's mode (or the preset's safe default, e.g. Claude's `default`) when the agent offers it. */
-  private async applyDesiredMode(presetMode: string | null): Promise<void> {
-    const r = this.record;
-    const desired = r.desiredModeId ?? presetMode;
-    if (!desired || !r.modes || r.modes.currentModeId === desired || !r.modes.available.some((m) => m.id === desired)) return;
-    try {
-      await this.conn!.agent.request(acp.methods.agent.session.setMode, { sessionId: r.agentSessionId!, modeId: desired });
-      this.append({ kind: 'mode_set', data: { modeId: desired } });
-    } catch (error) {
-      this.append({ kind: 'update', data: { update: { sessionUpdate: 'notice', severity: 'warning', title: `Could not switch to mode "${desired}": ${describeAgentError(error)}` } } });
-    }
+    this.queue.dropAll('the agent could not start');
   }
 
   /** Handles the end of the agent process: a crash fails the session (no restart), an expected stop is only logged. */
@@ -327,10 +287,10 @@ export class LiveSession {
     this.permissions.cancelAll('shutdown');
     const stderrTail = proc.stderr.text();
     try {
-      if (!info.expected && this.running) this.append({ kind: 'turn_end', data: { stopReason: 'crashed', error: `The agent exited during the turn.` } });
+      if (!info.expected && this.queue.running) this.append({ kind: 'turn_end', data: { stopReason: 'crashed', error: `The agent exited during the turn.` } });
       this.append({ kind: 'agent_exited', data: { code: info.code, signal: info.signal, stderrTail, expected: info.expected, spawnError: info.spawnError } });
       if (!info.expected && !this.stopping) {
-        this.dropQueue('the agent exited');
+        this.queue.dropAll('the agent exited');
         const how = info.spawnError ?? (info.signal ? `signal ${info.signal}` : `exit code ${info.code}`);
         this.setState('failed', `The agent exited unexpectedly (${how}).`);
       }
@@ -372,14 +332,14 @@ export class LiveSession {
     if (this.stopping) return;
     this.stopping = true;
     try {
-      const wasRunning = this.running !== null;
+      const wasRunning = this.queue.running !== null;
       const cutOff = wasRunning || this.record.state === 'busy' || this.record.state === 'awaiting_permission' || this.record.state === 'starting';
-      this.dropQueue(mode === 'closed' ? 'the session was closed' : 'Atrium stopped the agent');
+      this.queue.dropAll(mode === 'closed' ? 'the session was closed' : 'Atrium stopped the agent');
       this.permissions.cancelAll('shutdown');
       const conn = this.conn;
       const sessionId = this.record.agentSessionId;
       if (conn && sessionId) {
-        if (this.running) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+        if (this.queue.running) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
         if (mode === 'closed' && this.record.capabilities?.close) {
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([
@@ -414,10 +374,10 @@ export class LiveSession {
   private scheduleIdle(): void {
     this.clearIdleTimer();
     const idleMs = this.deps.idleMs();
-    if (!(idleMs > 0) || this.running || this.queue.length || this.permissions.count) return;
+    if (!(idleMs > 0) || this.queue.running || this.queue.length || this.permissions.count) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.live && !this.running && !this.queue.length && this.record.state === 'idle') void this.shutdown(IDLE_REASON);
+      if (this.live && !this.queue.running && !this.queue.length && this.record.state === 'idle') void this.shutdown(IDLE_REASON);
     }, idleMs);
     this.idleTimer.unref();
   }
@@ -435,110 +395,17 @@ export class LiveSession {
    * @returns its id and position (0 = runs now)
    */
   prompt(text: string, surfaceId: string | null = null): { promptId: string; position: number } {
-    const q: QueuedTurn = { promptId: crypto.randomUUID(), text, blocks: [{ type: 'text', text }], queuedAt: new Date().toISOString(), surfaceId };
-    this.queue.push(q);
-    this.append({ kind: 'prompt_queued', data: { promptId: q.promptId, text, blocks: q.blocks, queuedAt: q.queuedAt } });
-    const position = this.queue.length - 1 + (this.running ? 1 : 0);
-    void this.drain();
-    return { promptId: q.promptId, position };
+    return this.queue.prompt(text, surfaceId);
   }
 
   /** Resolves when the prompt's turn has ended (its stop reason) or the prompt was dropped (at once if that already happened). */
   waitForTurn(promptId: string): Promise<StopReason | 'dropped'> {
-    const done = this.settled.get(promptId);
-    if (done) return Promise.resolve(done);
-    return new Promise((resolve) => {
-      const list = this.turnWaiters.get(promptId) ?? [];
-      list.push(resolve);
-      this.turnWaiters.set(promptId, list);
-    });
-  }
-
-  private settleTurn(promptId: string, stop: StopReason | 'dropped'): void {
-    this.settled.set(promptId, stop);
-    if (this.settled.size > 1000) this.settled.delete(this.settled.keys().next().value as string);
-    const list = this.turnWaiters.get(promptId);
-    this.turnWaiters.delete(promptId);
-    for (const fn of list ?? []) fn(stop);
+    return this.queue.waitForTurn(promptId);
   }
 
   /** Removes a queued prompt before it runs; false when it is not queued (running or done). */
   dequeue(promptId: string): boolean {
-    const i = this.queue.findIndex((q) => q.promptId === promptId);
-    if (i < 0) return false;
-    this.queue.splice(i, 1);
-    this.append({ kind: 'prompt_dropped', data: { promptId, reason: 'removed from the queue' } });
-    this.settleTurn(promptId, 'dropped');
-    return true;
-  }
-
-  private dropQueue(reason: string): void {
-    for (const q of this.queue.splice(0)) {
-      this.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason } });
-      this.settleTurn(q.promptId, 'dropped');
-    }
-  }
-
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      while (this.queue.length && !this.stopping) {
-        try {
-          await this.ensureStarted();
-        } catch {
-          this.dropQueue('the agent could not start');
-          break;
-        }
-        const next = this.queue.shift();
-        if (!next) break;
-        await this.runTurn(next);
-      }
-    } finally {
-      this.draining = false;
-      if (this.live) this.scheduleIdle();
-    }
-  }
-
-  private async runTurn(q: QueuedTurn): Promise<void> {
-    const conn = this.conn;
-    const sessionId = this.record.agentSessionId;
-    if (!conn || !sessionId) {
-      this.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason: 'the agent is not running' } });
-      this.settleTurn(q.promptId, 'dropped');
-      return;
-    }
-    this.clearIdleTimer();
-    this.running = q;
-    this.append({ kind: 'prompt_sent', data: { promptId: q.promptId } });
-    this.setState('busy');
-    let stop: StopReason;
-    let error: string | null = null;
-    let recorded = false;
-    try {
-      const blocks = await this.deps.hooks.beforePrompt(this.hookContext(), q.blocks, { promptId: q.promptId, text: q.text });
-      const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
-      stop = stopReason(res?.stopReason);
-      if (stop === 'error') error = `The agent answered with an unknown stop reason "${String(res?.stopReason)}".`;
-    } catch (e) {
-      if (conn.signal.aborted || !this.live) {
-        // the process died or is being stopped: its exit handler (or stop) records the end of the turn
-        await this.gone;
-        recorded = true;
-        stop = this.stopping ? 'cancelled' : 'crashed';
-      } else {
-        stop = 'error';
-        error = describeAgentError(e);
-      }
-    }
-    this.running = null;
-    if (!recorded && !this.stopping) {
-      // persisted (and so durable) before anyone is told the turn ended
-      this.append({ kind: 'turn_end', data: { stopReason: stop, error } });
-      if (this.record.state === 'busy' || this.record.state === 'awaiting_permission') this.setState('idle');
-    }
-    this.settleTurn(q.promptId, stop);
-    this.deps.hooks.afterTurn(this.hookContext(), stop);
+    return this.queue.dequeue(promptId);
   }
 
   /**
@@ -547,10 +414,10 @@ export class LiveSession {
    */
   cancel(clearQueue: boolean): void {
     this.append({ kind: 'cancel_requested', data: { clearQueue } });
-    if (clearQueue) this.dropQueue('cancelled by the user');
+    if (clearQueue) this.queue.dropAll('cancelled by the user');
     this.permissions.cancelAll('cancel');
     const sessionId = this.record.agentSessionId;
-    if (this.running && this.conn && sessionId) void this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+    if (this.queue.running && this.conn && sessionId) void this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
   }
 
   /**
@@ -573,41 +440,21 @@ export class LiveSession {
    * @returns how many requests were re-targeted
    */
   retargetPermissions(fromSurfaceId: string, to: PermissionRoute | null): number {
-    const route = to ? toRoute(to) : null;
-    if (route?.surfaceId === fromSurfaceId) return 0;
-    const tables = SessionTables.of(this.deps.store.db);
-    let moved = 0;
-    for (const requestId of this.permissions.ids()) {
-      const item = tables.itemByRef(this.id, requestId);
-      if (item?.kind !== 'permission' || item.state !== 'pending' || item.surfaceId !== fromSurfaceId) continue;
-      try {
-        this.append({ kind: 'permission_routed', data: { requestId, route, reason: `surface ${fromSurfaceId} detached` } });
-      } catch (error) {
-        console.error('[atrium] recording a permission re-target failed:', error);
-        continue;
-      }
-      moved += 1;
-      this.announcePermission(requestId);
-    }
-    return moved;
+    return retargetPermissions(
+      { id: this.id, store: this.deps.store, pendingIds: () => this.permissions.ids(), append: (e) => this.append(e), announce: (requestId) => this.announcePermission(requestId) },
+      fromSurfaceId,
+      to,
+    );
   }
 
   /** The route of a new permission request: the running prompt's surface if still attached, else the earliest attached, else null (any). */
   private permissionRoute(): PermissionRoute | null {
-    try {
-      const target = this.deps.permissionSurface?.(this.id, this.running?.surfaceId ?? null) ?? null;
-      return target ? toRoute(target) : null;
-    } catch (error) {
-      console.error('[atrium] routing a permission request failed:', error);
-      return null;
-    }
+    return permissionRoute(this.deps.permissionSurface, this.id, this.queue.running?.surfaceId ?? null);
   }
 
   /** Pushes `permissionRequested` for a recorded pending request, addressed as its item says. */
   private announcePermission(requestId: string): void {
-    const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
-    if (item?.kind !== 'permission' || item.state !== 'pending') return;
-    this.deps.bus.emit('permissionRequested', { sessionId: this.id, sessionTitle: this.record.title, permission: item, surfaceId: item.surfaceId ?? null });
+    announcePermission(this.deps.store, this.deps.bus, { id: this.id, title: this.record.title }, requestId);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -619,20 +466,7 @@ export class LiveSession {
    * @throws AtriumError AGENT_UNSUPPORTED (mode not offered) | AGENT_ERROR
    */
   async setMode(modeId: string): Promise<void> {
-    const modes = this.record.modes;
-    if (!modes || !modes.available.some((m) => m.id === modeId)) {
-      throw new AtriumError('AGENT_UNSUPPORTED', `The agent offers no mode "${modeId}"${modes ? `; modes: ${modes.available.map((m) => m.id).join(', ')}` : ''}.`);
-    }
-    if (!this.live) {
-      this.append({ kind: 'mode_set', data: { modeId } });
-      return;
-    }
-    try {
-      await this.conn!.agent.request(acp.methods.agent.session.setMode, { sessionId: this.record.agentSessionId!, modeId });
-    } catch (error) {
-      throw new AtriumError('AGENT_ERROR', `The agent refused mode "${modeId}": ${describeAgentError(error)}`);
-    }
-    this.append({ kind: 'mode_set', data: { modeId } });
+    await settings.setMode({ record: this.record, conn: this.live ? this.conn : null, append: (e) => this.append(e) }, modeId);
   }
 
   /**
@@ -641,26 +475,12 @@ export class LiveSession {
    */
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     await this.ensureStarted();
-    if (!this.record.configOptions.some((o) => o.id === configId)) throw new AtriumError('AGENT_UNSUPPORTED', `The agent offers no configuration option "${configId}".`);
-    let res: acp.SetSessionConfigOptionResponse;
-    try {
-      const params = (typeof value === 'boolean' ? { sessionId: this.record.agentSessionId!, configId, type: 'boolean', value } : { sessionId: this.record.agentSessionId!, configId, value }) as acp.SetSessionConfigOptionRequest;
-      res = await this.conn!.agent.request(acp.methods.agent.session.setConfigOption, params);
-    } catch (error) {
-      throw new AtriumError('AGENT_ERROR', `The agent refused ${configId} = ${String(value)}: ${describeAgentError(error)}`);
-    }
-    this.append({ kind: 'config_set', data: { configId, value, configOptions: res?.configOptions ?? [] } });
+    await settings.setConfigOption({ record: this.record, conn: this.conn, append: (e) => this.append(e) }, configId, value);
   }
 
   /** A terminal's output: live, or the stored tail. @throws AtriumError NOT_FOUND */
   terminalOutput(terminalId: string): { output: string; truncated: boolean; exitStatus: { exitCode: number | null; signal: string | null } | null } {
-    if (this.terminals.has(terminalId)) {
-      const out = this.terminals.output(terminalId);
-      return { output: out.output, truncated: out.truncated, exitStatus: out.exitStatus ? { exitCode: out.exitStatus.exitCode ?? null, signal: out.exitStatus.signal ?? null } : null };
-    }
-    const stored = SessionTables.of(this.deps.store.db).terminal(this.id, terminalId);
-    if (!stored) throw new AtriumError('NOT_FOUND', `No terminal "${terminalId}" in this session.`);
-    return { output: stored.output, truncated: stored.truncated, exitStatus: { exitCode: stored.exitCode, signal: stored.signal } };
+    return settings.terminalOutput(this.terminals, this.deps.store, this.id, terminalId);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -677,47 +497,24 @@ export class LiveSession {
     });
     return {
       ...files,
-      onUpdate: (n: acp.SessionNotification) => this.onUpdate(n),
+      onUpdate: (n: acp.SessionNotification) => this.inbox.receive(n),
       requestPermission: (p: acp.RequestPermissionRequest, signal: AbortSignal) => this.onPermission(p, signal),
     };
   }
 
-  private onUpdate(n: acp.SessionNotification): void {
-    if (!n || typeof n !== 'object' || !n.update) return;
-    if (n.sessionId !== this.record.agentSessionId) {
-      // updates may precede the session/new answer that tells us the id
-      if (this.setupBuffer && this.setupBuffer.length < 1000) this.setupBuffer.push(n);
-      return;
-    }
-    if (this.replayCount !== null) {
-      this.replayCount += 1;
-      if (!this.replayStore) return;
-      this.append({ kind: 'update', data: { update: n.update, replay: true } });
-      return;
-    }
-    this.append({ kind: 'update', data: { update: n.update } });
-    if (n.update.sessionUpdate === 'tool_call' || n.update.sessionUpdate === 'tool_call_update') this.deps.hooks.onToolCall(this.hookContext(), n.update);
+  private onPermission(p: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    return askPermission(
+      {
+        agentSessionId: this.record.agentSessionId,
+        broker: this.permissions,
+        turnRunning: () => this.queue.running !== null,
+        state: () => this.record.state,
+        setState: (state) => this.setState(state),
+        announce: (requestId) => this.announcePermission(requestId),
+        autoAnswer: (request) => this.deps.hooks.onPermissionRequest(this.hookContext(), request),
+      },
+      p,
+      signal,
+    );
   }
-
-  private async onPermission(p: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    if (p.sessionId !== this.record.agentSessionId) return { outcome: { outcome: 'cancelled' } };
-    let requestId = '';
-    const response = this.permissions.ask(p, signal, (id) => (requestId = id));
-    if (this.running) this.setState('awaiting_permission');
-    this.announcePermission(requestId);
-    try {
-      const auto = await this.deps.hooks.onPermissionRequest(this.hookContext(), p);
-      if (auto && this.permissions.ids().includes(requestId)) this.permissions.answer(requestId, auto, 'hook');
-    } catch (error) {
-      console.error('[atrium] onPermissionRequest hook failed:', error);
-    }
-    const answer = await response;
-    if (this.permissions.count === 0 && this.running && this.record.state === 'awaiting_permission') this.setState('busy');
-    return answer;
-  }
-}
-
-/** Only the fields a route records (an attached surface also carries `via` and `attachedAt`). */
-function toRoute(target: PermissionRoute): PermissionRoute {
-  return { surfaceId: target.surfaceId, label: target.label, kind: target.kind };
 }

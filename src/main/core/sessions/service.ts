@@ -1,20 +1,20 @@
 import crypto from 'node:crypto';
-import type { AgentSessionListing, PermissionItem, Session, SessionDetails, TranscriptItem, Workspace } from '../../../shared/contract';
+import type { AgentSessionListing, PermissionItem, Session, SessionDetails, TranscriptItem } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
-import { canonicalDirectory, pathIdentity } from '../workspaces/identity';
+import { canonicalDirectory } from '../workspaces/identity';
 import type { WorkspaceService } from '../workspaces/service';
 import { AgentRegistry } from './agentRegistry';
-import { isInside } from './confine';
 import type { PermissionRoute } from './events';
 import { HookChain, type SessionHooks } from './hooks';
 import type { AnsweredBy } from './permissions';
-import { Journal } from './journal';
 import { listAgentSessions } from './listing';
 import { LiveSession } from './liveSession';
 import type { AgentPreset } from './presets';
-import { fromRow, toSession, type SessionRecord, type SessionRow } from './records';
+import { emptyRecord, placeSession } from './placement';
+import type { SessionRecord } from './records';
+import { listSessions, notFound, recoverInterrupted, showSession, transcriptPage } from './sessionQueries';
 import { SessionTables } from './tables';
 import { createWorktree, type WorktreeInfo } from './workspacePolicy/worktree';
 
@@ -47,8 +47,6 @@ export interface SessionServiceOptions {
   clientVersion?: string;
 }
 
-/** States in which a session has (or had, before a crash) an agent process doing work. */
-const ACTIVE_STATES = ['starting', 'busy', 'awaiting_permission'];
 /** Default idle shutdown (VibeAround: 10 minutes). */
 export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 
@@ -77,7 +75,7 @@ export class SessionService {
   ) {
     this.tables = SessionTables.of(store.db);
     this.agents = new AgentRegistry(store, bus, dataDir, { presets: options.presets, envPath: options.envPath, npmCommand: options.npmCommand });
-    this.recover();
+    recoverInterrupted(store, bus);
   }
 
   /** Adds hooks to every session (see {@link SessionHooks}); returns a remover. */
@@ -189,41 +187,12 @@ export class SessionService {
 
   /** Sessions, most recently active first; filtered by workspace or folder. */
   list(filter: { workspaceId?: string; cwd?: string; limit?: number } = {}): Session[] {
-    const limit = filter.limit ?? 500;
-    let rows: SessionRow[];
-    if (filter.workspaceId) {
-      rows = this.store.db.prepare('SELECT * FROM sessions WHERE workspace_id = ? ORDER BY updated_at DESC LIMIT ?').all(filter.workspaceId, limit) as SessionRow[];
-    } else if (filter.cwd) {
-      const { workspace, cwd } = this.place({ cwd: filter.cwd }, false);
-      rows = workspace
-        ? (this.store.db.prepare('SELECT * FROM sessions WHERE workspace_id = ? ORDER BY updated_at DESC LIMIT ?').all(workspace.id, limit) as SessionRow[])
-        : (this.store.db.prepare("SELECT * FROM sessions WHERE cwd = ? OR substr(cwd, 1, length(?) + 1) = ? || '/' ORDER BY updated_at DESC LIMIT ?").all(cwd, cwd, cwd, limit) as SessionRow[]);
-    } else {
-      rows = this.store.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC LIMIT ?').all(limit) as SessionRow[];
-    }
-    return rows.map((row) => this.sessions.get(row.id)?.summary() ?? toSession(fromRow(row), { live: false, queue: [], pendingPermissions: 0 }));
+    return listSessions(this.store, this.sessions, filter, (cwd) => this.place({ cwd }, false));
   }
 
   /** One session for its view. @throws AtriumError SESSION_NOT_FOUND */
   show(sessionId: string): SessionDetails {
-    const live = this.sessions.get(sessionId);
-    const record = live?.record ?? this.tables.session(sessionId);
-    if (!record) throw notFound(sessionId);
-    const summary = live?.summary() ?? toSession(record, { live: false, queue: [], pendingPermissions: 0 });
-    const permissions = this.tables
-      .openIds(sessionId, ['pending'])
-      .map((id) => this.tables.item(sessionId, id))
-      .filter((i): i is PermissionItem => i?.kind === 'permission' && i.state === 'pending');
-    return {
-      ...summary,
-      permissions,
-      diagnostics: {
-        stderrTail: live?.stderrTail() ?? record.stderrTail,
-        pid: live?.pid() ?? null,
-        command: record.lastCommand?.command ?? null,
-        args: record.lastCommand?.args ?? [],
-      },
-    };
+    return showSession(this.tables, this.sessions.get(sessionId), sessionId);
   }
 
   /**
@@ -231,19 +200,7 @@ export class SessionService {
    * @throws AtriumError SESSION_NOT_FOUND
    */
   transcript(sessionId: string, page: { before?: number; after?: number; limit?: number } = {}): { items: TranscriptItem[]; total: number; hasBefore: boolean; hasAfter: boolean } {
-    const live = this.sessions.get(sessionId);
-    live?.journal.flush();
-    const record = live?.record ?? this.tables.session(sessionId);
-    if (!record) throw notFound(sessionId);
-    const items = this.tables.page(sessionId, page.limit ?? 100, page.before, page.after);
-    const first = items[0]?.id;
-    const last = items[items.length - 1]?.id;
-    return {
-      items,
-      total: record.lastItem,
-      hasBefore: first !== undefined ? first > 1 : (page.after ?? 0) > 0 && record.lastItem > 0,
-      hasAfter: last !== undefined ? last < record.lastItem : page.before !== undefined && page.before <= record.lastItem,
-    };
+    return transcriptPage(this.tables, this.sessions.get(sessionId), sessionId, page);
   }
 
   /**
@@ -378,40 +335,9 @@ export class SessionService {
     return live;
   }
 
-  private recover(): void {
-    const rows = this.store.db.prepare(`SELECT * FROM sessions WHERE state IN (${ACTIVE_STATES.map(() => '?').join(', ')})`).all(...ACTIVE_STATES) as SessionRow[];
-    for (const row of rows) {
-      const record = fromRow(row);
-      const journal = new Journal(this.store, this.bus, record, { batchMs: 0, summarize: (r) => toSession(r, { live: false, queue: [], pendingPermissions: 0 }) });
-      const during = record.state === 'starting' ? 'start-up' : 'a turn';
-      journal.append({ kind: 'interrupted', data: { reason: `Atrium stopped unexpectedly during ${during}; resume to continue.` } });
-      journal.append({ kind: 'state', data: { state: 'interrupted' } });
-    }
-  }
-
-  /**
-   * Where a session runs: a workspace's folder, or a folder (canonical) and the deepest workspace
-   * containing it, which is added to the workspace list when `addWorkspace` and none contains it.
-   */
-  private place(input: { workspaceId?: string; cwd?: string }, addWorkspace: boolean): { workspace: Workspace | null; cwd: string } {
-    if (input.workspaceId && !input.cwd) {
-      const ws = this.workspaces.get(input.workspaceId);
-      return { workspace: ws, cwd: canonicalDirectory(ws.path) };
-    }
-    if (!input.cwd) throw new AtriumError('INVALID_PARAMS', 'Give a workspace id or a folder.');
-    const cwd = canonicalDirectory(input.cwd);
-    if (input.workspaceId) {
-      const ws = this.workspaces.get(input.workspaceId);
-      if (!isInside(cwd, ws.path)) throw new AtriumError('PATH_OUTSIDE_WORKSPACE', `"${cwd}" is not inside the workspace folder "${ws.path}".`);
-      return { workspace: ws, cwd };
-    }
-    const containing = this.workspaces
-      .list()
-      .filter((w) => !w.missing && isInside(pathIdentity(cwd), pathIdentity(w.path)))
-      .sort((a, b) => b.path.length - a.path.length)[0];
-    if (containing) return { workspace: containing, cwd };
-    if (!addWorkspace) return { workspace: null, cwd };
-    return { workspace: this.workspaces.add(cwd).workspace, cwd };
+  /** Where a session runs (see {@link placeSession}). */
+  private place(input: { workspaceId?: string; cwd?: string }, addWorkspace: boolean): ReturnType<typeof placeSession> {
+    return placeSession(this.workspaces, input, addWorkspace);
   }
 
   private baseEnv(): Record<string, string> {
@@ -428,33 +354,4 @@ export class SessionService {
   private assertOpen(): void {
     if (this.closed) throw new AtriumError('SESSION_CLOSED', 'Atrium is shutting down; no new agent work is started.');
   }
-}
-
-function notFound(id: string): AtriumError {
-  return new AtriumError('SESSION_NOT_FOUND', `No session with id ${id}. See: atrium session list`);
-}
-
-function emptyRecord(): Omit<SessionRecord, 'id' | 'cwd' | 'agentId' | 'createdAt' | 'updatedAt' | 'state'> {
-  return {
-    workspaceId: null,
-    additionalDirectories: [],
-    agentVersion: null,
-    agentSessionId: null,
-    title: null,
-    stopReason: null,
-    resume: null,
-    lastError: null,
-    exit: null,
-    desiredModeId: null,
-    modes: null,
-    configOptions: [],
-    usage: null,
-    commands: [],
-    capabilities: null,
-    stderrTail: '',
-    lastCommand: null,
-    turnCount: 0,
-    lastSeq: 0,
-    lastItem: 0,
-  };
 }

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { TranscriptItem } from '../../../shared/contract';
 import { fromRow, INSERT_SESSION_SQL, toParams, UPDATE_SESSION_SQL, type SessionRecord, type SessionRow } from './records';
-import { agentTitle, itemColumns } from './projector';
+import { agentTitle, itemColumns } from './projectionState';
 
 /**
  * Prepared statements over the session tables of one database (schema 3), shared by every journal

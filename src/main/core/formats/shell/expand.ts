@@ -1,4 +1,4 @@
-import type { SimpleCommand, Word } from './parse';
+import type { SimpleCommand, Word } from './types';
 
 /** What the caller knows about the shell's state when a word is expanded. */
 export interface ExpandEnv {

@@ -1,3 +1,5 @@
 export { bashGrammarPath, bashParser } from './grammar';
-export { literalText, parseShell, parseShellSync, type Redirect, type ShellScript, type SimpleCommand, type Word, type WordPart } from './parse';
+export { parseShell, parseShellSync } from './parse';
+export type { Redirect, ShellScript, SimpleCommand, Word, WordPart } from './types';
+export { literalText } from './words';
 export { expandWord, type ExpandEnv, type Expanded } from './expand';
