@@ -13,7 +13,7 @@ import type { HookChain, HookContext } from './hooks';
 import { Journal } from './journal';
 import { announcePermission, askPermission, permissionRoute, retargetPermissions } from './permissionRouting';
 import { PermissionBroker, type AnsweredBy } from './permissions';
-import { killProcessTree } from './processTree';
+import { killProcessTree } from '../process/processTree';
 import { PromptQueue } from './promptQueue';
 import { toSession, type SessionRecord } from './records';
 import { agentEnv, handshake, raceExit, startFailureMessage } from './startup';
