@@ -10,6 +10,7 @@ import { checkedText } from './fileText';
 import { maskArgs, maskValues } from './mask';
 import { MAX_SOURCE_BYTES, type WorkspacePlugin } from './sources';
 import type { HookDanger } from '../../../shared/contract';
+import { directFileAccess, type FileReader } from '../files/scan';
 
 /** One MCP server definition read from a repository file, with its digest (secrets unmasked: engine-internal). */
 export interface McpDefinition {
@@ -82,9 +83,9 @@ function isHookSourceFile(file: string): boolean {
  * Every MCP server the repository's files declare (issue 6 "Approval"; formats.md §2.7), each with
  * the digest of `{name, transport, command, args, cwd, url, env, headers, source}` (values
  * included; masked only for display). Malformed files and entries become warnings naming the file
- * and line. Never throws.
+ * and line. Files are read through `files` (a build's scan; default: directly). Never throws.
  */
-export async function readMcpServers(dir: string, homeDir: string, plugins: readonly WorkspacePlugin[]): Promise<{ servers: McpDefinition[]; warnings: TrustWarning[] }> {
+export async function readMcpServers(dir: string, homeDir: string, plugins: readonly WorkspacePlugin[], files: FileReader = directFileAccess): Promise<{ servers: McpDefinition[]; warnings: TrustWarning[] }> {
   const servers: McpDefinition[] = [];
   const warnings: TrustWarning[] = [];
   const seen = new Set<string>();
@@ -96,7 +97,7 @@ export async function readMcpServers(dir: string, homeDir: string, plugins: read
     try {
       const st = await fs.stat(abs);
       if (!st.isFile() || st.size > MAX_SOURCE_BYTES) continue;
-      const checked = checkedText(await fs.readFile(abs), spec.file, spec.format);
+      const checked = checkedText(await files.readBytes(abs), spec.file, spec.format);
       text = checked.text;
       // hook source files (settings, config.toml) are checked by the hook listing already
       if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings);
