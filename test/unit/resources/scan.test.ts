@@ -98,6 +98,12 @@ async function unsharedCatalogs(dir: string, home: string, gate: TrustGate) {
   return { rules: rulesView(rules), extensions: extensionsView(extensions) };
 }
 
+/** Keeps a build's counted scan and hands its scan to the cache. */
+function record(scans: Counted[], c: Counted): WorkspaceScan {
+  scans.push(c);
+  return c.scan;
+}
+
 function expectOnePerBuild(c: Counted): void {
   expect(c.listings).toHaveLength(1);
   expect([...c.reads].filter(([, n]) => n > 1)).toEqual([]);
@@ -109,7 +115,7 @@ describe('one listing and one read per file per bundle build', () => {
     const gate = fixedGate(true);
     const expected = await unsharedCatalogs(dir, home, gate);
     const scans: Counted[] = [];
-    const cache = new WorkspaceResourcesCache({ homeDir: home, trustGate: gate, watch: false, createScan: (ws) => scans.push(countingScan(ws)) && scans[scans.length - 1].scan });
+    const cache = new WorkspaceResourcesCache({ homeDir: home, trustGate: gate, watch: false, createScan: (ws) => record(scans, countingScan(ws)) });
     const bypass = vi.spyOn(fs.promises, 'readFile');
     try {
       const before = allListings();
@@ -153,7 +159,7 @@ describe('one listing and one read per file per bundle build', () => {
     let trusted = false;
     const gate: TrustGate = { mayActivateProjectResources: () => trusted };
     const scans: Counted[] = [];
-    const cache = new WorkspaceResourcesCache({ homeDir: home, trustGate: gate, watch: false, createScan: (ws) => scans.push(countingScan(ws)) && scans[scans.length - 1].scan });
+    const cache = new WorkspaceResourcesCache({ homeDir: home, trustGate: gate, watch: false, createScan: (ws) => record(scans, countingScan(ws)) });
     try {
       const before = allListings();
       const restricted = await cache.resolve(dir);
