@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ExtensionWarning } from '../../../shared/contract/extensions';
+import { WorkspaceScan, type FileAccess } from '../files/scan';
 import { sha256Hex } from '../rules/hash';
 import { scanCommands } from './commands/scan';
 import { readLspFile } from './lsp/scan';
@@ -31,6 +32,11 @@ export interface BuildContext {
   workspaceDir: string;
   homeDir: string;
   gate: ExtensionsTrust;
+  /**
+   * The build's scan: the workspace listing and every file read come from it, so the bundle lists
+   * the tree once and reads each file once across its members (default: a scan of its own).
+   */
+  files?: FileAccess;
 }
 
 /** What one discovery reads: the project only when `trusted`, the user's sources only when `includeUser`. */
@@ -39,6 +45,7 @@ interface Discovery {
   homeDir: string;
   trusted: boolean;
   includeUser: boolean;
+  files: FileAccess;
 }
 
 /**
@@ -53,10 +60,11 @@ interface Discovery {
  */
 export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatalog> {
   const trusted = ctx.gate.mayActivateProjectResources(ctx.workspaceDir);
-  const catalog = await discover({ workspaceDir: ctx.workspaceDir, homeDir: ctx.homeDir, trusted, includeUser: true });
+  const files = ctx.files ?? new WorkspaceScan({ root: ctx.workspaceDir });
+  const catalog = await discover({ workspaceDir: ctx.workspaceDir, homeDir: ctx.homeDir, trusted, includeUser: true, files });
   if (trusted) return catalog;
-  // restricted mode: what trusting would activate, from the very same discovery
-  const counts = countActive(await discoverProjectExtensions(ctx.workspaceDir, ctx.homeDir));
+  // restricted mode: what trusting would activate, from the very same discovery (and the same reads)
+  const counts = countActive(await discoverProjectExtensions(ctx.workspaceDir, ctx.homeDir, files));
   return freeze({ ...catalog, restrictedCounts: counts, digest: sha256Hex(JSON.stringify([catalog.digest, counts])) });
 }
 
@@ -66,10 +74,11 @@ export async function buildExtensions(ctx: BuildContext): Promise<ExtensionCatal
  * `~/.claude.json`, installed plugins) left out. Settings layers still decide plugin enabled state
  * (the user's `enabledPlugins` included), so the result is exactly the project part of the bundle
  * the workspace gets once trusted. The trust review lists these (`trust/review/resources.ts`) and
- * restricted mode counts them. Never throws for bad files (warnings).
+ * restricted mode counts them. `files` is the caller's scan (the review passes the one it listed
+ * the tree with; default: a scan of its own). Never throws for bad files (warnings).
  */
-export function discoverProjectExtensions(workspaceDir: string, homeDir: string): Promise<ExtensionCatalog> {
-  return discover({ workspaceDir, homeDir, trusted: true, includeUser: false });
+export function discoverProjectExtensions(workspaceDir: string, homeDir: string, files?: FileAccess): Promise<ExtensionCatalog> {
+  return discover({ workspaceDir, homeDir, trusted: true, includeUser: false, files: files ?? new WorkspaceScan({ root: workspaceDir }) });
 }
 
 /** Restricted-mode counts: resources of each kind that would be active, plugins that would be enabled. */
@@ -80,21 +89,21 @@ function countActive(c: ExtensionCatalog): ExtensionCatalog['restrictedCounts'] 
 
 async function discover(ctx: Discovery): Promise<ExtensionCatalog> {
   const started = performance.now();
-  const { workspaceDir, homeDir, trusted, includeUser } = ctx;
+  const { workspaceDir, homeDir, trusted, includeUser, files } = ctx;
   const shown = (abs: string) => displayPath(abs, workspaceDir, homeDir);
   const warnings: ExtensionWarning[] = [];
 
   // plugins and their enabled state
-  const discovered = await discoverPlugins({ homeDir, workspaceDir, trusted, includeUser, shown });
+  const discovered = await discoverPlugins({ homeDir, workspaceDir, trusted, includeUser, shown, files });
   warnings.push(...discovered.warnings);
-  const layers = await readEnabledLayers(homeDir, workspaceDir, trusted, shown);
+  const layers = await readEnabledLayers(homeDir, workspaceDir, trusted, shown, files);
   warnings.push(...layers.warnings);
   const plugins: PluginRecord[] = [];
   const contributions = new Map<string, PluginResources>();
   for (const c of discovered.plugins) {
     const { enabled, enabledBy } = resolveEnabled(c.name, c.marketplace, c.defaultEnabled, layers.layers, warnings);
     const error = c.check.errors.length > 0;
-    const res = error ? null : await collectPluginResources({ name: c.name, root: c.root, manifest: c.manifest, entry: c.entry, source: c.source }, shown);
+    const res = error ? null : await collectPluginResources({ name: c.name, root: c.root, manifest: c.manifest, entry: c.entry, source: c.source }, shown, files);
     if (res) contributions.set(c.name, res);
     plugins.push({
       id: `plugin:${c.name}`,
@@ -131,49 +140,49 @@ async function discover(ctx: Discovery): Promise<ExtensionCatalog> {
   const agents: AgentRecord[] = [];
   const styles: StyleRecord[] = [];
   for (const root of nativeRoots('skills', homeDir, workspaceDir, trusted, includeUser)) {
-    const r = await scanSkills(root, shown);
+    const r = await scanSkills(root, shown, files);
     skills.push(...r.skills);
     warnings.push(...r.warnings);
   }
   const watchRoots: string[] = [];
   if (trusted) {
-    const roots = await nestedSkillRoots(workspaceDir);
-    const nested = await scanNestedSkills(roots, new Set(skills.filter((s) => s.source === 'project').map((s) => s.id)), shown);
+    const roots = await nestedSkillRoots(workspaceDir, files);
+    const nested = await scanNestedSkills(roots, new Set(skills.filter((s) => s.source === 'project').map((s) => s.id)), shown, files);
     skills.push(...nested.skills);
     warnings.push(...nested.warnings);
     watchRoots.push(...roots.map((r) => r.dir));
   }
   for (const root of nativeRoots('commands', homeDir, workspaceDir, trusted, includeUser)) {
-    const r = await scanCommands(root, shown);
+    const r = await scanCommands(root, shown, files);
     commands.push(...r.commands);
     warnings.push(...r.warnings);
   }
   for (const root of nativeRoots('agents', homeDir, workspaceDir, trusted, includeUser)) {
-    const r = await scanAgents(root, shown);
+    const r = await scanAgents(root, shown, files);
     agents.push(...r.agents);
     warnings.push(...r.warnings);
   }
   for (const root of nativeRoots('output-styles', homeDir, workspaceDir, trusted, includeUser)) {
-    const r = await scanStyles(root, shown);
+    const r = await scanStyles(root, shown, files);
     styles.push(...r.styles);
     warnings.push(...r.warnings);
   }
 
   // MCP (enabled plugins' servers included) and LSP
-  const mcp = await collectMcpServers({ workspaceDir, homeDir, trusted, includeUser, plugins: active, shown });
+  const mcp = await collectMcpServers({ workspaceDir, homeDir, trusted, includeUser, plugins: active, shown, files });
   warnings.push(...mcp.warnings);
   for (const p of plugins) p.contributes.mcpServers = mcp.servers.filter((s) => s.plugin === p.name).length;
   const lsp: LspRecord[] = [];
   if (trusted) {
     const abs = path.join(workspaceDir, '.lsp.json');
-    const r = await readLspFile({ source: 'project', plugin: null, path: shown(abs), absolutePath: abs, pluginRoot: null });
+    const r = await readLspFile({ source: 'project', plugin: null, path: shown(abs), absolutePath: abs, pluginRoot: null }, files);
     lsp.push(...r.servers);
     warnings.push(...r.warnings);
   }
   lsp.push(...fromPlugins('lspServers'));
 
   // disabled plugins still show how many MCP servers they would bring
-  for (const p of plugins) if (!p.enabled && p.status !== 'error') p.contributes.mcpServers = (await pluginServers(p, { homeDir, shown })).servers.length;
+  for (const p of plugins) if (!p.enabled && p.status !== 'error') p.contributes.mcpServers = (await pluginServers(p, { homeDir, shown, files })).servers.length;
 
   const catalog = {
     kind: 'extensions' as const,

@@ -1,6 +1,5 @@
 /** Extensions in the workspace resource bundle (issue 5). */
 export { buildExtensions, type BuildContext } from './build';
-export { extensionsMember } from './member';
 export { CommandInvocations, findCommand } from './invocations';
 export { readSkillBody } from './skills/body';
 export { LAYERS, applyPrecedence, resolveName, type Layer } from './precedence';

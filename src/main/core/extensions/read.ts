@@ -4,6 +4,7 @@ import type { ExtensionWarning } from '../../../shared/contract/extensions';
 import { sha256Hex } from '../rules/hash';
 import { splitFrontmatter } from '../rules/frontmatter';
 import { decodeRuleText, findHiddenControl } from '../rules/text';
+import { directFileAccess, type FileReader } from '../files/scan';
 
 /** Largest Markdown resource read (bytes); larger files are listed as invalid. */
 export const MAX_RESOURCE_BYTES = 256 * 1024;
@@ -36,15 +37,15 @@ export interface ReadFailure {
  * Reads and parses a Markdown resource. Never throws: an unreadable, binary, non-UTF-8 or too large
  * file yields a {@link ReadFailure}. YAML problems (an unquoted `: ` in a description, a `*glob`)
  * are repaired where possible and reported as warnings with line and fix (`rules/frontmatter.ts`).
- * `shown` is the path used in warnings.
+ * `shown` is the path used in warnings; `files` reads the bytes (a build's scan).
  */
-export async function readMarkdown(absolute: string, shown: string, maxBytes = MAX_RESOURCE_BYTES): Promise<MarkdownFile | ReadFailure> {
+export async function readMarkdown(absolute: string, shown: string, maxBytes = MAX_RESOURCE_BYTES, files: FileReader = directFileAccess): Promise<MarkdownFile | ReadFailure> {
   let bytes: Buffer;
   try {
     const st = await fs.stat(absolute);
     if (!st.isFile()) return { error: warn(shown, null, 'not a regular file', null) };
     if (st.size > maxBytes) return { error: warn(shown, null, `too large (${st.size} bytes; at most ${maxBytes} are read)`, 'Split the file or move long reference material into a supporting file.') };
-    bytes = await fs.readFile(absolute);
+    bytes = await files.readBytes(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { error: warn(shown, null, code === 'ENOENT' ? 'a symbolic link whose target does not exist' : `could not be read (${code ?? 'error'})`, code === 'ENOENT' ? 'Remove the link or restore its target.' : 'Check the file permissions.') };

@@ -32,6 +32,13 @@ export interface WorkspaceFileList {
   files: string[];
   /** Which strategy produced the list. */
   strategy: 'git' | 'walk';
+  /**
+   * With the `git` strategy and `verifyExistence`: the tracked files left out because they are gone
+   * from disk (same order and limits as `files`), so `files` plus these is exactly the list
+   * `verifyExistence: false` gives (see `files/scan.ts`). Empty for the walk and without `verifyExistence`; a
+   * lister standing in for this function (tests) may leave it out.
+   */
+  deleted?: string[];
 }
 
 /**
@@ -51,10 +58,12 @@ export async function listWorkspaceFiles(
 ): Promise<WorkspaceFileList> {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const strategy = options.strategy ?? ((await isInsideGitWorkTree(root)) ? 'git' : 'walk');
-  const files = strategy === 'git' ? await listWithGit(root, options.verifyExistence ?? true) : await listWithWalk(root, maxDepth);
+  const gone: string[] = [];
+  const files = strategy === 'git' ? await listWithGit(root, options.verifyExistence ?? true, gone) : await listWithWalk(root, maxDepth);
   const kept = files.filter((rel) => isWithinLimits(rel, maxDepth));
   kept.sort(); // the default sort compares UTF-16 code units: the same order as compareCodePoints, much faster
-  return { files: kept, strategy };
+  const deleted = gone.length === 0 ? gone : gone.filter((rel) => isWithinLimits(rel, maxDepth)).sort();
+  return { files: kept, strategy, deleted };
 }
 
 /** Code-point order (not locale order), so results are identical on every machine. */
@@ -78,7 +87,8 @@ async function isInsideGitWorkTree(dir: string): Promise<boolean> {
   return r.code === 0 && r.stdout.trim() === 'true';
 }
 
-async function listWithGit(root: string, verifyExistence: boolean): Promise<string[]> {
+/** `gone` receives the tracked files left out because they no longer exist on disk. */
+async function listWithGit(root: string, verifyExistence: boolean, gone: string[]): Promise<string[]> {
   const gitLs = async (args: string[]) => {
     const r = await runGit(['ls-files', '-z', ...args, '--', '.'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
     if (r.code !== 0) throw new Error(`git ls-files failed in ${root}: ${r.error ?? r.stderr.trim()}`);
@@ -89,10 +99,10 @@ async function listWithGit(root: string, verifyExistence: boolean): Promise<stri
   if (deleted.length === 0) return unique;
   // --cached lists tracked files even when they were deleted from disk; git's own --deleted check
   // (one lstat per index entry in C) is far cheaper than doing it from JavaScript.
-  const gone = new Set(deleted);
+  const deletedSet = new Set(deleted);
   const kept: string[] = [];
   for (const rel of unique) {
-    if (!gone.has(rel)) {
+    if (!deletedSet.has(rel)) {
       kept.push(rel);
       continue;
     }
@@ -100,7 +110,7 @@ async function listWithGit(root: string, verifyExistence: boolean): Promise<stri
       await fs.lstat(path.join(root, rel)); // e.g. a tracked file replaced by a folder or symlink
       kept.push(rel);
     } catch {
-      // deleted from disk
+      gone.push(rel); // deleted from disk
     }
   }
   return kept;

@@ -10,6 +10,11 @@ import { canonicalJson, digestOf, shortId } from './canonicalJson';
 import { maskArgs, maskValues } from './secrets';
 
 /** Largest MCP server file read (bytes; the hook listing's source limit): a bigger one is skipped. */
+/** Reads a whole file's bytes (structurally a build's scan, `files/scan.ts`; rejects like `fs.promises.readFile`). */
+export interface BytesReader {
+  readBytes(absolute: string): Promise<Uint8Array>;
+}
+
 export const MAX_MCP_FILE_BYTES = 4 * 1024 * 1024;
 
 /** A plugin inside the workspace whose `.mcp.json` and manifest `mcpServers` file may declare servers. */
@@ -95,9 +100,10 @@ function isHookSourceFile(file: string): boolean {
  * Every MCP server the files under `dir` declare (formats.md §2.7), each with
  * the digest of `{name, transport, command, args, cwd, url, env, headers, source}` (values
  * included; masked only for display). Malformed files and entries become warnings naming the file
- * and line. `dir` is absolute (a workspace or the home directory). Never throws.
+ * and line. `dir` is absolute (a workspace or the home directory). Files are read through `reader`
+ * (a build's scan, so each file is read once per build; default: directly). Never throws.
  */
-export async function readMcpServerDefinitions(dir: string, plugins: readonly McpPluginFiles[]): Promise<{ servers: McpServerDefinition[]; warnings: TrustWarning[] }> {
+export async function readMcpServerDefinitions(dir: string, plugins: readonly McpPluginFiles[], reader: BytesReader = { readBytes: (abs) => fs.readFile(abs) }): Promise<{ servers: McpServerDefinition[]; warnings: TrustWarning[] }> {
   const servers: McpServerDefinition[] = [];
   const warnings: TrustWarning[] = [];
   const seen = new Set<string>();
@@ -109,7 +115,7 @@ export async function readMcpServerDefinitions(dir: string, plugins: readonly Mc
     try {
       const st = await fs.stat(abs);
       if (!st.isFile() || st.size > MAX_MCP_FILE_BYTES) continue;
-      const checked = checkedText(await fs.readFile(abs), spec.file, spec.format);
+      const checked = checkedText(await reader.readBytes(abs), spec.file, spec.format);
       text = checked.text;
       // hook source files (settings, config.toml) are checked by the hook listing already
       if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings);

@@ -2,6 +2,7 @@ import type { HookDanger, HookSource, TrustWarning } from '../../../shared/contr
 import { mcpServerDefinitionsFromMap, readMcpServerDefinitions, type McpServerDefinition } from '../formats/mcpServers';
 import { commandDangers, envDangers, urlDangers } from './danger';
 import type { WorkspacePlugin } from './sources';
+import { directFileAccess, type FileReader } from '../files/scan';
 
 /** An MCP server definition (see `formats/mcpServers.ts`) with what approving it would allow to run. */
 export interface McpDefinition extends McpServerDefinition {
@@ -20,10 +21,11 @@ function withDanger(d: McpServerDefinition, dir: string, homeDir: string): McpDe
 
 /**
  * Every MCP server the repository's files declare (issue 6 "Approval"; formats.md §2.7), read by
- * `readMcpServerDefinitions`, each with its danger checks. Never throws.
+ * `readMcpServerDefinitions` through `files` (a build's scan; default: directly), each with its
+ * danger checks. Never throws.
  */
-export async function readMcpServers(dir: string, homeDir: string, plugins: readonly WorkspacePlugin[]): Promise<{ servers: McpDefinition[]; warnings: TrustWarning[] }> {
-  const { servers, warnings } = await readMcpServerDefinitions(dir, plugins);
+export async function readMcpServers(dir: string, homeDir: string, plugins: readonly WorkspacePlugin[], files: FileReader = directFileAccess): Promise<{ servers: McpDefinition[]; warnings: TrustWarning[] }> {
+  const { servers, warnings } = await readMcpServerDefinitions(dir, plugins, files);
   return { servers: servers.map((d) => withDanger(d, dir, homeDir)), warnings };
 }
 

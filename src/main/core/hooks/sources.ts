@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { HookFormat, HookScope } from '../../../shared/contract';
-import { listWorkspaceFiles } from '../files/listWorkspaceFiles';
+import { directFileAccess, type FileAccess, type FileReader } from '../files/scan';
 import { classify, findPluginRoots, marketplaceLocalPlugins } from '../files/classify';
 import { isRecord, str } from '../trust/review/text';
 import { parseJsonText } from '../trust/review/jsonText';
@@ -78,12 +78,13 @@ export interface PluginDiscovery {
  * `hooks/hooks.json` (plugins found by `.claude-plugin/plugin.json`, by a marketplace's `./relative`
  * sources, or by the `<plugin>/hooks/hooks.json` layout itself), a manifest's `"hooks":
  * "./other.json"` file, and a manifest with inline `hooks`. Uses the classifier of files/ (the trust
- * review's too) so both agree on what a plugin is. Never throws (an unlistable folder has no plugins).
+ * review's too) so both agree on what a plugin is. Lists and reads through `access` (a caller's scan shares its one
+ * listing; default: a listing of its own). Never throws (an unlistable folder has no plugins).
  */
-export async function discoverPlugins(dir: string): Promise<PluginDiscovery> {
+export async function discoverPlugins(dir: string, access: FileAccess = directFileAccess): Promise<PluginDiscovery> {
   let files: string[];
   try {
-    files = (await listWorkspaceFiles(dir, { verifyExistence: false })).files;
+    files = (await access.list(dir, { verifyExistence: false })).files;
   } catch {
     return { plugins: [], hookSources: [] };
   }
@@ -92,7 +93,7 @@ export async function discoverPlugins(dir: string): Promise<PluginDiscovery> {
   const markets = files.filter((rel) => /(^|\/)\.claude-plugin\/marketplace\.json$/.test(rel));
   const dirs = directoriesOf(files);
   for (const rel of markets) {
-    const text = await readSmall(path.join(dir, rel));
+    const text = await readSmall(path.join(dir, rel), access);
     if (text === null) continue;
     const parsed = parseJsonText(text);
     if (!parsed.ok || !isRecord(parsed.value)) continue;
@@ -111,7 +112,7 @@ export async function discoverPlugins(dir: string): Promise<PluginDiscovery> {
   for (const rel of manifests) {
     const root = path.posix.dirname(path.posix.dirname(rel));
     const pluginRoot = root === '.' ? '' : root;
-    const text = await readSmall(path.join(dir, rel));
+    const text = await readSmall(path.join(dir, rel), access);
     const parsed = text === null ? null : parseJsonText(text);
     const manifest = parsed?.ok && isRecord(parsed.value) ? parsed.value : null;
     const name = str(manifest?.name) ?? (pluginRoot ? path.posix.basename(pluginRoot) : path.basename(dir));
@@ -141,12 +142,12 @@ export async function discoverPlugins(dir: string): Promise<PluginDiscovery> {
 /** Largest source file read (bytes); larger files are reported, not parsed. */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
-/** Reads a small text file; null when it is missing, not a file, or too large. */
-export async function readSmall(abs: string): Promise<string | null> {
+/** Reads a small text file (through `files`); null when it is missing, not a file, or too large. */
+export async function readSmall(abs: string, files: FileReader = directFileAccess): Promise<string | null> {
   try {
     const st = await fs.stat(abs);
     if (!st.isFile() || st.size > MAX_SOURCE_BYTES) return null;
-    return await fs.readFile(abs, 'utf8');
+    return await files.readText(abs);
   } catch {
     return null;
   }

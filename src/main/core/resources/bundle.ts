@@ -1,3 +1,4 @@
+import type { FileAccess } from '../files/scan';
 import type { ResourceKey, ResourceMember, ResourceValues, WatchSpec, WorkspaceResourcesSnapshot } from './types';
 import { DebouncedWatcher } from './watcher';
 
@@ -22,6 +23,8 @@ export class WorkspaceResources {
     readonly root: string,
     /** Cache generation this bundle was created in. */
     readonly generation: number,
+    /** A new scan for one build (refresh, revalidation, a watcher batch): one listing, one read per file. */
+    private readonly newScan: () => FileAccess,
   ) {}
 
   /** Increments whenever a member value is replaced. */
@@ -68,17 +71,19 @@ export class WorkspaceResources {
     return this.enqueue(async () => {
       const still = stale.filter((m) => m.isStale());
       if (still.length === 0) return;
-      for (const m of still) await m.refresh().catch((error) => console.error(`[atrium] resource rebuild failed for ${this.root}:`, error));
+      const files = this.newScan();
+      for (const m of still) await m.refresh(files).catch((error) => console.error(`[atrium] resource rebuild failed for ${this.root}:`, error));
       this.versionCounter++;
       onChange(this, true);
       await this.rewatch();
     });
   }
 
-  /** Rebuilds every member from scratch. Rejects when a member's rebuild fails. */
+  /** Rebuilds every member from scratch, from one scan. Rejects when a member's rebuild fails. */
   refresh(onChange: BundleChangeListener): Promise<void> {
     return this.enqueue(async () => {
-      for (const m of this.members.values()) await m.refresh();
+      const files = this.newScan();
+      for (const m of this.members.values()) await m.refresh(files);
       this.versionCounter++;
       onChange(this, true);
       await this.rewatch();
@@ -129,8 +134,9 @@ export class WorkspaceResources {
     if (this.disposed) return;
     let replaced = false;
     let notify = false;
+    const files = this.newScan(); // lazy: lists only when a member rebuilds, reads only what changed
     for (const m of this.members.values()) {
-      const r = await m.applyChanges(paths);
+      const r = await m.applyChanges(paths, files);
       replaced ||= r.replaced;
       notify ||= r.notify;
     }

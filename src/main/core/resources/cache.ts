@@ -1,3 +1,5 @@
+import { WorkspaceScan, type FileAccess } from '../files/scan';
+import { findCatalogRoot } from '../rules/paths';
 import type { TrustGate } from '../trust/gate';
 import { canonicalDirectory } from '../workspaces/identity';
 import { WorkspaceResources } from './bundle';
@@ -21,8 +23,23 @@ export interface WorkspaceResourcesCacheOptions {
   watch?: boolean;
   /** Debounce of file events, ms (default 150). */
   debounceMs?: number;
+  /**
+   * The scan of one build of a workspace's bundle (initial build, refresh, revalidation, a watcher
+   * batch), shared by its members. Default: {@link defaultScan}. Tests pass a scan with counting
+   * lister and reader.
+   */
+  createScan?(workspaceDir: string): FileAccess;
   /** Called after a bundle's values changed; `notify` is true when clients should refresh (rules changed). */
   onChange?(workspaceDir: string, bundle: WorkspaceResources, notify: boolean): void;
+}
+
+/**
+ * A bundle build's scan: the rule catalog's root (the git work tree holding the workspace, else
+ * the workspace) listed once with the rule catalog's options (unverified, depth 32), the workspace
+ * folder's listing derived from it.
+ */
+export function defaultScan(workspaceDir: string): WorkspaceScan {
+  return new WorkspaceScan({ root: findCatalogRoot(workspaceDir), workspaceDir });
 }
 
 interface Entry {
@@ -174,10 +191,12 @@ export class WorkspaceResourcesCache {
   }
 
   private async initialize(entry: Entry): Promise<WorkspaceResources> {
-    const bundle = new WorkspaceResources(entry.key, entry.generation);
+    const newScan = () => (this.options.createScan ?? defaultScan)(entry.key);
+    const bundle = new WorkspaceResources(entry.key, entry.generation, newScan);
     try {
+      const files = newScan();
       for (const factory of this.members) {
-        bundle.addMember(factory.key, await factory.create({ workspaceDir: entry.key, homeDir: this.options.homeDir, trustGate: this.options.trustGate }));
+        bundle.addMember(factory.key, await factory.create({ workspaceDir: entry.key, homeDir: this.options.homeDir, trustGate: this.options.trustGate, files }));
       }
     } catch (error) {
       this.dispose(bundle);

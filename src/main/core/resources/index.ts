@@ -1,6 +1,6 @@
 /** The workspace resources cache (seed §1, issue 4 §1). */
 export { WorkspaceResources } from './bundle';
-export { WorkspaceResourcesCache, type WorkspaceResourcesCacheOptions } from './cache';
+export { WorkspaceResourcesCache, defaultScan, type WorkspaceResourcesCacheOptions } from './cache';
 export { WorkspaceResourceCapacityError } from './errors';
-export { DEFAULT_MEMBERS, rulesMember } from './members';
+export { DEFAULT_MEMBERS, extensionsMember, rulesMember } from './members';
 export type * from './types';

@@ -1,4 +1,5 @@
 import type { ExtensionCatalog } from '../extensions/types';
+import type { FileAccess } from '../files/scan';
 import type { RuleCatalog } from '../rules/catalog';
 import type { TrustGate } from '../trust/gate';
 
@@ -24,6 +25,12 @@ export interface ResourceMemberContext {
   /** Home directory for user-level resources (never read `os.homedir()` inside members). */
   homeDir: string;
   trustGate: TrustGate;
+  /**
+   * The initial build's scan (`files/scan.ts`), shared by every member: the workspace is listed once
+   * and each file read once however many members discover in it. Only valid during `create`;
+   * later builds get their own scan (`refresh`, `applyChanges`).
+   */
+  files: FileAccess;
 }
 
 /** What to watch for a member (absolute paths). */
@@ -47,13 +54,18 @@ export interface ResourceMember<V> {
   /**
    * Applies a batch of changed absolute paths. Resolves `{replaced, notify}`: `replaced` when
    * `value` is a new object, `notify` when clients should be told (e.g. a rule changed).
+   * `files` is the batch's scan, shared by every member for this batch only (an incremental
+   * update re-reads the changed files through it, so each is read once per batch).
    * Must never reject.
    */
-  applyChanges(paths: ReadonlySet<string>): Promise<{ replaced: boolean; notify: boolean }>;
+  applyChanges(paths: ReadonlySet<string>, files: FileAccess): Promise<{ replaced: boolean; notify: boolean }>;
   /** Cheap check run on every resolve: true when the value must be rebuilt (e.g. trust changed). */
   isStale(): boolean;
-  /** Rebuilds from scratch. May reject; the previous value is then kept. */
-  refresh(): Promise<void>;
+  /**
+   * Rebuilds from scratch, listing and reading through `files` (the rebuild's scan, shared by every
+   * member rebuilt at the same time). May reject; the previous value is then kept.
+   */
+  refresh(files: FileAccess): Promise<void>;
   /** Releases what the member holds. Idempotent. */
   dispose(): void;
 }

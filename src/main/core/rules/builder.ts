@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { directFileAccess, WorkspaceScan, type FileAccess, type FileReader } from '../files/scan';
 import type { TrustGate } from '../trust/gate';
 import { pathIdentity } from '../workspaces/identity';
 import { assembleCatalog } from './assemble';
@@ -78,12 +79,17 @@ export class RuleCatalogBuilder {
     return this.catalog;
   }
 
-  /** Full build: root, trust, listing, every rule file. */
-  async build(): Promise<RuleCatalog> {
+  /**
+   * Full build: root, trust, listing, every rule file. `files` is the build's scan (the bundle
+   * shares one between its members so the tree is listed once and each file read once); without
+   * it the build makes its own {@link WorkspaceScan}.
+   */
+  async build(files?: FileAccess): Promise<RuleCatalog> {
     const started = performance.now();
     this.root = findCatalogRoot(this.workspaceDir);
     this.trust = decideTrust(this.gate, this.root, this.workspaceDir);
-    const [project, user] = await Promise.all([discoverProject(this.root, this.workspaceDir), discoverUser(this.homeDir)]);
+    const scan = files ?? new WorkspaceScan({ root: this.root, workspaceDir: this.workspaceDir });
+    const [project, user] = await Promise.all([discoverProject(this.root, this.workspaceDir, scan), discoverUser(this.homeDir)]);
     this.listing = project.strategy;
     this.files = project.files;
     this.fileSet = new Set(project.files);
@@ -91,7 +97,7 @@ export class RuleCatalogBuilder {
     this.ignoreMatcher = null;
     this.records.clear();
     this.depIndex.clear();
-    await this.loadAll([...user, ...project.candidates]);
+    await this.loadAll([...user, ...project.candidates], scan);
     return this.assemble(started);
   }
 
@@ -105,13 +111,15 @@ export class RuleCatalogBuilder {
    * Applies a batch of changed absolute paths (added, changed or removed files and folders).
    * Rule files and files imported by rules are re-read; other files only update the file list.
    * A changed `.gitignore` or a trust change triggers a full build. Resolves with the new catalog
-   * and whether any rule changed.
+   * and whether any rule changed. `files` is the batch's scan (used by a full build and for the
+   * re-read files); without it the changed files are read directly, each re-read once per batch
+   * anyway, so nothing is read twice.
    */
-  async update(changed: Iterable<string>): Promise<{ catalog: RuleCatalog; changed: boolean }> {
-    if (!this.catalog) return { catalog: await this.build(), changed: true };
+  async update(changed: Iterable<string>, files?: FileAccess): Promise<{ catalog: RuleCatalog; changed: boolean }> {
+    if (!this.catalog) return { catalog: await this.build(files), changed: true };
     const started = performance.now();
     const paths = [...new Set(changed)];
-    if (this.trustChanged() || paths.some((p) => path.basename(p) === '.gitignore')) return { catalog: await this.build(), changed: true };
+    if (this.trustChanged() || paths.some((p) => path.basename(p) === '.gitignore')) return { catalog: await this.build(files), changed: true };
     const reload = new Map<string, RuleCandidate>();
     const removed = new Set<string>();
     let filesChanged = false;
@@ -154,7 +162,7 @@ export class RuleCatalogBuilder {
       }
     }
     for (const key of removed) this.dropRecord(key);
-    await this.loadAll([...reload.values()].filter((c) => !removed.has(c.relativePath)));
+    await this.loadAll([...reload.values()].filter((c) => !removed.has(c.relativePath)), files ?? directFileAccess);
     const rulesChanged = reload.size > 0 || removed.size > 0;
     if (!rulesChanged && !filesChanged) return { catalog: this.catalog, changed: false };
     return { catalog: this.assemble(started), changed: rulesChanged };
@@ -224,15 +232,15 @@ export class RuleCatalogBuilder {
     return this.ignoreMatcher;
   }
 
-  private async loadAll(candidates: RuleCandidate[]): Promise<void> {
-    const imports = this.importContext();
+  private async loadAll(candidates: RuleCandidate[], reader: FileReader): Promise<void> {
+    const imports = this.importContext(reader);
     const queue = [...candidates];
     const worker = async () => {
       for (let c = queue.shift(); c; c = queue.shift()) {
         const isUser = c.classification.source === 'user';
         const restricted = !isUser && !isTrustedPath(this.trust, c.relativePath);
         const canonicalParent = !isUser && this.listing === 'git' && c.notes === undefined;
-        const record = await loadRule(c, { root: this.root, restricted, confineTo: isUser ? null : [this.root], imports, canonicalParent });
+        const record = await loadRule(c, { root: this.root, restricted, confineTo: isUser ? null : [this.root], imports, canonicalParent, reader });
         this.dropRecord(c.relativePath);
         if (!record) continue;
         this.records.set(c.relativePath, record);
@@ -259,7 +267,7 @@ export class RuleCatalogBuilder {
     }
   }
 
-  private importContext(): ImportContext {
+  private importContext(reader: FileReader): ImportContext {
     const allowed: string[] = [];
     if (this.trust.prefix !== null) allowed.push(this.trust.prefix === '' ? this.root : path.join(this.root, this.trust.prefix));
     for (const dir of AGENT_DIRS) {
@@ -272,6 +280,7 @@ export class RuleCatalogBuilder {
     const home = this.homeDir;
     return {
       homeDir: home,
+      reader,
       allowed,
       display: (absolute) => {
         if (isInside(root, absolute)) return relativeToRoot(root, absolute) ?? absolute;

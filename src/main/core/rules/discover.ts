@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { listWorkspaceFiles } from '../files/listWorkspaceFiles';
+import { directFileAccess, type WorkspaceLister } from '../files/scan';
 import { classifyProjectPath, classifyUserPath } from './classify';
 import { RULE_LIMITS } from './limits';
 import type { RuleCandidate } from './loadRule';
@@ -23,15 +23,16 @@ export interface ProjectDiscovery {
  * filtered by {@link classifyProjectPath}. `CLAUDE.local.md` is meant to be untracked and is
  * usually gitignored, so it is also looked for directly in the root, the folders between the root
  * and the workspace folder, and the scope folder of every other rule file. Never throws: a listing
- * failure becomes a catalog warning and an empty list.
+ * failure becomes a catalog warning and an empty list. `files` lists (a build's `WorkspaceScan`, so
+ * the extension discovery reuses the same listing; default: a listing of its own).
  */
-export async function discoverProject(root: string, workspaceDir: string): Promise<ProjectDiscovery> {
-  let files: string[] = [];
+export async function discoverProject(root: string, workspaceDir: string, files: WorkspaceLister = directFileAccess): Promise<ProjectDiscovery> {
+  let listedFiles: string[] = [];
   let strategy: ProjectDiscovery['strategy'] = 'none';
   const warnings: RuleFinding[] = [];
   try {
-    const listed = await listWorkspaceFiles(root, { maxDepth: RULE_LIMITS.maxDepth, verifyExistence: false });
-    files = listed.files;
+    const listed = await files.list(root, { maxDepth: RULE_LIMITS.maxDepth, verifyExistence: false });
+    listedFiles = listed.files;
     strategy = listed.strategy;
   } catch (error) {
     warnings.push({
@@ -40,12 +41,12 @@ export async function discoverProject(root: string, workspaceDir: string): Promi
     });
   }
   const candidates: RuleCandidate[] = [];
-  for (const rel of files) {
+  for (const rel of listedFiles) {
     const classification = classifyProjectPath(rel);
     if (classification) candidates.push({ relativePath: rel, absolutePath: path.join(root, rel), classification });
   }
   candidates.push(...(await probeLocalFiles(root, workspaceDir, candidates)));
-  return { files, strategy, candidates, warnings };
+  return { files: listedFiles, strategy, candidates, warnings };
 }
 
 async function probeLocalFiles(root: string, workspaceDir: string, known: RuleCandidate[]): Promise<RuleCandidate[]> {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sha256Hex } from './hash';
+import type { FileReader } from '../files/scan';
 import { RULE_LIMITS } from './limits';
 import { isInside } from './paths';
 import { readRuleSource } from './readSource';
@@ -14,6 +15,8 @@ export interface ImportContext {
   allowed: readonly string[];
   /** Display path for an absolute path (root-relative, `~/…`, or absolute). */
   display(absolute: string): string;
+  /** Where imported files' contents come from (default: `fs.readFile`; a build passes its scan). */
+  reader?: FileReader;
 }
 
 /** Result of {@link expandImports}. */
@@ -109,7 +112,7 @@ async function expandText(frame: Frame, text: string, firstLine: number, fileAbs
       frame.warnings.push(warning('import-depth', 'warning', `Import @${token}${where} is more than ${RULE_LIMITS.maxImportDepth} levels deep, so it is not imported.`, at, 'Import the file from a shallower level.'));
       continue;
     }
-    const read = await readRuleSource(target, { confineTo: frame.ctx.allowed });
+    const read = await readRuleSource(target, { confineTo: frame.ctx.allowed, reader: frame.ctx.reader });
     if (!read.ok) {
       if (read.realPath) frame.deps.add(read.realPath);
       const missing = read.code === 'missing' || read.code === 'dangling-symlink';

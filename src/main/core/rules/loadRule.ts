@@ -8,6 +8,7 @@ import { RULE_LIMITS } from './limits';
 import { findHiddenControl, utf8Bytes } from './text';
 import type { CompiledPattern, RuleClassification, RuleFormat, RuleFrontmatter, RuleImport, RuleKind, RuleStatus, RuleWarning } from './types';
 import { warning } from './warnings';
+import type { FileReader } from '../files/scan';
 
 /** A rule file found by discovery, before reading. */
 export interface RuleCandidate {
@@ -53,6 +54,8 @@ export interface LoadContext {
   /** The path comes from a git listing under the canonical root (see `readRuleSource`). */
   canonicalParent?: boolean;
   imports: ImportContext;
+  /** Where file contents come from (default: `fs.readFile`; a build passes its scan). */
+  reader?: FileReader;
 }
 
 /**
@@ -83,7 +86,7 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
     deps: [],
     sha256: null,
   };
-  const read = await readRuleSource(candidate.absolutePath, { confineTo: ctx.confineTo, readContent: !ctx.restricted, canonicalParent: ctx.canonicalParent });
+  const read = await readRuleSource(candidate.absolutePath, { confineTo: ctx.confineTo, readContent: !ctx.restricted, canonicalParent: ctx.canonicalParent, reader: ctx.reader });
   if (!read.ok && read.code === 'missing') return null;
   record.bytes = read.bytes;
   record.realPath = read.realPath;

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { FileReader } from '../files/scan';
 import { RULE_LIMITS } from './limits';
 import { pathIdentity } from '../workspaces/identity';
 import { isInside } from './paths';
@@ -27,6 +28,8 @@ export interface ReadSourceOptions {
    * `realpath`/`stat` round trip.
    */
   canonicalParent?: boolean;
+  /** Where the bytes come from (default: `fs.readFile`); a build passes its `WorkspaceScan` so a file imported twice is read once. */
+  reader?: FileReader;
 }
 
 /**
@@ -91,7 +94,7 @@ export async function readRuleSource(absolute: string, options: ReadSourceOption
   if (options.readContent === false) return { ok: true, text: '', hadBom: false, hadCrlf: false, bytes: size, realPath, linkTarget };
   let buffer: Buffer;
   try {
-    buffer = await fs.readFile(realPath);
+    buffer = options.reader ? await options.reader.readBytes(realPath) : await fs.readFile(realPath);
   } catch {
     return fail('unreadable', 'The file could not be read.', 'Check its permissions.', { bytes: size, realPath, linkTarget });
   }

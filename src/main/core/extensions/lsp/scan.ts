@@ -4,6 +4,7 @@ import { parseJsonText } from '../../trust/review/jsonText';
 import { warn } from '../read';
 import type { LspRecord } from '../types';
 import { validateLspServers, type ValidatedLsp } from './validate';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** Largest `.lsp.json` read (bytes). */
 const MAX_LSP_FILE = 1024 * 1024;
@@ -18,14 +19,14 @@ export interface LspOrigin {
   pluginRoot: string | null;
 }
 
-/** Reads and validates one `.lsp.json` (missing file: nothing). Never throws. */
-export async function readLspFile(origin: LspOrigin): Promise<{ servers: LspRecord[]; warnings: ExtensionWarning[] }> {
+/** Reads (through `files`, a build's scan) and validates one `.lsp.json` (missing file: nothing). Never throws. */
+export async function readLspFile(origin: LspOrigin, files: FileReader = directFileAccess): Promise<{ servers: LspRecord[]; warnings: ExtensionWarning[] }> {
   let text: string;
   try {
     const st = await fs.stat(origin.absolutePath);
     if (!st.isFile()) return { servers: [], warnings: [] };
     if (st.size > MAX_LSP_FILE) return { servers: [], warnings: [warn(origin.path, null, 'larger than 1 MiB; not read', 'Shorten the file.')] };
-    text = await fs.readFile(origin.absolutePath, 'utf8');
+    text = await files.readText(origin.absolutePath);
   } catch {
     return { servers: [], warnings: [] };
   }

@@ -8,6 +8,7 @@ import { inspectGit, pathIdentity, trustRootOf } from '../../workspaces/identity
 import { warn } from '../read';
 import type { McpRecord } from '../types';
 import { mcpRecord } from './record';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** `~/.claude.json` is Claude Code's own state file and can be large; above this size it is parsed without line numbers. */
 const LINE_NUMBERS_UP_TO = 2 * 1024 * 1024;
@@ -25,9 +26,9 @@ const SHOWN = '~/.claude.json';
  * Both live in the user's own file, not in the repository, so they are user-level sources: read
  * even in restricted mode. Local-scope servers rank above every project source and user-scope ones
  * with the other user files (precedence local > project > user, whole entry from the winner).
- * Never throws: a missing file is nothing, a garbled one a warning.
+ * Never throws: a missing file is nothing, a garbled one a warning. `files` reads.
  */
-export async function readClaudeJsonServers(homeDir: string, workspaceDir: string): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
+export async function readClaudeJsonServers(homeDir: string, workspaceDir: string, files: FileReader = directFileAccess): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
   const file = path.join(homeDir, '.claude.json');
   const servers: McpRecord[] = [];
   const warnings: ExtensionWarning[] = [];
@@ -36,7 +37,7 @@ export async function readClaudeJsonServers(homeDir: string, workspaceDir: strin
     const st = await fs.stat(file);
     if (!st.isFile()) return { servers, warnings };
     if (st.size > MAX_FILE) return { servers, warnings: [warn(SHOWN, null, `larger than ${MAX_FILE / 1048576} MiB; its MCP servers are not read`, 'Let Claude Code clean it up (or remove old project entries).')] };
-    text = (await fs.readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    text = (await files.readText(file)).replace(/^\uFEFF/, '');
   } catch {
     return { servers, warnings };
   }

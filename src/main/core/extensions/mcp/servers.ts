@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
 import { mcpServerDefinitionsFromMap, readMcpServerDefinitions } from '../../formats/mcpServers';
@@ -9,6 +8,7 @@ import { warn } from '../read';
 import { readClaudeJsonServers } from './claudeJson';
 import { mcpRecord } from './record';
 import type { McpRecord, PluginRecord } from '../types';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** What {@link collectMcpServers} needs. */
 export interface McpContext {
@@ -20,6 +20,8 @@ export interface McpContext {
   /** Enabled plugins only. */
   plugins: readonly PluginRecord[];
   shown(absolute: string): string;
+  /** Reads every file (a build's scan; default: directly). */
+  files?: FileReader;
 }
 
 /**
@@ -36,15 +38,15 @@ export async function collectMcpServers(ctx: McpContext): Promise<{ servers: Mcp
   const servers: McpRecord[] = [];
   const warnings: ExtensionWarning[] = [];
   if (ctx.includeUser) {
-    const user = await readMcpServerDefinitions(ctx.homeDir, []);
+    const user = await readMcpServerDefinitions(ctx.homeDir, [], ctx.files);
     for (const d of user.servers) servers.push(mcpRecord(d, { source: 'user', path: `~/${d.source.file}`, layer: layerOf('user', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
     warnings.push(...user.warnings.map((w) => ({ ...w, path: `~/${w.path}` })));
-    const own = await readClaudeJsonServers(ctx.homeDir, ctx.workspaceDir);
+    const own = await readClaudeJsonServers(ctx.homeDir, ctx.workspaceDir, ctx.files);
     servers.push(...own.servers);
     warnings.push(...own.warnings);
   }
   if (ctx.trusted) {
-    const project = await readMcpServerDefinitions(ctx.workspaceDir, []);
+    const project = await readMcpServerDefinitions(ctx.workspaceDir, [], ctx.files);
     for (const d of project.servers) {
       servers.push(mcpRecord(d, { source: d.source.scope === 'local' ? 'local' : 'project', path: d.source.file, layer: layerOf('project', d.source.file.startsWith('.blade/') ? 'blade' : 'claude'), plugin: null }));
     }
@@ -59,7 +61,7 @@ export async function collectMcpServers(ctx: McpContext): Promise<{ servers: Mcp
 }
 
 /** The MCP servers one plugin declares (`.mcp.json`, manifest `mcpServers`, marketplace entry). */
-export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 'homeDir' | 'shown'>): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
+export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 'homeDir' | 'shown' | 'files'>): Promise<{ servers: McpRecord[]; warnings: ExtensionWarning[] }> {
   const servers: McpRecord[] = [];
   const warnings: ExtensionWarning[] = [];
   const add = (map: unknown, absolutePath: string, lineOf?: (n: unknown) => number | null) => {
@@ -68,7 +70,7 @@ export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 
     for (const d of mcpServerDefinitionsFromMap(map, source, lineOf)) servers.push(mcpRecord(d, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
   };
   const readFile = async (absolutePath: string) => {
-    const text = await fs.readFile(absolutePath, 'utf8').catch(() => null);
+    const text = await (ctx.files ?? directFileAccess).readText(absolutePath).catch(() => null);
     if (text === null) return;
     const parsed = parseJsonText(text.replace(/^\uFEFF/, ''));
     if (!parsed.ok) {

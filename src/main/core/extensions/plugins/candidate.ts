@@ -5,6 +5,7 @@ import { parseJsonText } from '../../trust/review/jsonText';
 import type { Layer } from '../precedence';
 import { warn } from '../read';
 import { validateManifest, type ManifestCheck } from './manifest';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** A plugin found on disk, before its enabled state is decided. */
 export interface PluginCandidate {
@@ -39,11 +40,11 @@ export async function findManifest(root: string): Promise<string | null> {
   return null;
 }
 
-/** Reads a JSON file with positions; null when missing, `value: undefined` (and a warning) when it does not parse. */
-export async function readJson(file: string, shown: string, warnings: ExtensionWarning[]): Promise<{ value: unknown; lineOf: (n: unknown) => number | null } | null> {
+/** Reads a JSON file (through `files`) with positions; null when missing, `value: undefined` (and a warning) when it does not parse. */
+export async function readJson(file: string, shown: string, warnings: ExtensionWarning[], files: FileReader = directFileAccess): Promise<{ value: unknown; lineOf: (n: unknown) => number | null } | null> {
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await files.readText(file);
   } catch {
     return null;
   }
@@ -74,13 +75,13 @@ export interface PluginPlace {
 /**
  * Reads one plugin: its manifest (or marketplace entry) validated like Claude Code does
  * (`manifest.ts`); an unreadable manifest makes it an `error` candidate. Never throws. Also used by
- * the trust review for plugin folders the bundle does not load.
+ * the trust review for plugin folders the bundle does not load. `files` reads the manifest.
  */
-export async function readPlugin(place: PluginPlace, shown: (a: string) => string): Promise<PluginCandidate> {
+export async function readPlugin(place: PluginPlace, shown: (a: string) => string, files: FileReader = directFileAccess): Promise<PluginCandidate> {
   const { root, manifestPath, entry, marketplace, source, layer } = place;
   const folder = place.fallbackName ?? path.basename(root);
   const fileWarnings: ExtensionWarning[] = [];
-  const json = manifestPath ? await readJson(manifestPath, shown(manifestPath), fileWarnings) : null;
+  const json = manifestPath ? await readJson(manifestPath, shown(manifestPath), fileWarnings, files) : null;
   const strict = entry?.strict !== false;
   let manifest: Record<string, unknown> | null = json && isRecord(json.value) ? json.value : null;
   let check: ManifestCheck;

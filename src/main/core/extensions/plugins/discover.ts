@@ -6,6 +6,7 @@ import { layerOf, rankOf } from '../precedence';
 import { warn } from '../read';
 import { findManifest, readJson, readPlugin, type PluginCandidate } from './candidate';
 import { installedPlugins } from './installed';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 export type { PluginCandidate } from './candidate';
 
@@ -22,11 +23,13 @@ const NOT_PLUGINS = new Set(['cache', 'marketplaces', 'repos', 'data', 'node_mod
  * `strict: false` entries are their own definition; remote sources are counted in one warning),
  * plus the plugins installed from marketplaces (`installedPlugins`, user-level). With
  * `includeUser: false` (the project-only discovery) the user's plugins are left out.
- * Same-named plugins: the higher layer wins and the other is reported. Never throws.
+ * Same-named plugins: the higher layer wins and the other is reported. Files are read through
+ * `options.files` (a build's scan; default: directly). Never throws.
  */
-export async function discoverPlugins(options: { homeDir: string; workspaceDir: string; trusted: boolean; includeUser: boolean; shown(abs: string): string }): Promise<{ plugins: PluginCandidate[]; warnings: ExtensionWarning[] }> {
+export async function discoverPlugins(options: { homeDir: string; workspaceDir: string; trusted: boolean; includeUser: boolean; shown(abs: string): string; files?: FileReader }): Promise<{ plugins: PluginCandidate[]; warnings: ExtensionWarning[] }> {
   const found: PluginCandidate[] = [];
   const warnings: ExtensionWarning[] = [];
+  const files = options.files ?? directFileAccess;
   const scopes: Array<['user' | 'project', string]> = [];
   if (options.includeUser) scopes.push(['user', options.homeDir]);
   if (options.trusted) scopes.push(['project', options.workspaceDir]);
@@ -44,16 +47,16 @@ export async function discoverPlugins(options: { homeDir: string; workspaceDir: 
         const root = path.join(dir, e.name);
         const manifest = await findManifest(root);
         if (!manifest) continue;
-        found.push(await readPlugin({ root, manifestPath: manifest, entry: null, marketplace: null, source: scope, layer: layerOf(scope, tool) }, options.shown));
+        found.push(await readPlugin({ root, manifestPath: manifest, entry: null, marketplace: null, source: scope, layer: layerOf(scope, tool) }, options.shown, files));
       }
     }
   }
   if (options.includeUser) {
-    const installed = await installedPlugins(options.homeDir, options.workspaceDir, options.shown);
+    const installed = await installedPlugins(options.homeDir, options.workspaceDir, options.shown, files);
     found.push(...installed.plugins);
     warnings.push(...installed.warnings);
   }
-  if (options.trusted) found.push(...(await marketplacePlugins(options.workspaceDir, options.shown, warnings)));
+  if (options.trusted) found.push(...(await marketplacePlugins(options.workspaceDir, options.shown, warnings, files)));
   const byName = new Map<string, PluginCandidate>();
   for (const p of found) {
     const prev = byName.get(p.name);
@@ -67,9 +70,9 @@ export async function discoverPlugins(options: { homeDir: string; workspaceDir: 
   return { plugins: [...byName.values()], warnings };
 }
 
-async function marketplacePlugins(workspaceDir: string, shown: (a: string) => string, warnings: ExtensionWarning[]): Promise<PluginCandidate[]> {
+async function marketplacePlugins(workspaceDir: string, shown: (a: string) => string, warnings: ExtensionWarning[], files: FileReader): Promise<PluginCandidate[]> {
   const file = path.join(workspaceDir, '.claude-plugin', 'marketplace.json');
-  const json = await readJson(file, shown(file), warnings);
+  const json = await readJson(file, shown(file), warnings, files);
   if (!json || !isRecord(json.value)) return [];
   const m = json.value;
   const market = typeof m.name === 'string' ? m.name : 'marketplace';
@@ -99,7 +102,7 @@ async function marketplacePlugins(workspaceDir: string, shown: (a: string) => st
       warnings.push(warn(shown(file), json.lineOf(entry), `plugin "${entry.name}": its folder ${shown(root)} does not exist`, 'Fix "source", or add the plugin folder.'));
       continue;
     }
-    out.push(await readPlugin({ root, manifestPath: await findManifest(root), entry, marketplace: market, source: 'project', layer: 'project-claude' }, shown));
+    out.push(await readPlugin({ root, manifestPath: await findManifest(root), entry, marketplace: market, source: 'project', layer: 'project-claude' }, shown, files));
   }
   if (remote > 0) warnings.push(warn(shown(file), null, `${remote} of ${entries.length} marketplace entries have remote sources (github, url, git-subdir…); they are not listed until installed`, null));
   return out;

@@ -1,8 +1,8 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
 import { parseJsonText } from '../../trust/review/jsonText';
 import { warn } from '../read';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** One settings file's `enabledPlugins` map. */
 export interface EnabledLayer {
@@ -32,15 +32,15 @@ export function enabledFiles(homeDir: string, workspaceDir: string): Array<{ sco
 /**
  * Reads every `enabledPlugins` layer: user < project < local. Project and local layers are read even
  * in restricted mode, but then count only where they disable (issue 5: an untrusted layer may only
- * disable). Never throws; a settings file that does not parse is a warning.
+ * disable). Never throws; a settings file that does not parse is a warning. `files` reads.
  */
-export async function readEnabledLayers(homeDir: string, workspaceDir: string, trusted: boolean, shown: (abs: string) => string): Promise<{ layers: EnabledLayer[]; warnings: ExtensionWarning[] }> {
+export async function readEnabledLayers(homeDir: string, workspaceDir: string, trusted: boolean, shown: (abs: string) => string, files: FileReader = directFileAccess): Promise<{ layers: EnabledLayer[]; warnings: ExtensionWarning[] }> {
   const layers: EnabledLayer[] = [];
   const warnings: ExtensionWarning[] = [];
   for (const { scope, file } of enabledFiles(homeDir, workspaceDir)) {
     let text: string;
     try {
-      text = await fs.readFile(file, 'utf8');
+      text = await files.readText(file);
     } catch {
       continue;
     }

@@ -4,6 +4,7 @@ import type { ExtensionWarning } from '../../../../shared/contract/extensions';
 import { inspectGit, pathIdentity, trustRootOf } from '../../workspaces/identity';
 import { warn } from '../read';
 import { findManifest, readJson, readPlugin, type PluginCandidate } from './candidate';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** One install record of `installed_plugins.json`. */
 interface InstallRecord {
@@ -24,13 +25,13 @@ interface InstallRecord {
  * They are user-level plugins (their files live in your home folder, so they are read in
  * restricted mode too), off unless an `enabledPlugins` key `p@m` turns them on (the layers of
  * `enabled.ts`: in an untrusted folder its own settings may only disable). A missing file is no
- * plugins; a garbled file, entry or folder is a warning, never an exception.
+ * plugins; a garbled file, entry or folder is a warning, never an exception. `files` reads.
  */
-export async function installedPlugins(homeDir: string, workspaceDir: string, shown: (abs: string) => string): Promise<{ plugins: PluginCandidate[]; warnings: ExtensionWarning[] }> {
+export async function installedPlugins(homeDir: string, workspaceDir: string, shown: (abs: string) => string, files: FileReader = directFileAccess): Promise<{ plugins: PluginCandidate[]; warnings: ExtensionWarning[] }> {
   const file = path.join(homeDir, '.claude', 'plugins', 'installed_plugins.json');
   const where = shown(file);
   const warnings: ExtensionWarning[] = [];
-  const json = await readJson(file, where, warnings);
+  const json = await readJson(file, where, warnings, files);
   if (json === null || json.value === undefined) return { plugins: [], warnings };
   const root = json.value;
   if (!isRecord(root)) return { plugins: [], warnings: [warn(where, 1, 'is not a JSON object; no installed plugin is listed', 'Reinstall the plugins (claude plugin install …) to rewrite it.')] };
@@ -68,6 +69,7 @@ export async function installedPlugins(homeDir: string, workspaceDir: string, sh
       await readPlugin(
         { root: dir, manifestPath: await findManifest(dir), entry: null, marketplace, source: 'user', layer: 'user-claude', fallbackName: name, defaultEnabled: false, installScope: chosen.scope },
         shown,
+        files,
       ),
     );
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { listWorkspaceFiles } from '../../files/listWorkspaceFiles';
+import { directFileAccess, type FileAccess } from '../../files/scan';
 import { layerOf } from '../precedence';
 import type { ScanRoot } from '../roots';
 import type { SkillRecord } from '../types';
@@ -18,12 +18,13 @@ const NESTED = /^(.+?)\/\.(claude|blade)\/skills\/[^/]+/;
  * The nested skills folders of a workspace (formats.md §2.8: `.claude/skills/` below the project
  * root load when the agent works in that subtree), found in the workspace file listing of the
  * rules catalog (`files/listWorkspaceFiles`: tracked and untracked-not-ignored files, never
- * `node_modules` or `.git`), so git-ignored folders are skipped. Sorted; never throws.
+ * `node_modules` or `.git`), so git-ignored folders are skipped. `files` is the build's scan: its
+ * one listing, so the workspace is not listed again here. Sorted; never throws.
  */
-export async function nestedSkillRoots(workspaceDir: string): Promise<NestedSkillRoot[]> {
+export async function nestedSkillRoots(workspaceDir: string, access: FileAccess = directFileAccess): Promise<NestedSkillRoot[]> {
   let files: string[];
   try {
-    files = (await listWorkspaceFiles(workspaceDir, { verifyExistence: false })).files;
+    files = (await access.list(workspaceDir, { verifyExistence: false })).files;
   } catch {
     return [];
   }
@@ -43,11 +44,11 @@ export async function nestedSkillRoots(workspaceDir: string): Promise<NestedSkil
  * skill (top-level or nested) has the same name; then every nested one of that name gets the
  * directory-qualified id `<dir>:<name>` (`apps/web:deploy`, formats.md §2.8), so none hides another.
  */
-export async function scanNestedSkills(roots: readonly NestedSkillRoot[], topLevelIds: ReadonlySet<string>, shown: (abs: string) => string): Promise<{ skills: SkillRecord[]; warnings: ExtensionWarning[] }> {
+export async function scanNestedSkills(roots: readonly NestedSkillRoot[], topLevelIds: ReadonlySet<string>, shown: (abs: string) => string, files: FileAccess = directFileAccess): Promise<{ skills: SkillRecord[]; warnings: ExtensionWarning[] }> {
   const found: Array<{ skill: SkillRecord; qualifier: string }> = [];
   const warnings: ExtensionWarning[] = [];
   for (const root of roots) {
-    const r = await scanSkills(root, shown);
+    const r = await scanSkills(root, shown, files);
     for (const skill of r.skills) found.push({ skill, qualifier: root.qualifier });
     warnings.push(...r.warnings);
   }

@@ -5,6 +5,7 @@ import { readMarkdown, symlinkAsText, warn } from '../read';
 import type { ScanRoot } from '../roots';
 import type { SkillRecord } from '../types';
 import { skillFromFile } from './parse';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** At most this many skill folders are read per root. */
 const MAX_SKILLS_PER_ROOT = 500;
@@ -12,9 +13,9 @@ const MAX_SKILLS_PER_ROOT = 500;
 /**
  * Skills of one root: every immediate subfolder (or link to a folder) holding `SKILL.md` (seed §10).
  * A dangling link, or a link stored as a text file (the corpus's `.claude/skills/x`), is a warning;
- * other files are ignored. Never throws.
+ * other files are ignored. `files` reads the contents (a build's scan). Never throws.
  */
-export async function scanSkills(root: ScanRoot, shown: (abs: string) => string): Promise<{ skills: SkillRecord[]; warnings: ExtensionWarning[] }> {
+export async function scanSkills(root: ScanRoot, shown: (abs: string) => string, files: FileReader = directFileAccess): Promise<{ skills: SkillRecord[]; warnings: ExtensionWarning[] }> {
   const skills: SkillRecord[] = [];
   const warnings: ExtensionWarning[] = [];
   let entries: import('node:fs').Dirent[];
@@ -39,7 +40,7 @@ export async function scanSkills(root: ScanRoot, shown: (abs: string) => string)
     }
     if (!isDir) {
       if (e.isFile()) {
-        const content = await readHead(abs);
+        const content = await readHead(abs, files);
         const asText = content === null ? null : symlinkAsText(content, shown(abs));
         if (asText) warnings.push({ ...asText, message: `${asText.message}; the skill "${e.name}" is not loaded` });
       }
@@ -51,17 +52,17 @@ export async function scanSkills(root: ScanRoot, shown: (abs: string) => string)
     } catch {
       continue; // a folder without SKILL.md is not a skill (supporting files, templates)
     }
-    skills.push(skillFromFile(await readMarkdown(file, shown(file)), e.name, root, file, shown(file)));
+    skills.push(skillFromFile(await readMarkdown(file, shown(file), undefined, files), e.name, root, file, shown(file)));
   }
   if (entries.length > MAX_SKILLS_PER_ROOT) warnings.push(warn(shown(root.dir), null, `more than ${MAX_SKILLS_PER_ROOT} entries; the rest is not listed`, null));
   return { skills, warnings };
 }
 
-async function readHead(abs: string): Promise<string | null> {
+async function readHead(abs: string, files: FileReader): Promise<string | null> {
   try {
     const st = await fs.stat(abs);
     if (st.size > 512) return null;
-    return await fs.readFile(abs, 'utf8');
+    return await files.readText(abs);
   } catch {
     return null;
   }

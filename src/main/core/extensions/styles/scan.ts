@@ -8,6 +8,7 @@ import { failed, parseMarkdown, text, warn } from '../read';
 import type { ScanRoot } from '../roots';
 import type { StyleRecord } from '../types';
 import { STYLE_LIMITS, STYLE_SEGMENT } from './limits';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /** Thrown inside a root scan: the root is disabled (issue 5: only that root, with a warning). */
 class RootProblem extends Error {}
@@ -19,7 +20,7 @@ class RootProblem extends Error {}
  * outside it, more than 32 files — disable **that root only** and return one warning (the anchor
  * failed the whole bundle, seed §16.4). Per-file problems list the style as `invalid` with a warning.
  */
-export async function scanStyles(root: ScanRoot, shown: (abs: string) => string): Promise<{ styles: StyleRecord[]; warnings: ExtensionWarning[] }> {
+export async function scanStyles(root: ScanRoot, shown: (abs: string) => string, reader: FileReader = directFileAccess): Promise<{ styles: StyleRecord[]; warnings: ExtensionWarning[] }> {
   try {
     const st = await fs.lstat(root.dir).catch(() => null);
     if (!st) return { styles: [], warnings: [] };
@@ -30,7 +31,7 @@ export async function scanStyles(root: ScanRoot, shown: (abs: string) => string)
     await walk(root.dir, [], 1, realRoot, files);
     if (files.length > STYLE_LIMITS.maxStyles) throw new RootProblem(`it holds ${files.length} style files (at most ${STYLE_LIMITS.maxStyles})`);
     const styles: StyleRecord[] = [];
-    for (const f of files) styles.push(await readStyle(f.abs, f.segments, root, shown(f.abs)));
+    for (const f of files) styles.push(await readStyle(f.abs, f.segments, root, shown(f.abs), reader));
     return { styles, warnings: [] };
   } catch (error) {
     if (!(error instanceof RootProblem)) throw error;
@@ -53,12 +54,12 @@ async function walk(dir: string, segments: string[], depth: number, realRoot: st
   }
 }
 
-async function readStyle(abs: string, segments: string[], root: ScanRoot, where: string): Promise<StyleRecord> {
+async function readStyle(abs: string, segments: string[], root: ScanRoot, where: string, reader: FileReader): Promise<StyleRecord> {
   let bytes: Buffer;
   try {
     const st = await fs.stat(abs);
     if (st.size > STYLE_LIMITS.maxFileBytes) return styleFromBytes(null, abs, segments, root, where, `file is ${st.size} bytes (at most ${STYLE_LIMITS.maxFileBytes})`);
-    bytes = await fs.readFile(abs);
+    bytes = await reader.readBytes(abs);
   } catch (error) {
     return styleFromBytes(null, abs, segments, root, where, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }

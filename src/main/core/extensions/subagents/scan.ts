@@ -3,6 +3,7 @@ import { failed, frontmatterOf, text, toolList, warn, readMarkdown, symlinkAsTex
 import { DOC_NAMES, type ScanRoot } from '../roots';
 import type { AgentRecord } from '../types';
 import { findMarkdown } from '../walk';
+import { directFileAccess, type FileReader } from '../../files/scan';
 
 /**
  * Subagents of one root (`agents/**\/*.md`, formats.md §2.12): name (frontmatter, else the file
@@ -10,16 +11,16 @@ import { findMarkdown } from '../walk';
  * issue #73158, but a warning says Claude Code would drop it). A file without frontmatter is
  * listed with a warning (Claude Code does not register it); README-like files are skipped.
  */
-export async function scanAgents(root: ScanRoot, shown: (abs: string) => string): Promise<{ agents: AgentRecord[]; warnings: ExtensionWarning[] }> {
+export async function scanAgents(root: ScanRoot, shown: (abs: string) => string, files: FileReader = directFileAccess): Promise<{ agents: AgentRecord[]; warnings: ExtensionWarning[] }> {
   const found = await findMarkdown(root.dir, shown, { skip: (n) => DOC_NAMES.test(n) });
   const agents: AgentRecord[] = [];
-  for (const f of found.files) agents.push(await agentFromFile(f.absolute, root, shown));
+  for (const f of found.files) agents.push(await agentFromFile(f.absolute, root, shown, files));
   return { agents, warnings: found.warnings };
 }
 
 /** One subagent file (see {@link scanAgents}). Never throws. */
-export async function agentFromFile(absolute: string, root: ScanRoot, shown: (abs: string) => string): Promise<AgentRecord> {
-  return agentFromParsed(await readMarkdown(absolute, shown(absolute)), absolute, root, shown(absolute));
+export async function agentFromFile(absolute: string, root: ScanRoot, shown: (abs: string) => string, files: FileReader = directFileAccess): Promise<AgentRecord> {
+  return agentFromParsed(await readMarkdown(absolute, shown(absolute), undefined, files), absolute, root, shown(absolute));
 }
 
 /** A subagent from an already read file (the trust review reads files itself, confined to the workspace). */

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { TrustReview, TrustState, TrustWarning } from '../../../../shared/contract';
 import { AtriumError } from '../../../../shared/errors';
 import { discoverProjectExtensions } from '../../extensions/build';
+import { WorkspaceScan, type FileAccess } from '../../files/scan';
 import { classify, findPluginRoots, type FileRole } from '../../files/classify';
 import { ReviewCollector, type DraftItem } from './collector';
 import { reviewCodexConfig } from './codexConfig';
@@ -22,6 +23,12 @@ export interface ReviewContext {
   state: TrustState;
   /** The user's home folder (settings that decide plugin state; `~/…` paths). Default: the process's. */
   homeDir?: string;
+  /**
+   * The review's scan (default: a new {@link WorkspaceScan} of `dir` keeping tracked files deleted
+   * from disk out, as the walk always did): the tree is listed once for the walk and the extension
+   * discovery, and each file read once. Tests pass one with counting lister and reader.
+   */
+  files?: FileAccess;
 }
 
 const CONFIG_DIR_NAMES = new Set(['.claude', '.blade', '.gemini', '.codex', '.cursor', '.agents', '.windsurf', '.cline', '.clinerules', '.github', '.vscode']);
@@ -48,21 +55,22 @@ const CONFIG_DIR_NAMES = new Set(['.claude', '.blade', '.gemini', '.codex', '.cu
  */
 export async function reviewFolder(dir: string, context: ReviewContext): Promise<TrustReview> {
   const started = performance.now();
+  const files = context.files ?? new WorkspaceScan({ root: dir, verifyExistence: true });
   let set: ReviewFileSet;
   let realRoot: string;
   try {
     realRoot = await fs.realpath(dir);
-    set = await collectReviewFiles(dir, isCandidate);
+    set = await collectReviewFiles(dir, isCandidate, files);
   } catch (error) {
     throw new AtriumError('PATH_NOT_FOUND', `Cannot review "${dir}": ${(error as Error).message}. Check that the folder exists and is readable.`);
   }
   const env: ReviewEnv = { dir, homeDir: context.homeDir ?? os.homedir(), projectPlugins: new Set() };
   const out = new ReviewCollector();
   for (const w of set.warnings) out.warn(w);
-  const read = (rel: string) => readSource(dir, realRoot, set, rel);
+  const read = (rel: string) => readSource(dir, realRoot, set, rel, files);
 
   // 1. the extensions bundle's discovery
-  const catalog = await discoverProjectExtensions(dir, env.homeDir);
+  const catalog = await discoverProjectExtensions(dir, env.homeDir, files);
   const staged = new ReviewCollector();
   const coverage = reviewCatalog(catalog, env, staged);
   env.projectPlugins = new Set(coverage.pluginRoots.values());

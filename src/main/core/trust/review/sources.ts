@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { TrustWarning } from '../../../../shared/contract';
-import { ALWAYS_SKIPPED_DIRS, listWorkspaceFiles } from '../../files/listWorkspaceFiles';
+import { ALWAYS_SKIPPED_DIRS } from '../../files/listWorkspaceFiles';
+import { directFileAccess, type FileAccess, type FileReader } from '../../files/scan';
 import { isAncestorOrSelf } from '../../workspaces/paths';
 
 /** Files larger than this are listed but not parsed (bytes). */
@@ -60,16 +61,17 @@ export interface ReviewFileSet {
 }
 
 /**
- * Lists a workspace for review: {@link listWorkspaceFiles} (tracked + untracked-not-ignored, never
+ * Lists a workspace for review: `listWorkspaceFiles` (tracked + untracked-not-ignored, never
  * `.git`/`node_modules`), plus ignored well-known config files, plus the contents of symbolic links
  * to directories inside the workspace (links are not followed out of it). `isCandidate` says which
  * entries may matter, so only those (and extension-less names, which may be linked directories)
- * are `lstat`ed. Throws only when `root` itself cannot be read.
+ * are `lstat`ed. The listing comes from `files` (the review's scan, which the extension discovery
+ * then reuses instead of listing again). Throws only when `root` itself cannot be read.
  */
-export async function collectReviewFiles(root: string, isCandidate: (rel: string) => boolean): Promise<ReviewFileSet> {
-  const listing = await listWorkspaceFiles(root);
-  const files = [...listing.files];
-  const known = new Set(files);
+export async function collectReviewFiles(root: string, isCandidate: (rel: string) => boolean, files: FileAccess = directFileAccess): Promise<ReviewFileSet> {
+  const listing = await files.list(root);
+  const found = [...listing.files];
+  const known = new Set(found);
   const warnings: TrustWarning[] = [];
   const ignored = new Set<string>();
   for (const rel of IGNORED_BUT_READ) {
@@ -77,7 +79,7 @@ export async function collectReviewFiles(root: string, isCandidate: (rel: string
     try {
       const st = await fs.lstat(path.join(root, rel));
       if (st.isFile() || st.isSymbolicLink()) {
-        files.push(rel);
+        found.push(rel);
         known.add(rel);
         ignored.add(rel);
       }
@@ -88,7 +90,7 @@ export async function collectReviewFiles(root: string, isCandidate: (rel: string
 
   const realRoot = await fs.realpath(root);
   const links = new Map<string, LinkInfo>();
-  const toCheck = files.filter((rel) => isCandidate(rel) || path.posix.extname(rel) === '');
+  const toCheck = found.filter((rel) => isCandidate(rel) || path.posix.extname(rel) === '');
   await mapLimit(toCheck, 64, async (rel) => {
     const abs = path.join(root, rel);
     let st;
@@ -126,14 +128,14 @@ export async function collectReviewFiles(root: string, isCandidate: (rel: string
       const rel = `${info.link}/${sub}`;
       if (!known.has(rel)) {
         known.add(rel);
-        files.push(rel);
+        found.push(rel);
       }
     }
   }
   if (budget <= 0) {
     warnings.push({ path: '.', line: null, message: `linked folders hold more than ${MAX_LINKED_FILES} files; the rest was not reviewed`, fix: 'Review the linked folders directly.' });
   }
-  return { files, links, ignored, warnings };
+  return { files: found, links, ignored, warnings };
 }
 
 /** Files below `dir` (relative POSIX), not following links, skipping `.git`/`node_modules`. */
@@ -176,8 +178,10 @@ export interface SourceText {
 /**
  * Reads one file for review. Never throws. Refuses (with a warning) files whose real location is
  * outside the workspace, dangling links, non-files and files over {@link MAX_INSPECT_BYTES}.
+ * The content comes from `files` (the review's scan: a file the extension discovery read already
+ * is not read again).
  */
-export async function readSource(root: string, realRoot: string, set: ReviewFileSet, rel: string): Promise<SourceText> {
+export async function readSource(root: string, realRoot: string, set: ReviewFileSet, rel: string, files: FileReader = directFileAccess): Promise<SourceText> {
   const ignored = set.ignored.has(rel);
   const link = set.links.get(rel);
   const base: SourceText = { rel, text: null, warnings: [], ignored, linkTarget: link?.target };
@@ -205,7 +209,7 @@ export async function readSource(root: string, realRoot: string, set: ReviewFile
       base.warnings.push({ path: rel, line: null, message: `too large to inspect (${(st.size / 1048576).toFixed(1)} MiB)`, fix: 'Open the file yourself before trusting the folder.' });
       return base;
     }
-    base.text = await fs.readFile(real, 'utf8');
+    base.text = await files.readText(real);
   } catch (error) {
     base.warnings.push({ path: rel, line: null, message: `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, fix: 'Check the file permissions.' });
   }
