@@ -1,18 +1,17 @@
 import { WorkspaceScan, type FileAccess } from '../files/scan';
 import { findCatalogRoot } from '../rules/paths';
-import type { TrustGate } from '../trust/gate';
 import { canonicalDirectory } from '../workspaces/identity';
 import { WorkspaceResources } from './bundle';
 import { WorkspaceResourceCapacityError } from './errors';
 import { DEFAULT_MEMBERS } from './members';
-import type { ResourceMemberFactory, ResourceValues, WorkspaceResourcesSnapshot, WorkspaceResourceStats } from './types';
+import type { ResourceMemberFactory, ResourcesTrust, ResourceValues, WorkspaceResourcesSnapshot, WorkspaceResourceStats } from './types';
 
 /** Options for {@link WorkspaceResourcesCache}. */
 export interface WorkspaceResourcesCacheOptions {
   /** Home directory for user-level resources (tests pass a temp HOME). */
   homeDir: string;
-  /** Restricted mode's question (src/main/core/trust/gate.ts). */
-  trustGate: TrustGate;
+  /** Restricted mode's question (answered by the trust gate above, `trust/gate.ts`). */
+  trustGate: ResourcesTrust;
   /** Members of every bundle, in order (default: the rule catalog). */
   members?: readonly ResourceMemberFactory[];
   /** Idle entries kept (default 32, seed §1.2). */

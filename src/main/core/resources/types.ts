@@ -1,7 +1,8 @@
 import type { ExtensionCatalog } from '../extensions/types';
 import type { FileAccess } from '../files/scan';
+import type { ExtensionsTrust } from '../extensions/build';
 import type { RuleCatalog } from '../rules/catalog';
-import type { TrustGate } from '../trust/gate';
+import type { RulesTrust } from '../rules/trustMode';
 
 /**
  * The values a workspace resource bundle carries, by member key (seed §1.1). The rule catalog is
@@ -15,6 +16,12 @@ export interface ResourceValues {
   extensions: ExtensionCatalog;
 }
 
+/**
+ * Restricted mode's question as the bundle's members ask it (answered by the trust gate above,
+ * `trust/gate.ts`, and passed in): may project resources under an absolute `dir` be activated?
+ */
+export type ResourcesTrust = RulesTrust & ExtensionsTrust;
+
 /** Member keys. */
 export type ResourceKey = keyof ResourceValues;
 
@@ -24,7 +31,8 @@ export interface ResourceMemberContext {
   workspaceDir: string;
   /** Home directory for user-level resources (never read `os.homedir()` inside members). */
   homeDir: string;
-  trustGate: TrustGate;
+  /** Restricted mode's answer for project resources. */
+  trustGate: ResourcesTrust;
   /**
    * The initial build's scan (`files/scan.ts`), shared by every member: the workspace is listed once
    * and each file read once however many members discover in it. Only valid during `create`;

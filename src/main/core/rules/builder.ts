@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { directFileAccess, WorkspaceScan, type FileAccess, type FileReader } from '../files/scan';
-import type { TrustGate } from '../trust/gate';
 import { pathIdentity } from '../workspaces/identity';
 import { assembleCatalog } from './assemble';
 import { RuleCatalog } from './catalog';
@@ -13,7 +12,7 @@ import { RULE_LIMITS } from './limits';
 import { lowerBound } from './sortedList';
 import { loadRule, type RuleCandidate, type RuleRecord } from './loadRule';
 import { findCatalogRoot, homeDisplay, isInside, realpathOrSelf, relativeToRoot, toPosix } from './paths';
-import { decideTrust, isTrustedPath, trustDiffers, type RuleTrust } from './trustMode';
+import { decideTrust, isTrustedPath, trustDiffers, type RuleTrust, type RulesTrust } from './trustMode';
 import type { RuleFinding } from './types';
 import { warning } from './warnings';
 
@@ -23,8 +22,8 @@ export interface RuleCatalogBuilderOptions {
   workspaceDir: string;
   /** Home directory for user-level files (passed in so tests can isolate it; never `os.homedir()` here). */
   homeDir: string;
-  /** Decides whether project files may be activated (src/main/core/trust/gate.ts). */
-  gate: TrustGate;
+  /** Decides whether project files may be activated (the trust gate above, passed in). */
+  gate: RulesTrust;
 }
 
 /** What a watcher should observe for this catalog (absolute paths). */
@@ -56,7 +55,7 @@ const AGENT_DIRS = ['.claude', '.codex', '.gemini', '.blade'];
 export class RuleCatalogBuilder {
   readonly workspaceDir: string;
   readonly homeDir: string;
-  private readonly gate: TrustGate;
+  private readonly gate: RulesTrust;
   private root = '';
   private trust: RuleTrust = { mode: 'restricted', prefix: null };
   private listing: 'git' | 'walk' | 'none' = 'none';
