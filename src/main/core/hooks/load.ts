@@ -1,7 +1,7 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustWarning } from '../../../shared/contract';
 import { checkedText } from './fileText';
-import { parseJsonText } from '../trust/review/jsonText';
+import { parseJsonText } from '../formats/json';
 import { isRecord } from '../trust/review/text';
 import { MAX_SOURCE_BYTES, type SourceFile } from './sources';
 import { promises as fs } from 'node:fs';

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { HookSource, TrustWarning } from '../../../shared/contract';
-import { parseJsonText } from '../trust/review/jsonText';
+import { parseJsonText } from '../formats/json';
 import { isRecord } from '../trust/review/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
 import { commandDangers, envDangers, urlDangers } from './danger';

@@ -6,7 +6,7 @@ import { classify, findPluginRoots } from '../trust/review/classify';
 import { ReviewCollector } from '../trust/review/collector';
 import { reviewMarketplace } from '../trust/review/plugins';
 import { isRecord, str } from '../trust/review/text';
-import { parseJsonText } from '../trust/review/jsonText';
+import { parseJsonText } from '../formats/json';
 
 /**
  * Where hooks live inside a source file: a settings file's `hooks`, a hooks file, a plugin

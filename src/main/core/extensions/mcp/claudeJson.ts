@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
 import { mcpServersFromMap } from '../../hooks/mcp';
-import { parseJsonText } from '../../trust/review/jsonText';
+import { parseJsonText } from '../../formats/json';
 import { isRecord } from '../../trust/review/text';
 import { inspectGit, pathIdentity, trustRootOf } from '../../workspaces/identity';
 import { warn } from '../read';

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
 import { mcpServersFromMap, readMcpServers } from '../../hooks/mcp';
-import { parseJsonText } from '../../trust/review/jsonText';
+import { parseJsonText } from '../../formats/json';
 import { isRecord } from '../../trust/review/text';
 import { layerOf } from '../precedence';
 import { warn } from '../read';

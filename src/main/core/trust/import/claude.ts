@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseJsonText } from '../review/jsonText';
+import { parseJsonText } from '../../formats/json';
 import { isRecord } from '../review/text';
 import type { ForeignTrustStore } from './types';
 

@@ -1,7 +1,7 @@
 import type { TrustItemKind } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
-import { parseJsonText, type JsonOk } from './jsonText';
+import { parseJsonText, type JsonOk } from '../../formats/json';
 import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
 import type { SourceText } from './sources';

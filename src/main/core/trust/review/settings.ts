@@ -1,7 +1,7 @@
 import type { TrustWarning } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
-import { parseJsonText } from './jsonText';
+import { parseJsonText } from '../../formats/json';
 import { codeLoadingEnvNames, commandRiskWarnings } from './risk';
 import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
