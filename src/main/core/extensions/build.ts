@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ExtensionWarning } from '../../../shared/contract/extensions';
-import { sha256Hex } from '../rules/hash';
+import { sha256Hex } from '../formats/digest';
 import type { TrustGate } from '../trust/gate';
 import { scanCommands } from './commands/scan';
 import { readLspFile } from './lsp/scan';

@@ -1,5 +1,6 @@
 import type { TrustWarning } from '../../../shared/contract';
-import { decodeUtf8, duplicateKeys } from '../formats/json/textChecks';
+import { duplicateKeys } from '../formats/json/textChecks';
+import { decodeUtf8 } from '../formats/unicode';
 
 /** Most repeated-key warnings reported per file (the rest are counted in the last one). */
 const MAX_DUPLICATE_WARNINGS = 20;

@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
 import type { HookSource, TrustWarning } from '../../../shared/contract';
 import { parseJsonText } from '../formats/json';
-import { isRecord } from '../trust/review/text';
+import { parseTomlText } from '../formats/toml';
+import { isRecord } from '../formats/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
 import { commandDangers, envDangers, urlDangers } from './danger';
 import { checkedText } from './fileText';
@@ -106,12 +106,12 @@ export async function readMcpServers(dir: string, homeDir: string, plugins: read
     let root: unknown;
     let lineOf: (n: unknown) => number | null = () => null;
     if (spec.format === 'toml') {
-      try {
-        root = parseToml(text);
-      } catch (error) {
-        warnings.push({ path: spec.file, line: null, message: `invalid TOML: ${(error as Error).message.split('\n')[0]}; its MCP servers cannot start`, fix: 'Fix the syntax.' });
+      const parsed = parseTomlText(text);
+      if (!parsed.ok) {
+        warnings.push({ path: spec.file, line: null, message: `invalid TOML: ${parsed.message}; its MCP servers cannot start`, fix: 'Fix the syntax.' });
         continue;
       }
+      root = parsed.value;
     } else {
       const parsed = parseJsonText(text, { jsonc: spec.format === 'jsonc' });
       if (!parsed.ok) {

@@ -5,7 +5,7 @@ import { listWorkspaceFiles } from '../files/listWorkspaceFiles';
 import { classify, findPluginRoots } from '../trust/review/classify';
 import { ReviewCollector } from '../trust/review/collector';
 import { reviewMarketplace } from '../trust/review/plugins';
-import { isRecord, str } from '../trust/review/text';
+import { isRecord, str } from '../formats/text';
 import { parseJsonText } from '../formats/json';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
 import { mcpServersFromMap } from '../../hooks/mcp';
 import { parseJsonText } from '../../formats/json';
-import { isRecord } from '../../trust/review/text';
+import { isRecord } from '../../formats/text';
 import { inspectGit, pathIdentity, trustRootOf } from '../../workspaces/identity';
 import { warn } from '../read';
 import type { McpRecord } from '../types';

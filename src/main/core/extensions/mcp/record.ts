@@ -1,5 +1,5 @@
 import type { McpDefinition } from '../../hooks/mcp';
-import { redactUrl } from '../../trust/review/text';
+import { redactUrl } from '../../formats/maskValues';
 import type { Layer } from '../precedence';
 import type { McpRecord } from '../types';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
 import { mcpServersFromMap, readMcpServers } from '../../hooks/mcp';
 import { parseJsonText } from '../../formats/json';
-import { isRecord } from '../../trust/review/text';
+import { isRecord } from '../../formats/text';
 import { layerOf } from '../precedence';
 import { warn } from '../read';
 import { readClaudeJsonServers } from './claudeJson';

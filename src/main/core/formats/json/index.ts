@@ -1,7 +1,7 @@
 /**
  * JSON and JSON-with-comments, read the way the agents read them: positional parsing with
- * person-readable errors ({@link parseJsonText}), repeated keys ({@link duplicateKeys}) and UTF-8
- * decoding as Node's `readFile(..., 'utf8')` does it ({@link decodeUtf8}). All on jsonc-parser 3.3.1.
+ * person-readable errors ({@link parseJsonText}) and repeated keys ({@link duplicateKeys}), both on
+ * jsonc-parser 3.3.1. Decoding the bytes is `../unicode.ts`.
  */
 export { parseJsonText, type JsonError, type JsonOk, type JsonParseOptions } from './parse';
-export { decodeUtf8, duplicateKeys, type DecodedText, type DuplicateKey } from './textChecks';
+export { duplicateKeys, type DuplicateKey } from './textChecks';

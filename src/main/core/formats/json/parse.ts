@@ -1,4 +1,7 @@
-import { visit, ParseErrorCode } from 'jsonc-parser';
+import { printParseErrorCode, visit } from 'jsonc-parser';
+
+/** jsonc-parser's error names (its `ParseErrorCode` is a `const enum`, which isolated modules cannot read). */
+type ErrorName = ReturnType<typeof printParseErrorCode>;
 
 /**
  * JSON / JSONC reading that reports where things are: the 1-based line and column of the first
@@ -121,11 +124,12 @@ export function parseJsonText(text: string, options: JsonParseOptions = {}): Jso
         },
         onLiteralValue: (value, offset) => put(value, offset),
         onError: (code, offset, length) => {
-          const closing = code === ParseErrorCode.CloseBraceExpected || code === ParseErrorCode.CloseBracketExpected;
+          const name = printParseErrorCode(code);
+          const closing = name === 'CloseBraceExpected' || name === 'CloseBracketExpected';
           const frame = closing ? lastEnded : (top() ?? null);
           // the hand-off point of a value one level too deep, whatever stands there
           if (frame?.expect === 'value' && stack.length + (closing ? 1 : 0) > MAX_DEPTH) throw tooDeep(offset);
-          throw describeError(src, code, offset, length, frame, rootDone, jsonc);
+          throw describeError(src, name, offset, length, frame, rootDone, jsonc);
         },
       },
       { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false },
@@ -142,8 +146,8 @@ export function parseJsonText(text: string, options: JsonParseOptions = {}): Jso
   };
 }
 
-const STRING_ERRORS = new Set([ParseErrorCode.UnexpectedEndOfString, ParseErrorCode.InvalidCharacter, ParseErrorCode.InvalidEscapeCharacter, ParseErrorCode.InvalidUnicode]);
-const NUMBER_ERRORS = new Set([ParseErrorCode.InvalidNumberFormat, ParseErrorCode.UnexpectedEndOfNumber]);
+const STRING_ERRORS = new Set<ErrorName>(['UnexpectedEndOfString', 'InvalidCharacter', 'InvalidEscapeCharacter', 'InvalidUnicode']);
+const NUMBER_ERRORS = new Set<ErrorName>(['InvalidNumberFormat', 'UnexpectedEndOfNumber']);
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**
@@ -154,12 +158,12 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
  * where a value (or, for strings, a property name) may start. A word the scanner reads as one
  * unknown token (`truex`) is a complete `true` followed by something unexpected.
  */
-function describeError(s: string, code: ParseErrorCode, offset: number, length: number, frame: Frame | null, rootDone: boolean, jsonc: boolean): Stop {
-  if (code === ParseErrorCode.InvalidCommentToken) return new Stop(offset, 'comments are not allowed in JSON', 'Remove the comment (this file must be plain JSON).');
-  if (code === ParseErrorCode.UnexpectedEndOfComment) {
+function describeError(s: string, code: ErrorName, offset: number, length: number, frame: Frame | null, rootDone: boolean, jsonc: boolean): Stop {
+  if (code === 'InvalidCommentToken') return new Stop(offset, 'comments are not allowed in JSON', 'Remove the comment (this file must be plain JSON).');
+  if (code === 'UnexpectedEndOfComment') {
     return jsonc ? new Stop(offset, 'unterminated /* comment', 'Close the comment with */.') : new Stop(offset, 'comments are not allowed in JSON', 'Remove the comment (this file must be plain JSON).');
   }
-  const tokenError = STRING_ERRORS.has(code) || NUMBER_ERRORS.has(code) || code === ParseErrorCode.InvalidSymbol;
+  const tokenError = STRING_ERRORS.has(code) || NUMBER_ERRORS.has(code) || code === 'InvalidSymbol';
   if (!tokenError) return unexpected(s, offset, frame, rootDone);
   const expect: Expect | 'done' = frame ? frame.expect : rootDone ? 'done' : 'value';
   if (expect === 'key' && STRING_ERRORS.has(code) && s[offset] === '"') return stringProblem(s, offset);

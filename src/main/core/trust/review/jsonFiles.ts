@@ -5,7 +5,8 @@ import { parseJsonText, type JsonOk } from '../../formats/json';
 import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
 import type { SourceText } from './sources';
-import { hiddenCharacterWarning, isRecord } from './text';
+import { hiddenCharacterWarning } from './text';
+import { isRecord } from '../../formats/text';
 
 /**
  * Parses a JSON config file for review. On failure (or when the file could not be read) adds one

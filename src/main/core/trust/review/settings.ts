@@ -6,7 +6,8 @@ import { codeLoadingEnvNames, commandRiskWarnings } from './risk';
 import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
 import type { SourceText } from './sources';
-import { hiddenCharacterWarning, isRecord, oneLine, str, strings } from './text';
+import { hiddenCharacterWarning } from './text';
+import { isRecord, oneLine, str, strings } from '../../formats/text';
 
 /** Keys handled as their own items (not summarised in the `setting` item). */
 const OWN_ITEM_KEYS = new Set(['hooks', 'mcpServers', 'mcp_servers', 'lspServers', 'env', 'enabledPlugins', 'extraKnownMarketplaces', '$schema']);
