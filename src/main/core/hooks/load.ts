@@ -1,5 +1,5 @@
 import type { TrustWarning } from '../../../shared/contract';
-import { checkedText } from './fileText';
+import { checkedText } from '../formats/checkedText';
 import { parseJsonText } from '../formats/json';
 import { parseTomlText } from '../formats/toml';
 import { isRecord } from '../formats/text';
@@ -40,9 +40,9 @@ export async function loadSource(src: SourceFile): Promise<LoadedSource> {
       base.warnings.push({ path: shownPath, line: null, message: `is larger than ${MAX_SOURCE_BYTES / 1048576} MiB and was not read; its hooks cannot run`, fix: 'Shrink the file.' });
       return base;
     }
-    const checked = checkedText(await fs.readFile(src.abs), shownPath, src.kind === 'codexConfig' ? 'toml' : src.format === 'gemini' ? 'jsonc' : 'json');
+    const checked = checkedText(await fs.readFile(src.abs), src.kind === 'codexConfig' ? 'toml' : src.format === 'gemini' ? 'jsonc' : 'json');
     text = checked.text;
-    base.warnings.push(...checked.warnings);
+    base.warnings.push(...checked.warnings.map((w) => ({ path: shownPath, ...w })));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return base;

@@ -6,7 +6,7 @@ import { parseTomlText } from '../formats/toml';
 import { isRecord } from '../formats/text';
 import { canonicalJson, digestOf, shortId } from './canonical';
 import { commandDangers, envDangers, urlDangers } from './danger';
-import { checkedText } from './fileText';
+import { checkedText } from '../formats/checkedText';
 import { maskArgs, maskValues } from './mask';
 import { MAX_SOURCE_BYTES, type WorkspacePlugin } from './sources';
 import type { HookDanger } from '../../../shared/contract';
@@ -96,10 +96,10 @@ export async function readMcpServers(dir: string, homeDir: string, plugins: read
     try {
       const st = await fs.stat(abs);
       if (!st.isFile() || st.size > MAX_SOURCE_BYTES) continue;
-      const checked = checkedText(await fs.readFile(abs), spec.file, spec.format);
+      const checked = checkedText(await fs.readFile(abs), spec.format);
       text = checked.text;
       // hook source files (settings, config.toml) are checked by the hook listing already
-      if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings);
+      if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings.map((w) => ({ path: spec.file, ...w })));
     } catch {
       continue;
     }
