@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { HookDanger, HookScript, HookUncovered } from '../../../shared/contract';
 import { codeLoadingEnvNames } from '../trust/review/risk';
 import { isAncestorOrSelf } from '../trust/paths';
-import { isRedirection, lexShell } from '../formats/shell';
+import { isRedirection, lexShell } from '../formats/shell/lex';
 import { isLocalHost } from './http';
 
 /**
