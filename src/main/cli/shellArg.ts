@@ -1,4 +1,4 @@
-import { shellQuote } from '../core/hooks/shellWords';
+import { shellQuote } from '../core/formats/shell/quote';
 
 /**
  * A path or word as it must be typed in a shell: unchanged when it has only safe characters, else

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, duplicateKeys } from '../../../src/main/core/formats/json/textChecks';
+import { duplicateKeys } from '../../../src/main/core/formats/json/textChecks';
+import { decodeUtf8 } from '../../../src/main/core/formats/unicode';
 import { hookWorld } from './helpers';
 
 describe('invalid UTF-8 and repeated JSON keys in hook and MCP files', () => {

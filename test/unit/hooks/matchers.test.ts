@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMatcher, parsePermissionRule } from '../../../src/main/core/hooks/matchers';
-import { simpleCommands } from '../../../src/main/core/hooks/shellWords';
+import { simpleCommands } from '../../../src/main/core/formats/shell/lex';
 
 const call = (toolName: string, toolInput: Record<string, unknown>) => ({ toolName, toolInput, projectDir: '/w', homeDir: '/h' });
 

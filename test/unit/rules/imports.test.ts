@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../src/main/core/rules/hash';
+import { sha256Hex } from '../../../src/main/core/formats/digest';
 import { findImportTokens } from '../../../src/main/core/rules/imports';
 import { tempDir } from '../../support/tempDir';
 import { buildCatalog, codes, fileAt, makeHome, makeRepo } from './helpers';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { splitFrontmatter } from '../../../src/main/core/rules/frontmatter';
+import { splitFrontmatter } from '../../../src/main/core/formats/frontmatter';
 import { splitPatternString } from '../../../src/main/core/rules/patterns';
 import { sharedDir } from '../../support/corpus';
 import { buildCatalog, codes, fileAt, makeRepo } from './helpers';

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RuleSourceOutsideRoot } from '../../../src/main/core/rules/errors';
-import { digestOfEntries, ruleId, sha256Hex } from '../../../src/main/core/rules/hash';
+import { digestOfEntries, ruleId } from '../../../src/main/core/rules/hash';
+import { sha256Hex } from '../../../src/main/core/formats/digest';
 import { buildCatalog, fileAt, makeRepo, paths } from './helpers';
 
 /** Seed scenario 14's repository, adapted to Atrium's names. */

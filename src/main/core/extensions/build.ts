@@ -2,7 +2,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ExtensionWarning } from '../../../shared/contract/extensions';
 import { WorkspaceScan, type FileAccess } from '../files/scan';
-import { sha256Hex } from '../rules/hash';
+import { sha256Hex } from '../formats/digest';
 import { scanCommands } from './commands/scan';
 import { readLspFile } from './lsp/scan';
 import { collectMcpServers, pluginServers } from './mcp/servers';

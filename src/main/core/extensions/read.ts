@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../shared/contract/extensions';
-import { sha256Hex } from '../rules/hash';
-import { splitFrontmatter } from '../rules/frontmatter';
-import { decodeRuleText, findHiddenControl } from '../rules/text';
+import { sha256Hex } from '../formats/digest';
+import { splitFrontmatter } from '../formats/frontmatter';
+import { decodeText, findHiddenControl } from '../formats/unicode';
 import { directFileAccess, type FileReader } from '../files/scan';
 
 /** Largest Markdown resource read (bytes); larger files are listed as invalid. */
@@ -36,7 +36,7 @@ export interface ReadFailure {
 /**
  * Reads and parses a Markdown resource. Never throws: an unreadable, binary, non-UTF-8 or too large
  * file yields a {@link ReadFailure}. YAML problems (an unquoted `: ` in a description, a `*glob`)
- * are repaired where possible and reported as warnings with line and fix (`rules/frontmatter.ts`).
+ * are repaired where possible and reported as warnings with line and fix (`formats/frontmatter.ts`).
  * `shown` is the path used in warnings; `files` reads the bytes (a build's scan).
  */
 export async function readMarkdown(absolute: string, shown: string, maxBytes = MAX_RESOURCE_BYTES, files: FileReader = directFileAccess): Promise<MarkdownFile | ReadFailure> {
@@ -55,7 +55,7 @@ export async function readMarkdown(absolute: string, shown: string, maxBytes = M
 
 /** Parses Markdown bytes (see {@link readMarkdown}). Never throws. */
 export function parseMarkdown(bytes: Uint8Array, shown: string): MarkdownFile | ReadFailure {
-  const decoded = decodeRuleText(bytes);
+  const decoded = decodeText(bytes);
   if (!decoded.ok) return { error: warn(shown, null, decoded.message, 'Save the file as UTF-8 text.') };
   const split = splitFrontmatter(decoded.text);
   const warnings: ExtensionWarning[] = split.warnings.map((w) => warn(shown, w.line, w.message, w.fix));

@@ -264,3 +264,17 @@ export function maskFrontmatterValues(text: string, mask: MaskPredicate): string
   }
   return edits.length ? applyEdits(text, edits) : text;
 }
+
+/**
+ * A URL reduced to origin + path: query strings, fragments and credentials (which can carry
+ * tokens) are dropped. Strings that are not URLs (e.g. `${API_BASE}/mcp`) are returned with any
+ * `?query` cut off.
+ */
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return raw.replace(/[?#].*$/, '');
+  }
+}

@@ -1,11 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
 import type { HookSource, TrustWarning } from '../../../shared/contract';
-// jsonText, text and fileText move into formats/ on another branch; these three lines then point inside formats/.
-import { parseJsonText } from '../trust/review/jsonText';
-import { isRecord } from '../trust/review/text';
-import { checkedText } from '../hooks/fileText';
+import { checkedText } from './checkedText';
+import { parseJsonText } from './json';
+import { isRecord } from './text';
+import { parseTomlText } from './toml';
 import { canonicalJson, digestOf, shortId } from './canonicalJson';
 import { maskArgs, maskValues } from './secrets';
 
@@ -115,22 +114,22 @@ export async function readMcpServerDefinitions(dir: string, plugins: readonly Mc
     try {
       const st = await fs.stat(abs);
       if (!st.isFile() || st.size > MAX_MCP_FILE_BYTES) continue;
-      const checked = checkedText(await reader.readBytes(abs), spec.file, spec.format);
+      const checked = checkedText(await reader.readBytes(abs), spec.format);
       text = checked.text;
       // hook source files (settings, config.toml) are checked by the hook listing already
-      if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings);
+      if (!isHookSourceFile(spec.file)) warnings.push(...checked.warnings.map((w) => ({ path: spec.file, ...w })));
     } catch {
       continue;
     }
     let root: unknown;
     let lineOf: (n: unknown) => number | null = () => null;
     if (spec.format === 'toml') {
-      try {
-        root = parseToml(text);
-      } catch (error) {
-        warnings.push({ path: spec.file, line: null, message: `invalid TOML: ${(error as Error).message.split('\n')[0]}; its MCP servers cannot start`, fix: 'Fix the syntax.' });
+      const parsed = parseTomlText(text);
+      if (!parsed.ok) {
+        warnings.push({ path: spec.file, line: null, message: `invalid TOML: ${parsed.message}; its MCP servers cannot start`, fix: 'Fix the syntax.' });
         continue;
       }
+      root = parsed.value;
     } else {
       const parsed = parseJsonText(text, { jsonc: spec.format === 'jsonc' });
       if (!parsed.ok) {

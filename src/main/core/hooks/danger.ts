@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { HookDanger, HookScript, HookUncovered } from '../../../shared/contract';
 import { codeLoadingEnvNames } from './codeLoadingEnv';
 import { isAncestorOrSelf } from '../workspaces/paths';
-import { isRedirection, lexShell } from './shellWords';
+import { isRedirection, lexShell } from '../formats/shell/lex';
 import { isLocalHost } from './http';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Hook, HookCounts, HookFormat, HookListing, HookState, McpServer, TrustWarning } from '../../../shared/contract';
-import { commandLine, isRecord, oneLine } from '../trust/review/text';
+import { commandLine, isRecord, oneLine } from '../formats/text';
 import { canonicalJson, digestOf, shortId } from '../formats/canonicalJson';
 import { commandDangers, envDangers, scriptBodyDangers, scriptDangers, uncoveredDangers, urlDangers } from './danger';
 import { atriumEventOf } from './events';

@@ -1,8 +1,8 @@
-import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustWarning } from '../../../shared/contract';
-import { checkedText } from './fileText';
-import { parseJsonText } from '../trust/review/jsonText';
-import { isRecord } from '../trust/review/text';
+import { checkedText } from '../formats/checkedText';
+import { parseJsonText } from '../formats/json';
+import { parseTomlText } from '../formats/toml';
+import { isRecord } from '../formats/text';
 import { MAX_SOURCE_BYTES, type SourceFile } from './sources';
 import { promises as fs } from 'node:fs';
 
@@ -40,9 +40,9 @@ export async function loadSource(src: SourceFile): Promise<LoadedSource> {
       base.warnings.push({ path: shownPath, line: null, message: `is larger than ${MAX_SOURCE_BYTES / 1048576} MiB and was not read; its hooks cannot run`, fix: 'Shrink the file.' });
       return base;
     }
-    const checked = checkedText(await fs.readFile(src.abs), shownPath, src.kind === 'codexConfig' ? 'toml' : src.format === 'gemini' ? 'jsonc' : 'json');
+    const checked = checkedText(await fs.readFile(src.abs), src.kind === 'codexConfig' ? 'toml' : src.format === 'gemini' ? 'jsonc' : 'json');
     text = checked.text;
-    base.warnings.push(...checked.warnings);
+    base.warnings.push(...checked.warnings.map((w) => ({ path: shownPath, ...w })));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return base;
@@ -68,14 +68,13 @@ export async function loadSource(src: SourceFile): Promise<LoadedSource> {
  * line numbers of individual hooks are found by their event header (`[[hooks.PreToolUse]]`).
  */
 function parseCodexConfig(base: LoadedSource, text: string): LoadedSource {
-  let root: unknown;
-  try {
-    root = parseToml(text);
-  } catch (error) {
-    const line = error instanceof TomlError ? error.line : null;
-    base.warnings.push({ path: base.shownPath, line, message: `invalid TOML${line ? ` at line ${line}` : ''}: ${(error as Error).message.split('\n')[0]}; none of its inline [hooks] can run`, fix: 'Fix the TOML syntax (Codex itself refuses to start with this file).' });
+  const parsed = parseTomlText(text);
+  if (!parsed.ok) {
+    const line = parsed.line;
+    base.warnings.push({ path: base.shownPath, line, message: `invalid TOML${line ? ` at line ${line}` : ''}: ${parsed.message}; none of its inline [hooks] can run`, fix: 'Fix the TOML syntax (Codex itself refuses to start with this file).' });
     return base;
   }
+  const root: unknown = parsed.value;
   if (!isRecord(root)) return base;
   const lines = codexHookLines(root, text);
   const lineOf = (node: unknown): number | null => lines.get(node) ?? null;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { minimatch } from 'minimatch';
-import { simpleCommands } from './shellWords';
+import { simpleCommands } from '../formats/shell/lex';
 
 /**
  * Claude Code's matcher semantics (formats.md §2.5), used for Claude, Codex, Gemini and plugin

@@ -1,5 +1,5 @@
 import type { HookFormat, TrustWarning } from '../../../shared/contract';
-import { isRecord } from '../trust/review/text';
+import { isRecord } from '../formats/text';
 import { FORMAT_EVENTS, KNOWN_TOOLS, TOOL_EVENTS, atriumEventOf } from './events';
 import { parseClaudeMatcher, parsePermissionRule } from './matchers';
 import { reservedHookEnvNames } from './danger';

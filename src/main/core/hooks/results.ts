@@ -1,5 +1,5 @@
 import type { HookDecision, HookEvent, HookFormat } from '../../../shared/contract';
-import { isRecord } from '../trust/review/text';
+import { isRecord } from '../formats/text';
 
 /** What one handler's output means, before combining (formats.md §2.5 "Exit codes", "JSON output"). */
 export interface Interpreted {

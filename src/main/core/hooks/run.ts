@@ -11,7 +11,7 @@ import { reservedHookEnvNames } from './danger';
 import { combine, interpret, type Interpreted } from './results';
 import { runCommand } from './runCommand';
 import { coverScripts, digestScripts, type CoveredScripts, type ScriptContext } from './scripts';
-import { shellQuote } from './shellWords';
+import { shellQuote } from '../formats/shell/quote';
 
 /** Where and for whom hooks run. */
 export interface RunContext {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { HookFormat, HookScope } from '../../../shared/contract';
 import { directFileAccess, type FileAccess, type FileReader } from '../files/scan';
 import { classify, findPluginRoots, marketplaceLocalPlugins } from '../files/classify';
-import { isRecord, str } from '../trust/review/text';
-import { parseJsonText } from '../trust/review/jsonText';
+import { isRecord, str } from '../formats/text';
+import { parseJsonText } from '../formats/json';
 
 /**
  * Where hooks live inside a source file: a settings file's `hooks`, a hooks file, a plugin

@@ -3,7 +3,7 @@ import { scopeDepth } from './classify';
 import { digestOfEntries, ruleId } from './hash';
 import type { RuleRecord } from './loadRule';
 import type { RuleFile, RuleStatus, RuleWarning } from './types';
-import { utf8Bytes } from './text';
+import { utf8Bytes } from '../formats/text';
 import { warning } from './warnings';
 
 /** Ordered, frozen catalog entries and their digest. */

@@ -3,7 +3,7 @@ import { digestOfEntries } from './hash';
 import { RULE_LIMITS } from './limits';
 import { relativeToScope, scopeContains } from './paths';
 import { resolveStartFolder } from './startFolder';
-import { utf8Bytes } from './text';
+import { utf8Bytes } from '../formats/text';
 import type { RuleFile, RuleSelection, UnselectedRule } from './types';
 
 /** Inputs of {@link explainRules}; paths are absolute or relative to the workspace folder. */

@@ -1,10 +1,5 @@
-import crypto from 'node:crypto';
+import { sha256Hex } from '../formats/digest';
 import type { RuleSource } from './types';
-
-/** SHA-256 hex of a UTF-8 string. */
-export function sha256Hex(text: string): string {
-  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 /** Rule id: `<source>:` + first 20 hex chars of SHA-256(relativePath) (issue 4 §2, seed §4.4). */
 export function ruleId(source: RuleSource, relativePath: string): string {

@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../formats/digest';
 import type { FileReader } from '../files/scan';
 import { RULE_LIMITS } from './limits';
 import { isInside } from './paths';
 import { readRuleSource } from './readSource';
-import { escapeAttribute, findHiddenControl } from './text';
+import { findHiddenControl } from '../formats/unicode';
+import { escapeAttribute } from '../formats/text';
 import type { RuleImport, RuleWarning } from './types';
 import { warning } from './warnings';
 

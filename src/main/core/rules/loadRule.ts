@@ -1,11 +1,12 @@
 import { formatSupportsImports } from './classify';
 import { resolveCondition } from './conditions';
-import { splitFrontmatter } from './frontmatter';
+import { splitFrontmatter } from '../formats/frontmatter';
 import { ruleSha256 } from './hash';
 import { expandImports, type ImportContext } from './imports';
 import { displayLinkTarget, formatBytes, readRuleSource } from './readSource';
 import { RULE_LIMITS } from './limits';
-import { findHiddenControl, utf8Bytes } from './text';
+import { findHiddenControl } from '../formats/unicode';
+import { utf8Bytes } from '../formats/text';
 import type { CompiledPattern, RuleClassification, RuleFormat, RuleFrontmatter, RuleImport, RuleKind, RuleStatus, RuleWarning } from './types';
 import { warning } from './warnings';
 import type { FileReader } from '../files/scan';
@@ -110,7 +111,7 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
   const split = splitFrontmatter(read.text);
   record.frontmatter = split.frontmatter;
   record.bodyLine = split.bodyLine;
-  record.warnings.push(...split.warnings);
+  record.warnings.push(...split.warnings.map((w) => warning(w.code, 'warning', w.message, w.line, w.fix)));
   const data = split.frontmatter?.data ?? {};
   record.description = typeof data.description === 'string' ? data.description : null;
   record.warnings.push(...foreignKeyWarnings(classification.format, data, split.lineOf));

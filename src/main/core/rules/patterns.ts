@@ -1,6 +1,6 @@
 import { Minimatch, minimatch } from 'minimatch';
 import { RULE_LIMITS } from './limits';
-import { hasHiddenControl } from './text';
+import { hasHiddenControl } from '../formats/unicode';
 import type { CompiledPattern, PatternAlternative, RuleWarning } from './types';
 import { warning } from './warnings';
 

@@ -4,7 +4,7 @@ import type { RuleCatalog } from './catalog';
 import { scopeDepth } from './classify';
 import { describeCondition } from './conditionText';
 import type { RuleExplanation } from './explain';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../formats/digest';
 import { fileWarnings, unmatchedPatterns, type RuleLintReport } from './lint';
 import { otherToolInstructionFiles } from './otherTools';
 import { countPatternMatches } from './patternStats';

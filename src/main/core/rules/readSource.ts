@@ -4,7 +4,7 @@ import type { FileReader } from '../files/scan';
 import { RULE_LIMITS } from './limits';
 import { pathIdentity } from '../workspaces/identity';
 import { isInside } from './paths';
-import { decodeRuleText } from './text';
+import { decodeText } from '../formats/unicode';
 
 /** A file read for the catalog, or why it could not be (code, message for a person, fix). */
 export type SourceRead =
@@ -36,7 +36,7 @@ export interface ReadSourceOptions {
  * Reads one rule or import file defensively (issue 4 §2 Content): a symlink is followed and its
  * target reported; a dangling one, one whose real path leaves `confineTo`, a non-file, a file
  * over `maxBytes` (not read at all), a binary file and invalid UTF-8 are refused with a reason.
- * One BOM is stripped and CRLF normalised (see `decodeRuleText`). Never throws.
+ * One BOM is stripped and CRLF normalised (see `decodeText`). Never throws.
  */
 export async function readRuleSource(absolute: string, options: ReadSourceOptions): Promise<SourceRead> {
   const maxBytes = options.maxBytes ?? RULE_LIMITS.maxFileBytes;
@@ -99,7 +99,7 @@ export async function readRuleSource(absolute: string, options: ReadSourceOption
     return fail('unreadable', 'The file could not be read.', 'Check its permissions.', { bytes: size, realPath, linkTarget });
   }
   if (buffer.length > maxBytes) return fail('too-large', `The file is ${formatBytes(buffer.length)}, above the ${formatBytes(maxBytes)} limit.`, 'Split it into smaller files.', { bytes: buffer.length, realPath, linkTarget });
-  const decoded = decodeRuleText(buffer);
+  const decoded = decodeText(buffer);
   if (!decoded.ok) {
     return fail(decoded.reason, decoded.message, decoded.reason === 'binary' ? 'Rule files must be UTF-8 text.' : 'Re-save the file as UTF-8.', { bytes: buffer.length, realPath, linkTarget });
   }

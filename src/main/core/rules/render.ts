@@ -1,5 +1,5 @@
 import { digestOfEntries } from './hash';
-import { escapeAttribute, utf8Bytes } from './text';
+import { escapeAttribute, utf8Bytes } from '../formats/text';
 import type { RuleSelection, SelectedRule, UnselectedRule } from './types';
 
 /**

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import type { ExtensionSource, ExtensionWarning } from '../../../../shared/contract/extensions';
-import { parseJsonText } from '../../trust/review/jsonText';
+import { parseJsonText } from '../../formats/json';
 import { warn } from '../read';
 import type { LspRecord } from '../types';
 import { validateLspServers, type ValidatedLsp } from './validate';

@@ -1,5 +1,5 @@
 import type { McpServerDefinition } from '../../formats/mcpServers';
-import { redactUrl } from '../../trust/review/text';
+import { redactUrl } from '../../formats/maskValues';
 import type { Layer } from '../precedence';
 import type { McpRecord } from '../types';
 

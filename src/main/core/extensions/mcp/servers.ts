@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { ExtensionWarning, HookSource } from '../../../../shared/contract';
 import { mcpServerDefinitionsFromMap, readMcpServerDefinitions } from '../../formats/mcpServers';
-import { parseJsonText } from '../../trust/review/jsonText';
-import { isRecord } from '../../trust/review/text';
+import { parseJsonText } from '../../formats/json';
+import { isRecord } from '../../formats/text';
 import { layerOf } from '../precedence';
 import { warn } from '../read';
 import { readClaudeJsonServers } from './claudeJson';

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { parseJsonText } from '../../trust/review/jsonText';
+import { parseJsonText } from '../../formats/json';
 import type { Layer } from '../precedence';
 import { warn } from '../read';
 import { validateManifest, type ManifestCheck } from './manifest';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { parseJsonText } from '../../trust/review/jsonText';
+import { parseJsonText } from '../../formats/json';
 import { warn } from '../read';
 import { directFileAccess, type FileReader } from '../../files/scan';
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AtriumError } from '../../../../shared/errors';
-import { parseJsonText } from '../../trust/review/jsonText';
+import { parseJsonText } from '../../formats/json';
 import { keyMatches } from './enabled';
 
 /** Which plugin to switch, and where. */

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { sha256Hex } from '../../rules/hash';
-import { hasHiddenControl } from '../../rules/text';
+import { sha256Hex } from '../../formats/digest';
+import { hasHiddenControl } from '../../formats/unicode';
 import { isInside } from '../paths';
 import { failed, parseMarkdown, text, warn } from '../read';
 import type { ScanRoot } from '../roots';

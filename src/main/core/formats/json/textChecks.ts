@@ -1,42 +1,5 @@
 import { visit, type JSONPath } from 'jsonc-parser';
 
-/** A file's bytes decoded as UTF-8 the way Node's `readFile(path, 'utf8')` does, and where they stop being valid UTF-8. */
-export interface DecodedText {
-  /** The text, every invalid sequence replaced by U+FFFD (WHATWG UTF-8 decode, what agents written in Node read). */
-  text: string;
-  /** 1-based line of the first invalid byte sequence, or null when the bytes are valid UTF-8. */
-  invalidLine: number | null;
-}
-
-/**
- * Decodes `bytes` as UTF-8 (a leading BOM is kept as U+FEFF, as `readFile(..., 'utf8')` keeps it)
- * and finds the first line holding an invalid sequence with a fatal `TextDecoder` line by line
- * (byte 0x0A never occurs inside a multi-byte sequence, so lines can be checked alone). Never throws.
- */
-export function decodeUtf8(bytes: Uint8Array): DecodedText {
-  const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
-  const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  try {
-    fatal.decode(bytes);
-    return { text, invalidLine: null };
-  } catch {
-    // find the line below
-  }
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i < bytes.length && bytes[i] !== 0x0a) continue;
-    try {
-      fatal.decode(bytes.subarray(start, i));
-    } catch {
-      return { text, invalidLine: line };
-    }
-    line++;
-    start = i + 1;
-  }
-  return { text, invalidLine: null };
-}
-
 /** A property name that occurs twice in one JSON object. */
 export interface DuplicateKey {
   key: string;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { shellQuote } from '../../hooks/shellWords';
+import { shellQuote } from '../../formats/shell/quote';
 
 /** What a bridged Claude hook call answers: what the hook command prints and its exit code (Claude Code hook protocol). */
 export interface BridgeAnswer {

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseJsonText } from '../review/jsonText';
-import { isRecord } from '../review/text';
+import { parseJsonText } from '../../formats/json';
+import { isRecord } from '../../formats/text';
 import type { ForeignTrustStore } from './types';
 
 /**

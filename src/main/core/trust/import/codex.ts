@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parse as parseToml, TomlError } from 'smol-toml';
-import { isRecord } from '../review/text';
+import { isRecord } from '../../formats/text';
+import { parseTomlText } from '../../formats/toml';
 import type { ForeignTrustStore } from './types';
 
 /**
@@ -19,14 +19,13 @@ export async function readCodexTrust(homeDir: string): Promise<ForeignTrustStore
     return result;
   }
   result.found = true;
-  let root: Record<string, unknown>;
-  try {
-    root = parseToml(text) as Record<string, unknown>;
-  } catch (error) {
-    const line = error instanceof TomlError ? error.line : null;
-    result.warnings.push({ path: file, line, message: `invalid TOML${line ? ` at line ${line}` : ''}: ${(error as Error).message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '')}`, fix: 'Fix the TOML syntax (Codex itself refuses to start with it).' });
+  const parsed = parseTomlText(text);
+  if (!parsed.ok) {
+    const line = parsed.line;
+    result.warnings.push({ path: file, line, message: `invalid TOML${line ? ` at line ${line}` : ''}: ${parsed.reason}`, fix: 'Fix the TOML syntax (Codex itself refuses to start with it).' });
     return result;
   }
+  const root = parsed.value;
   if (!isRecord(root.projects)) return result;
   for (const [projectPath, entry] of Object.entries(root.projects)) {
     if (!isRecord(entry)) continue;

@@ -1,4 +1,3 @@
-import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustWarning } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
@@ -6,7 +5,8 @@ import type { ReviewEnv } from './resources';
 import { collectMcpServers } from './servers';
 import { describeKey, settingRisks } from './settings';
 import type { SourceText } from './sources';
-import { isRecord, lineOfText, oneLine, str } from './text';
+import { isRecord, lineOfText, oneLine, str } from '../../formats/text';
+import { parseTomlText } from '../../formats/toml';
 
 /**
  * Reviews a project `.codex/config.toml` (formats.md §1.3–1.4: loaded only for trusted projects):
@@ -22,13 +22,9 @@ export function reviewCodexConfig(src: SourceText, env: ReviewEnv & { bundleRead
     return;
   }
   const text = src.text;
-  let root: Record<string, unknown>;
-  try {
-    root = parseToml(text) as Record<string, unknown>;
-  } catch (error) {
-    const line = error instanceof TomlError ? error.line : null;
-    const column = error instanceof TomlError ? error.column : null;
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+  const parsed = parseTomlText(text);
+  if (!parsed.ok) {
+    const { line, column, reason: message } = parsed;
     out.add({
       kind: 'setting',
       path,
@@ -41,6 +37,7 @@ export function reviewCodexConfig(src: SourceText, env: ReviewEnv & { bundleRead
     });
     return;
   }
+  const root = parsed.value;
   const lineOfKey = (key: string) => lineOfText(text, key);
   // `[hooks.state."<key>"] trusted_hash = …` is Codex's own per-hook trust record, not an event
   const hooks = isRecord(root.hooks) ? Object.fromEntries(Object.entries(root.hooks).filter(([k]) => k !== 'state')) : root.hooks;

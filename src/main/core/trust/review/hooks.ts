@@ -1,7 +1,8 @@
 import type { TrustWarning } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { commandRiskWarnings, eventNotice } from './risk';
-import { commandLine, isRecord, oneLine, redactUrl, str, strings } from './text';
+import { redactUrl } from '../../formats/maskValues';
+import { commandLine, isRecord, oneLine, str, strings } from '../../formats/text';
 
 /** Hook dialects: the Claude-style shape (Claude, Codex, Gemini, plugins), Blade's and Cursor's. */
 export type HookDialect = 'claude' | 'codex' | 'gemini' | 'blade' | 'cursor' | 'plugin';

@@ -1,11 +1,12 @@
 import type { TrustItemKind } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
-import { parseJsonText, type JsonOk } from './jsonText';
+import { parseJsonText, type JsonOk } from '../../formats/json';
 import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
 import type { SourceText } from './sources';
-import { hiddenCharacterWarning, isRecord } from './text';
+import { hiddenCharacterWarning } from './text';
+import { isRecord } from '../../formats/text';
 
 /**
  * Parses a JSON config file for review. On failure (or when the file could not be read) adds one

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { parse as parseToml, TomlError } from 'smol-toml';
 import type { TrustItemKind, TrustWarning } from '../../../../shared/contract';
 import { commandFromFile } from '../../extensions/commands/parse';
 import { parseMarkdown } from '../../extensions/read';
@@ -8,11 +7,13 @@ import { skillFromFile } from '../../extensions/skills/parse';
 import { styleFromBytes } from '../../extensions/styles/scan';
 import { agentFromParsed } from '../../extensions/subagents/scan';
 import type { DraftItem, ReviewCollector } from './collector';
-import { parseFrontmatter, type Frontmatter } from './frontmatter';
+import { splitFrontmatter, type FrontmatterSplit } from '../../formats/frontmatter';
+import { parseTomlText } from '../../formats/toml';
 import { resourceItems, type MarkdownRecord, type ReviewEnv } from './resources';
 import { commandRiskWarnings } from './risk';
 import type { SourceText } from './sources';
-import { clip, firstMeaningfulLine, hiddenCharacterWarning, lineOfText, oneLine, str, strings } from './text';
+import { hiddenCharacterWarning } from './text';
+import { clip, firstMeaningfulLine, lineOfText, oneLine, str, strings } from '../../formats/text';
 
 /** Tool labels for summaries. */
 const TOOL_LABEL: Record<string, string> = {
@@ -40,7 +41,8 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
     return;
   }
   const text = src.text;
-  const fm = parseFrontmatter(text);
+  const fm = splitFrontmatter(text, { invalidYaml: 'report' });
+  const data = fm.frontmatter?.data ?? {};
   const warnings = [...src.warnings, ...commonWarnings(rel, text, fm)];
   if (text.trim() === '' && name === 'AGENTS.override.md') {
     warnings.push({ path: rel, line: null, message: 'empty AGENTS.override.md: Codex takes it for this folder and then skips it as empty, so AGENTS.md here is not used either', fix: 'Delete the empty override, or write the override instructions into it.' });
@@ -49,8 +51,8 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
     warnings.push({ path: rel, line: null, message: `long instruction file (${text.length.toLocaleString('en')} characters); agents may truncate or warn`, fix: 'Split it into smaller rule files.' });
   }
   warnings.push(...importWarnings(rel, text));
-  const scope = strings(fm.data.paths ?? fm.data.globs ?? fm.data.applyTo).join(', ');
-  const description = clip(str(fm.data.description) ?? firstMeaningfulLine(fm.body));
+  const scope = strings(data.paths ?? data.globs ?? data.applyTo).join(', ');
+  const description = clip(str(data.description) ?? firstMeaningfulLine(fm.body));
   out.add({
     kind: 'instruction',
     path: rel,
@@ -104,11 +106,9 @@ export function reviewGeminiCommand(src: SourceText, out: ReviewCollector): void
     out.add({ kind: 'command', path: rel, name, summary: `${name} (not inspected)`, executable: true, tool: 'gemini', warnings: src.warnings });
     return;
   }
-  let data: Record<string, unknown>;
-  try {
-    data = parseToml(src.text) as Record<string, unknown>;
-  } catch (error) {
-    const line = error instanceof TomlError ? error.line : null;
+  const parsed = parseTomlText(src.text);
+  if (!parsed.ok) {
+    const line = parsed.line;
     out.add({
       kind: 'command',
       path: rel,
@@ -117,10 +117,11 @@ export function reviewGeminiCommand(src: SourceText, out: ReviewCollector): void
       summary: `${name}: a command file that does not parse; Gemini CLI skips it`,
       executable: false,
       tool: 'gemini',
-      warnings: [...src.warnings, { path: rel, line, message: `invalid TOML${line ? ` at line ${line}` : ''}: ${(error as Error).message.split('\n')[0]}`, fix: 'Fix the TOML syntax; the file needs prompt = "..." (and optionally description = "...").' }],
+      warnings: [...src.warnings, { path: rel, line, message: `invalid TOML${line ? ` at line ${line}` : ''}: ${parsed.message}`, fix: 'Fix the TOML syntax; the file needs prompt = "..." (and optionally description = "...").' }],
     });
     return;
   }
+  const data = parsed.value;
   const prompt = str(data.prompt) ?? '';
   const embeds = [...prompt.matchAll(/!\{([^}]*)\}/g)].map((m) => m[1].trim()).filter(Boolean);
   const warnings: TrustWarning[] = [...src.warnings];
@@ -140,9 +141,9 @@ export function reviewGeminiCommand(src: SourceText, out: ReviewCollector): void
   });
 }
 
-function commonWarnings(rel: string, text: string, fm: Frontmatter): TrustWarning[] {
+function commonWarnings(rel: string, text: string, fm: FrontmatterSplit): TrustWarning[] {
   const out: TrustWarning[] = [];
-  if (fm.bom && fm.present) {
+  if (fm.bom && fm.frontmatter) {
     out.push({
       path: rel,
       line: 1,
@@ -150,7 +151,7 @@ function commonWarnings(rel: string, text: string, fm: Frontmatter): TrustWarnin
       fix: 'Save the file as UTF-8 without BOM.',
     });
   }
-  if (fm.error) out.push({ path: rel, line: fm.error.line, message: fm.error.message, fix: fm.error.fix });
+  for (const w of fm.warnings) out.push({ path: rel, line: w.line, message: w.message, fix: w.fix });
   const hidden = hiddenCharacterWarning(text, rel);
   if (hidden) out.push(hidden);
   return out;

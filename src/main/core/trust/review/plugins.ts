@@ -7,7 +7,7 @@ import { collectHooks } from './hooks';
 import { parseOrReport } from './jsonFiles';
 import type { ReviewEnv } from './resources';
 import type { SourceText } from './sources';
-import { clip, isRecord, oneLine, str } from './text';
+import { clip, isRecord, oneLine, str } from '../../formats/text';
 
 /**
  * A plugin folder the extensions bundle does not load (a `.claude-plugin/plugin.json` outside

@@ -6,7 +6,7 @@ import type { DraftItem, ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
 import { commandRiskWarnings } from './risk';
 import { collectMcpServers, lspServerItem, mcpServerItem, shownDescription, statusNote } from './servers';
-import { oneLine, isRecord } from './text';
+import { oneLine, isRecord } from '../../formats/text';
 
 /** Where the review runs: the workspace folder and the home folder (for the MCP reader's danger checks). */
 export interface ReviewEnv {

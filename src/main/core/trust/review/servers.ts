@@ -7,7 +7,7 @@ import type { LspRecord, McpRecord } from '../../extensions/types';
 import type { DraftItem, ReviewCollector } from './collector';
 import { codeLoadingEnvNames } from '../../hooks/codeLoadingEnv';
 import { commandRiskWarnings } from './risk';
-import { clip, commandLine, isRecord, oneLine } from './text';
+import { clip, commandLine, isRecord, oneLine } from '../../formats/text';
 
 /** Where a server map was found (a file the extensions bundle does not read: nested config, a frontmatter, a settings block). */
 export interface ServerSource {

@@ -1,13 +1,14 @@
 import type { TrustWarning } from '../../../../shared/contract';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
-import { parseJsonText } from './jsonText';
+import { parseJsonText } from '../../formats/json';
 import { codeLoadingEnvNames } from '../../hooks/codeLoadingEnv';
 import { commandRiskWarnings } from './risk';
 import type { ReviewEnv } from './resources';
 import { collectLspServers, collectMcpServers } from './servers';
 import type { SourceText } from './sources';
-import { hiddenCharacterWarning, isRecord, oneLine, str, strings } from './text';
+import { hiddenCharacterWarning } from './text';
+import { isRecord, oneLine, str, strings } from '../../formats/text';
 
 /** Keys handled as their own items (not summarised in the `setting` item). */
 const OWN_ITEM_KEYS = new Set(['hooks', 'mcpServers', 'mcp_servers', 'lspServers', 'env', 'enabledPlugins', 'extraKnownMarketplaces', '$schema']);

@@ -4,6 +4,12 @@
  * text of `$(...)` / backtick substitutions. It never executes anything and never throws; `ok` is
  * false when quotes or substitutions are unbalanced (callers then fail open or closed as their
  * semantics say).
+ *
+ * Why a lexer beside the tree-sitter grammar (`parse.ts`): it is synchronous and needs no WASM
+ * parser, so hook matchers (`if: "Bash(git push*)"`, run on every tool call) and the danger checks
+ * of a hook or MCP command stay plain functions; its unbalanced-quote answer (`ok: false`,
+ * `simpleCommands` → null) is the fail-open/fail-closed signal their tests pin. The grammar is
+ * for the coverage analysis, which needs the full syntax tree.
  */
 
 /** One lexed item: a word or an operator (`|`, `||`, `&&`, `;`, `&`, newline, `(`, `)`, or a redirection like `>`, `2>>`, `<`). */
@@ -237,13 +243,4 @@ export function simpleCommands(command: string, depth = 0): string[][] | null {
     out.push(...inner);
   }
   return out;
-}
-
-/**
- * Quotes one word so a shell reads it back as exactly that word (the inverse of the lexer above):
- * POSIX single quotes with `'` written as `'\''`, or `cmd`-style double quotes on Windows.
- */
-export function shellQuote(word: string): string {
-  if (process.platform === 'win32') return `"${word.replace(/"/g, '""')}"`;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

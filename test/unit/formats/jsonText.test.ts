@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from '../../../src/main/core/trust/review/jsonText';
+import { parseJsonText } from '../../../src/main/core/formats/json';
 
 describe('positional JSON parser', () => {
   it('parses what JSON.parse parses and reports the line each object starts on', () => {
