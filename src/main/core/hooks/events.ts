@@ -23,6 +23,21 @@ export const FORMAT_EVENTS: Record<HookFormat, readonly string[]> = {
   ],
 };
 
+/**
+ * The dialects the hooks parser reads: the hook formats Atrium runs (`HookFormat`), plus Cursor's
+ * `.cursor/hooks.json`. Atrium never runs Cursor hooks (there is no Cursor `HookFormat`, so the
+ * listing never holds one), but the trust review lists them from this parser.
+ */
+export type HookDialect = HookFormat | 'cursor';
+
+/**
+ * The event names a dialect accepts, or null when they are not checked: Cursor's event names
+ * are shown as written (Atrium keeps no list of them, and no name of theirs fires in Atrium).
+ */
+export function dialectEvents(dialect: HookDialect): readonly string[] | null {
+  return dialect === 'cursor' ? null : FORMAT_EVENTS[dialect];
+}
+
 /** Events Atrium fires today, in display order. */
 export const ATRIUM_EVENTS: readonly HookEvent[] = [
   'SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'Stop', 'SessionEnd',
@@ -39,8 +54,9 @@ const GEMINI_TO_ATRIUM: Record<string, HookEvent> = {
   Notification: 'Notification',
 };
 
-/** The Atrium event a hook written for `event` in `format` fires on, or null when Atrium does not fire it (yet). */
-export function atriumEventOf(format: HookFormat, event: string): HookEvent | null {
+/** The Atrium event a hook written for `event` in `format` fires on, or null when Atrium does not fire it (yet; never for Cursor). */
+export function atriumEventOf(format: HookDialect, event: string): HookEvent | null {
+  if (format === 'cursor') return null;
   if (format === 'gemini') return GEMINI_TO_ATRIUM[event] ?? null;
   return (ATRIUM_EVENTS as readonly string[]).includes(event) ? (event as HookEvent) : null;
 }

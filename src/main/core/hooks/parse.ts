@@ -1,9 +1,11 @@
-import type { HookFormat, TrustWarning } from '../../../shared/contract';
+import type { TrustWarning } from '../../../shared/contract';
 import { isRecord } from '../formats/text';
-import { FORMAT_EVENTS, KNOWN_TOOLS, TOOL_EVENTS, atriumEventOf } from './events';
+import { KNOWN_TOOLS, TOOL_EVENTS, atriumEventOf, dialectEvents, type HookDialect } from './events';
 import { parseClaudeMatcher, parsePermissionRule } from './matchers';
 import { reservedHookEnvNames } from './danger';
 import type { SourceFile } from './sources';
+
+export type { HookDialect } from './events';
 
 /** The handler fields Atrium reads (formats.md §2.5 "Handler fields"; seed-behaviour §9.2). */
 export interface HandlerFields {
@@ -26,9 +28,8 @@ export interface HandlerFields {
   name?: string;
 }
 
-/** One handler as parsed, before digests and states. */
-export interface ParsedHandler {
-  src: SourceFile;
+/** One handler as read from a hooks object, before it is tied to a source file. */
+export interface ReadHandler {
   event: string;
   groupIndex: number;
   handlerIndex: number;
@@ -42,6 +43,11 @@ export interface ParsedHandler {
   warnings: TrustWarning[];
 }
 
+/** One handler as parsed, before digests and states. */
+export interface ParsedHandler extends ReadHandler {
+  src: SourceFile;
+}
+
 /** What parsing one hooks object needs to know. */
 export interface ParseContext {
   src: SourceFile;
@@ -50,14 +56,24 @@ export interface ParseContext {
   lineOf(node: unknown): number | null;
 }
 
+/** What reading one hooks object needs to know when there is no hook source file (the trust review). */
+export interface ReadContext {
+  dialect: HookDialect;
+  /** The file as shown in warnings. */
+  shownPath: string;
+  lineOf(node: unknown): number | null;
+}
+
 const TYPES = ['command', 'http', 'prompt', 'agent', 'mcp_tool'];
-/** Keys of a hooks object that configure hooks instead of naming an event, per format. */
-const CONFIG_KEYS: Record<HookFormat, ReadonlySet<string>> = {
+/** Keys of a hooks object that configure hooks instead of naming an event, per dialect. */
+const CONFIG_KEYS: Record<HookDialect, ReadonlySet<string>> = {
   claude: new Set(['$schema', 'description']),
   plugin: new Set(['$schema', 'description']),
   codex: new Set(['$schema', 'description', 'version']),
   gemini: new Set(['enabled', 'disabled', 'notifications', '$schema']),
   blade: new Set(['enabled', 'defaultTimeout', 'timeoutBehavior', 'failureBehavior', 'maxConcurrentHooks', 'httpPolicy', '$schema']),
+  // `.cursor/hooks.json` is `{version, hooks}`; read as a bare event map, "version" is not an event
+  cursor: new Set(['version', '$schema']),
 };
 
 /**
@@ -70,24 +86,38 @@ const CONFIG_KEYS: Record<HookFormat, ReadonlySet<string>> = {
  */
 export function parseHooksObject(hooks: unknown, ctx: ParseContext): { handlers: ParsedHandler[]; warnings: TrustWarning[] } {
   const { src } = ctx;
+  const read = readHooksObject(hooks, { dialect: src.format, shownPath: ctx.shownPath, lineOf: ctx.lineOf });
+  return { handlers: read.handlers.map((h) => ({ src, ...h })), warnings: read.warnings };
+}
+
+/**
+ * {@link parseHooksObject} without a source file, for any {@link HookDialect}: the same handlers,
+ * fields and warnings. Cursor (`dialect: 'cursor'`, which the hooks capability never reads) differs
+ * from the Claude-style dialects in three ways, all following Cursor's documented shape
+ * `{"<event>": [{"command": "..."}]}`: its event names are not checked, a handler may sit directly
+ * in the event list (no warning), and a handler without "type" that has a "command" is a command
+ * hook. Never throws.
+ */
+export function readHooksObject(hooks: unknown, ctx: ReadContext): { handlers: ReadHandler[]; warnings: TrustWarning[] } {
+  const { dialect } = ctx;
   const warnings: TrustWarning[] = [];
-  const handlers: ParsedHandler[] = [];
+  const handlers: ReadHandler[] = [];
   const warn = (line: number | null, message: string, fix: string | null): TrustWarning => ({ path: ctx.shownPath, line, message, fix });
   if (!isRecord(hooks)) {
     warnings.push(warn(ctx.lineOf(hooks), '"hooks" is not an object of events, so no hook in this file can run', 'Write "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "..." } ] } ] }.'));
     return { handlers, warnings };
   }
-  const known = FORMAT_EVENTS[src.format];
+  const known = dialectEvents(dialect);
   for (const [event, value] of Object.entries(hooks)) {
-    if (CONFIG_KEYS[src.format].has(event)) continue;
+    if (CONFIG_KEYS[dialect].has(event)) continue;
     const eventLine = ctx.lineOf(value) ?? ctx.lineOf(hooks);
     const eventProblems: TrustWarning[] = [];
-    if (!known.includes(event)) {
+    if (known && !known.includes(event)) {
       const same = known.find((k) => k.toLowerCase() === event.toLowerCase());
       eventProblems.push(
         same
           ? warn(eventLine, `"${event}" is not an event name (event names are case-sensitive), so these hooks never run`, `Rename the key to "${same}".`)
-          : warn(eventLine, `"${event}" is not a ${formatLabel(src.format)} hook event, so these hooks never run`, `Use one of: ${known.slice(0, 9).join(', ')}, ...`),
+          : warn(eventLine, `"${event}" is not a ${formatLabel(dialect)} hook event, so these hooks never run`, `Use one of: ${known.slice(0, 9).join(', ')}, ...`),
       );
     }
     let groups: unknown[];
@@ -111,19 +141,19 @@ export function parseHooksObject(hooks: unknown, ctx: ParseContext): { handlers:
       if (Array.isArray(group.hooks)) list = group.hooks;
       else if ('command' in group || 'type' in group || 'url' in group) {
         list = [group];
-        groupProblems.push(warn(groupLine, `a "${event}" handler sits directly in the event list; it must be inside a group's "hooks" array`, `Write "${event}": [ { "hooks": [ { "type": "command", "command": "..." } ] } ].`));
+        if (dialect !== 'cursor') groupProblems.push(warn(groupLine, `a "${event}" handler sits directly in the event list; it must be inside a group's "hooks" array`, `Write "${event}": [ { "hooks": [ { "type": "command", "command": "..." } ] } ].`));
       } else {
         warnings.push(warn(groupLine, `a "${event}" matcher group has no "hooks" array, so it runs nothing`, 'Add "hooks": [ { "type": "command", "command": "..." } ] to the group.'));
         return;
       }
-      matcherProblems(group.matcher, event, src.format, groupLine, warn, groupProblems, groupNotes);
+      matcherProblems(group.matcher, event, dialect, groupLine, warn, groupProblems, groupNotes);
       list.forEach((handler, handlerIndex) => {
         const line = (isRecord(handler) ? ctx.lineOf(handler) : null) ?? groupLine;
         const invalid = [...groupProblems];
         const notes = [...groupNotes];
-        const fields = readFields(handler, event, src.format, line, warn, invalid, notes);
-        if (src.format === 'blade' && fields.name === undefined && typeof group.name === 'string') fields.name = group.name;
-        handlers.push({ src, event, groupIndex, handlerIndex, line, matcher: group.matcher, fields, invalid, warnings: notes });
+        const fields = readFields(handler, event, dialect, line, warn, invalid, notes);
+        if (dialect === 'blade' && fields.name === undefined && typeof group.name === 'string') fields.name = group.name;
+        handlers.push({ event, groupIndex, handlerIndex, line, matcher: group.matcher, fields, invalid, warnings: notes });
       });
     });
   }
@@ -132,7 +162,7 @@ export function parseHooksObject(hooks: unknown, ctx: ParseContext): { handlers:
 
 type Warn = (line: number | null, message: string, fix: string | null) => TrustWarning;
 
-function readFields(handler: unknown, event: string, format: HookFormat, line: number | null, warn: Warn, invalid: TrustWarning[], notes: TrustWarning[]): HandlerFields {
+function readFields(handler: unknown, event: string, format: HookDialect, line: number | null, warn: Warn, invalid: TrustWarning[], notes: TrustWarning[]): HandlerFields {
   if (!isRecord(handler)) {
     invalid.push(warn(line, `a "${event}" handler is not an object`, 'Write { "type": "command", "command": "..." }.'));
     return { type: 'unknown' };
@@ -147,7 +177,7 @@ function readFields(handler: unknown, event: string, format: HookFormat, line: n
   };
   let type = typeof h.type === 'string' ? h.type : undefined;
   if (h.type === undefined) {
-    if (format === 'blade' && typeof h.command === 'string') type = 'command';
+    if ((format === 'blade' || format === 'cursor') && typeof h.command === 'string') type = 'command';
     else invalid.push(warn(line, 'the handler has no "type"', 'Add "type": "command" (or "http", "prompt", "agent", "mcp_tool").'));
   } else if (typeof h.type !== 'string' || !TYPES.includes(h.type)) {
     invalid.push(warn(line, `"type" ${JSON.stringify(h.type)} is not a hook type`, 'Use "command", "http", "prompt", "agent" or "mcp_tool".'));
@@ -214,7 +244,7 @@ function readFields(handler: unknown, event: string, format: HookFormat, line: n
   return fields;
 }
 
-function matcherProblems(matcher: unknown, event: string, format: HookFormat, line: number | null, warn: Warn, invalid: TrustWarning[], notes: TrustWarning[]): void {
+function matcherProblems(matcher: unknown, event: string, format: HookDialect, line: number | null, warn: Warn, invalid: TrustWarning[], notes: TrustWarning[]): void {
   if (matcher === undefined) return;
   if (format === 'blade') {
     if (typeof matcher === 'string') notes.push(warn(line, 'Blade ignores string matchers: this hook runs for every tool', 'Write "matcher": { "tools": "Edit|Write" }.'));
@@ -259,7 +289,7 @@ function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
 }
 
-/** Display name of a format. */
-export function formatLabel(format: HookFormat): string {
-  return { claude: 'Claude Code', plugin: 'Claude Code plugin', codex: 'Codex', gemini: 'Gemini CLI', blade: 'Blade' }[format];
+/** Display name of a format (or the Cursor dialect). */
+export function formatLabel(format: HookDialect): string {
+  return { claude: 'Claude Code', plugin: 'Claude Code plugin', codex: 'Codex', gemini: 'Gemini CLI', blade: 'Blade', cursor: 'Cursor' }[format];
 }
