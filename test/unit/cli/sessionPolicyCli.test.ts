@@ -7,7 +7,7 @@ import { createDispatcher } from '../../../src/main/core/dispatcher';
 import { startServer, type RunningServer } from '../../../src/main/server/server';
 import { runCli } from '../../support/cli';
 import { repoRoot } from '../../support/corpus';
-import { policyWorld, type PolicyWorld } from '../../support/policy';
+import { approveHooks, commandHook, hookSettings, policyWorld, type PolicyWorld } from '../../support/policy';
 import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 
 /** Issue 8 CLI: `atrium session new --worktree` and `atrium session pickup CODE` against a running Atrium. */
@@ -36,6 +36,28 @@ function cliAsync(args: string[], stdin?: (child: ReturnType<typeof spawn>) => v
 }
 
 describe('atrium session (issue 8)', () => {
+  it('session new records the hook runs that end after the turn (Stop, PostToolUse) before the CLI closes its database', async () => {
+    world = policyWorld({ turns: [{ match: '^write', steps: [{ write: { path: '{{cwd}}/out.txt', content: 'x\n' } }] }] });
+    // slow on purpose: the CLI prints the turn's end and closes while these still run
+    world.write({
+      '.claude/hooks/stop.sh': '#!/bin/sh\ncat > /dev/null\nsleep 1\ntouch "$CLAUDE_PROJECT_DIR/stopped"\n',
+      '.claude/hooks/post.sh': '#!/bin/sh\ncat > /dev/null\nsleep 1\n',
+      '.claude/settings.json': hookSettings({ Stop: [{ hooks: [commandHook('sh .claude/hooks/stop.sh')] }], PostToolUse: [{ matcher: 'Write', hooks: [commandHook('sh .claude/hooks/post.sh')] }] }),
+    });
+    const engine = world.openTrusted();
+    await approveHooks(engine, world.ws, ['stop.sh', 'post.sh']);
+    await world.closeAll();
+
+    const run = await cliAsync(['session', 'new', world.ws, '--agent', 'scripted', '--prompt', 'write it', '--on-permission', 'allow-once', '--data-dir', world.dataDir], undefined, { HOME: world.home });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/failed|not open/i);
+    expect(fs.existsSync(path.join(world.ws, 'stopped'))).toBe(true);
+    const runs = runCli(['hooks', 'runs', world.ws, '--json', '--data-dir', world.dataDir], { HOME: world.home });
+    expect(runs.status, runs.stderr).toBe(0);
+    const events = (JSON.parse(runs.stdout) as { runs: Array<{ event: string }> }).runs.map((r) => r.event).sort();
+    expect(events).toEqual(['PostToolUse', 'Stop']);
+  }, 60_000);
+
   it('session new --worktree runs the agent in a new worktree of the folder', () => {
     world = policyWorld({});
     world.write({ 'README.md': 'hi\n' });

@@ -127,7 +127,7 @@ export function postToolCall(core: PolicyCore, st: PolicyState, toolCallId: stri
   st.posted.add(toolCallId);
   const tool = claudeToolOf(known);
   const event: HookEvent = failed ? 'PostToolUseFailure' : 'PostToolUse';
-  void postTool(core, st, event, { hook_event_name: event, tool_name: tool.name, tool_input: tool.input, tool_use_id: toolCallId, tool_response: known.rawOutput ?? null }, tool.name);
+  core.track(postTool(core, st, event, { hook_event_name: event, tool_name: tool.name, tool_input: tool.input, tool_use_id: toolCallId, tool_response: known.rawOutput ?? null }, tool.name), `running ${event} hooks`);
 }
 
 /** PostToolUse hooks: additional context and a block's reason go into the next prompt. */
@@ -153,7 +153,7 @@ export async function permissionHooks(core: PolicyCore, st: PolicyState, tool: C
   const perm = await runAndRecord(core, st, 'PermissionRequest', { hook_event_name: 'PermissionRequest', tool_name: tool.name, tool_input: tool.input }, tool.name, (o) => effect(o, null));
   const answer = perm && answerOf(perm);
   if (answer) return answer;
-  void runAndRecord(core, st, 'Notification', { hook_event_name: 'Notification', notification_type: 'permission_prompt', message: `The agent needs your permission to use ${title}` }, null, () => null);
+  core.track(runAndRecord(core, st, 'Notification', { hook_event_name: 'Notification', notification_type: 'permission_prompt', message: `The agent needs your permission to use ${title}` }, null, () => null), 'running Notification hooks');
   return null;
 }
 

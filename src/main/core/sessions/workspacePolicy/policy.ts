@@ -98,7 +98,7 @@ export class WorkspacePolicy implements SessionHooks {
       this.core.notice(st, { severity: 'info', code: 'worktree', title: `Runs in a new worktree on branch ${wt.branch}`, detail: `${wt.dir} (from ${wt.baseCommit.slice(0, 12)} of ${wt.sourceRoot})` });
     }
     // the snapshot is taken now, at creation (the agent's start waits for it)
-    void ensureSnapshot(this.core, st).catch(() => undefined);
+    this.core.track(ensureSnapshot(this.core, st).catch(() => undefined), 'taking the session snapshot');
   }
 
   async beforeSpawn(ctx: HookContext, launch: LaunchSpec): Promise<LaunchSpec> {
@@ -200,7 +200,7 @@ export class WorkspacePolicy implements SessionHooks {
   afterTurn(ctx: HookContext, stopReason: string): void {
     const st = this.core.state(ctx);
     if (!STOP_HOOK_REASONS.has(stopReason)) return;
-    boundary.stopHooks(this.core, st).catch((error) => console.error('[atrium] Stop hooks failed:', error));
+    this.core.track(boundary.stopHooks(this.core, st), 'Stop hooks');
   }
 
   async onAgentStopped(ctx: HookContext, reason: AgentStopReason): Promise<void> {
@@ -345,8 +345,12 @@ export class WorkspacePolicy implements SessionHooks {
     return { surfaces: this.surfaces.list(sessionId) };
   }
 
-  /** Stops the bridge. */
+  /**
+   * Waits for the hook runs and snapshots still in flight (each bounded by its hook timeout) so
+   * what they record reaches the database before the engine closes it, then stops the bridge.
+   */
   async close(): Promise<void> {
+    await this.core.settle();
     await this.bridge.close();
   }
 }

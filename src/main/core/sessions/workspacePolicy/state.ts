@@ -86,9 +86,26 @@ export interface PolicyState {
 export class PolicyCore {
   readonly db: PolicyStore;
   readonly states = new Map<string, PolicyState>();
+  private readonly background = new Set<Promise<unknown>>();
 
   constructor(readonly deps: WorkspacePolicyDeps) {
     this.db = new PolicyStore(deps.store);
+  }
+
+  /**
+   * Keeps track of work nobody awaits (Stop, PostToolUse and Notification hooks, the creation
+   * snapshot) so {@link settle} can wait for it: a process that closes its database right after a
+   * turn (the CLI) would otherwise lose the hook runs and policy rows that work records.
+   * A rejection is logged with `what`, never thrown.
+   */
+  track(task: Promise<unknown>, what: string): void {
+    const tracked = task.catch((error) => console.error(`[atrium] ${what} failed:`, error)).finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
+  /** Resolves when every tracked task has ended (including tasks they started meanwhile). Never rejects. */
+  async settle(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
   }
 
   /** The live state of a session, created from its stored row (or defaults) on first use. */
