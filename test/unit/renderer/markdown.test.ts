@@ -1,0 +1,25 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { MessageMarkdown } from '../../../src/renderer/src/features/sessions/Markdown';
+
+const html = (text: string) => renderToStaticMarkup(createElement(MessageMarkdown, { text }));
+
+describe('transcript Markdown', () => {
+  it('shows raw HTML in agent text as literal text, never as elements, and loses none of the lines it spans', () => {
+    const out = html('echo:\n\n<imported-file path="AGENTS.md" sha256="ab12">\nUse TypeScript.\n</imported-file>\nhello there\n\nA generic `Map<K, V>` and an inline <b>tag</b>.');
+    expect(out).toContain('&lt;imported-file path=&quot;AGENTS.md&quot; sha256=&quot;ab12&quot;&gt;');
+    expect(out).toContain('Use TypeScript.');
+    expect(out).toContain('hello there');
+    expect(out).toContain('&lt;b&gt;tag&lt;/b&gt;');
+    expect(out).not.toMatch(/<imported-file|<b>/);
+    expect(out).toContain('<code>Map&lt;K, V&gt;</code>');
+  });
+
+  it('keeps Markdown itself: headings, tables and lists still render', () => {
+    const out = html('# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- <x> item');
+    expect(out).toContain('<h1>Title</h1>');
+    expect(out).toContain('<td>1</td>');
+    expect(out).toMatch(/<li>&lt;x&gt; item<\/li>/);
+  });
+});
