@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { materialize } from '../support/corpus';
+import { hasCorpus, materialize, NO_CORPUS_REASON } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { ExtensionsPage } from './pages/ExtensionsPage';
 import { TrustPage } from './pages/TrustPage';
@@ -15,6 +15,7 @@ test.afterEach(async () => {
 });
 
 test('Extensions tab: restricted mode, then a corpus workspace’s skills, commands, MCP and LSP servers; a command preview; embeds run only after confirmation', async ({ page }) => {
+  test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('synthetic__kitchen-sink');
   server = await startAtrium();
   const atrium = new AtriumPage(page);

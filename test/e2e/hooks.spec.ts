@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { HookAuditEntry, HookListing } from '../../src/shared/contract';
-import { materialize, repoRoot } from '../support/corpus';
+import { hasCorpus, materialize, repoRoot, NO_CORPUS_REASON } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { HooksPage } from './pages/HooksPage';
 import { TrustPage } from './pages/TrustPage';
@@ -17,6 +17,7 @@ test.afterEach(async () => {
 });
 
 test('approve a corpus hook in the UI, edit its script on disk, see the card turn modified with a diff, approve again', async ({ page }) => {
+  test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('platformplatform__PlatformPlatform');
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-home-'));
   server = await startAtrium(undefined, { HOME: home });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { materialize } from '../support/corpus';
+import { hasCorpus, materialize, NO_CORPUS_REASON } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { RulesPage } from './pages/RulesPage';
 import { TrustPage } from './pages/TrustPage';
@@ -14,6 +14,7 @@ test.afterEach(async () => {
 });
 
 test('Rules tab: restricted names only, then after trust the catalog, Test a path with reasons, agent view, and a live edit', async ({ page }) => {
+  test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('platformplatform__PlatformPlatform');
   server = await startAtrium();
   const atrium = new AtriumPage(page);
@@ -68,6 +69,7 @@ test('Rules tab: restricted names only, then after trust the catalog, Test a pat
 });
 
 test('Rules tab (kitchen sink): a missing start folder is said at its field, byte cells keep their units, conditions in full, other tools named', async ({ page }) => {
+  test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('synthetic__kitchen-sink');
   server = await startAtrium();
   const atrium = new AtriumPage(page);

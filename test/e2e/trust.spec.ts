@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { materialize } from '../support/corpus';
+import { hasCorpus, materialize, NO_CORPUS_REASON } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { TrustPage } from './pages/TrustPage';
 import { startAtrium, type ServedAtrium } from './support/server';
@@ -15,6 +15,7 @@ test.afterEach(async () => {
 });
 
 test('an undecided corpus workspace shows the restricted banner; the review shows a hook literally; trusting persists across restarts', async ({ page }) => {
+  test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('platformplatform__PlatformPlatform');
   server = await startAtrium();
   const atrium = new AtriumPage(page);

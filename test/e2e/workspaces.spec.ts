@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { materialize } from '../support/corpus';
+import { hasCorpus, materialize, NO_CORPUS_REASON } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { startAtrium, type ServedAtrium } from './support/server';
 
@@ -13,6 +13,7 @@ test.afterEach(async () => {
 });
 
 test('a new user adds a corpus workspace, sees it listed, and it survives a server restart', async ({ page }) => {
+  test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('platformplatform__PlatformPlatform');
   server = await startAtrium();
   const atrium = new AtriumPage(page);
@@ -34,6 +35,7 @@ test('a new user adds a corpus workspace, sees it listed, and it survives a serv
 });
 
 test('the add dialog shows the engine’s validation messages and adds a folder only once', async ({ page }) => {
+  test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('Kibnet__Unlimotion');
   server = await startAtrium();
   const atrium = new AtriumPage(page);

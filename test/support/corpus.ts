@@ -12,6 +12,12 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
  */
 export const sharedDir = path.resolve(process.env.ATRIUM_SHARED_DIR ?? path.resolve(repoRoot, '../shared'));
 
+/** True when the shared corpus (`<shared>/corpus` with its `materialize.sh`) is present. */
+export const hasCorpus = existsSync(path.join(sharedDir, 'corpus', 'materialize.sh'));
+
+/** Why a corpus test is skipped on a checkout without the shared folder (the project's own fixtures still run). */
+export const NO_CORPUS_REASON = `the shared corpus is absent (${path.join(sharedDir, 'corpus')}): put the shared folder beside the checkout (../shared) or set ATRIUM_SHARED_DIR`;
+
 /** Names of the corpus entries (folders of `../shared/corpus`). */
 export const CORPUS_ENTRIES = [
   '0xBigBoss__claude-code',

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { materialize, repoRoot } from '../../support/corpus';
+import { corpusDescribe } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 
-describe('atrium output into a pipe that closes early (e.g. `| head -1`)', { timeout: 120_000 }, () => {
+corpusDescribe('atrium output into a pipe that closes early (e.g. `| head -1`)', { timeout: 120_000 }, () => {
   it('stops quietly with exit 0 instead of an EPIPE stack trace', async () => {
     const dir = materialize('platformplatform__PlatformPlatform');
     const dataDir = path.join(tempDir('atrium-pipe-'), 'data');

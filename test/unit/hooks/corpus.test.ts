@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HookListing } from '../../../src/shared/contract';
 import { createEngine, type Engine } from '../../../src/main/core/engine';
 import { fixedGate } from '../../../src/main/core/trust/gate';
 import { materialize } from '../../support/corpus';
+import { corpusDescribe } from '../../support/corpusTests';
 import { persistentTempDir } from '../trust/helpers';
 
 let root: string;
@@ -25,7 +26,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-describe("the corpus workspaces' real hooks, listed with their scripts", () => {
+corpusDescribe("the corpus workspaces' real hooks, listed with their scripts", () => {
   it('PlatformPlatform: five settings.json hooks, each running its relative .claude/hooks script', async () => {
     const l = await listingOf('platformplatform__PlatformPlatform');
     expect(l.hooks.map((h) => [h.event, h.matcher, h.command, h.scripts.map((s) => s.path)])).toEqual([

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { RuleAgentView, RuleFileDetail, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../src/shared/contract/rules';
 import { agentView } from '../../../src/main/core/rules/agentViews';
 import type { RuleCatalog } from '../../../src/main/core/rules/catalog';
@@ -8,6 +8,7 @@ import { explainRules } from '../../../src/main/core/rules/explain';
 import { lintCatalog } from '../../../src/main/core/rules/lint';
 import { presentAgentExplanation, presentAgentView, presentDetail, presentExplanation, presentLint, presentList } from '../../../src/main/core/rules/present';
 import { CORPUS_ENTRIES, materialize, sharedDir } from '../../support/corpus';
+import { corpusDescribe } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 import { buildCatalog, codes, fileAt } from './helpers';
 
@@ -32,7 +33,7 @@ async function exercise(catalog: RuleCatalog, entry: string): Promise<void> {
   }
 }
 
-describe('the corpus of real configs, materialized (issue 4 Tests)', () => {
+corpusDescribe('the corpus of real configs, materialized (issue 4 Tests)', () => {
   it.each(CORPUS_ENTRIES)('%s lists, explains, lints and renders agent views without crashing', { timeout: 120_000 }, async (entry) => {
     const dir = materialize(entry, tempDir('atrium-corpus-'));
     await exercise(await buildCatalog(dir), entry);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { splitFrontmatter } from '../../../src/main/core/formats/frontmatter';
 import { splitPatternString } from '../../../src/main/core/rules/patterns';
 import { sharedDir } from '../../support/corpus';
+import { corpusIt } from '../../support/corpusTests';
 import { buildCatalog, codes, fileAt, makeRepo } from './helpers';
 
 describe('frontmatter (formats.md §6)', () => {
@@ -45,7 +46,7 @@ describe('frontmatter (formats.md §6)', () => {
     expect(plain.bodyLine).toBe(1);
   });
 
-  it('reads the same data as the yaml package for every well-formed frontmatter in the corpus (fast path equivalence)', () => {
+  corpusIt('reads the same data as the yaml package for every well-formed frontmatter in the corpus (fast path equivalence)', () => {
     const root = path.join(sharedDir, 'corpus');
     let compared = 0;
     const walk = (dir: string): string[] =>

@@ -7,6 +7,7 @@ import { fixedGate } from '../../../src/main/core/trust/gate';
 import { REQUEST_NAMES } from '../../../src/shared/contract';
 import { runCli } from '../../support/cli';
 import { materialize } from '../../support/corpus';
+import { corpusIt } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 import { eventually, makeHome, makeRepo } from './helpers';
 
@@ -71,7 +72,7 @@ describe('rules.* requests and the rulesChanged event (contract src/shared/contr
 });
 
 describe('atrium rules (real child process)', () => {
-  it('list, explain and lint print the contract JSON; project rules load only once the folder is trusted', { timeout: 120_000 }, () => {
+  corpusIt('list, explain and lint print the contract JSON; project rules load only once the folder is trusted', { timeout: 120_000 }, () => {
     const dir = materialize('synthetic__kitchen-sink', tempDir('atrium-cli-ws-'));
     const dataDir = tempDir('atrium-cli-data-');
     const env = { HOME: makeHome({ '.claude/CLAUDE.md': 'user rule' }) };

@@ -8,6 +8,7 @@ import { AtriumError } from '../../../src/shared/errors';
 import { RulesListResult } from '../../../src/shared/contract/rules';
 import { runCli } from '../../support/cli';
 import { materialize } from '../../support/corpus';
+import { corpusIt } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 import { buildCatalog, fileAt, makeHome, makeRepo } from './helpers';
 
@@ -46,7 +47,7 @@ describe('a lint finding about a file shows on that file', () => {
     expect(rust.warnings).toEqual([expect.objectContaining({ code: 'pattern-matches-nothing', line: 2 })]);
   });
 
-  it('PlatformPlatform: every finding of rules lint that names a file is among that file’s warnings', { timeout: 120_000 }, async () => {
+  corpusIt('PlatformPlatform: every finding of rules lint that names a file is among that file’s warnings', { timeout: 120_000 }, async () => {
     const catalog = await buildCatalog(materialize('platformplatform__PlatformPlatform', tempDir('atrium-corpus-')));
     const listed = presentList(catalog);
     const byPath = new Map(listed.files.map((f) => [f.path, f]));
@@ -123,7 +124,7 @@ describe('the condition of a file is always said in full', () => {
     });
   });
 
-  it('kitchen sink: no file ends on a bare "when"', { timeout: 60_000 }, async () => {
+  corpusIt('kitchen sink: no file ends on a bare "when"', { timeout: 60_000 }, async () => {
     const listed = presentList(await buildCatalog(materialize('synthetic__kitchen-sink', tempDir('atrium-corpus-'))));
     expect(listed.files.find((f) => f.path === '.claude/rules/never.md')?.condition).toBe('never: paths is empty');
     for (const f of listed.files) expect(f.condition, f.path).toMatch(/^(always|manual|never|not read|when \S)/);
@@ -143,7 +144,7 @@ describe('instruction files of other tools are named, so the review and the cata
     ]);
   });
 
-  it.each(['synthetic__kitchen-sink', 'cline__cline'])('%s: the trust review’s instruction count = catalog project files + other tools’ files', { timeout: 120_000 }, (entry) => {
+  corpusIt.each(['synthetic__kitchen-sink', 'cline__cline'])('%s: the trust review’s instruction count = catalog project files + other tools’ files', { timeout: 120_000 }, (entry) => {
     const dir = materialize(entry, tempDir('atrium-corpus-'));
     const dataDir = tempDir('atrium-cli-data-');
     const env = { HOME: makeHome() };

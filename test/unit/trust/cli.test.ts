@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli';
 import { materialize } from '../../support/corpus';
+import { corpusIt } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 
 /** A temp HOME with ~/src/proj and a temp data dir; every CLI run gets both. */
@@ -79,7 +80,7 @@ describe('atrium trust (real child process)', { timeout: 120_000 }, () => {
     expect((cli('list', '--json').json as { decisions: unknown[] }).decisions).toEqual([]);
   });
 
-  it('review prints {trustRoot, state, items[{kind, path, summary, executable, warnings}], warnings}', () => {
+  corpusIt('review prints {trustRoot, state, items[{kind, path, summary, executable, warnings}], warnings}', () => {
     const { root, cli } = setup();
     const ws = materialize('synthetic__kitchen-sink', root);
     const res = cli('review', ws, '--json');

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtensionsListResult, TrustReview, TrustReviewItem, TrustWarning } from '../../../src/shared/contract';
 import { runCli } from '../../support/cli';
 import { materialize } from '../../support/corpus';
+import { corpusIt } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 import { persistentTempDir, writeFiles } from './helpers';
 
@@ -136,7 +137,7 @@ describe('the trust review and the Extensions tab agree (one discovery)', { time
   });
 
   for (const entry of ['synthetic__kitchen-sink', '0xBigBoss__claude-code']) {
-    it(`corpus ${entry}: the review's extension items are the project items of atrium resources after trusting`, () => {
+    corpusIt(`corpus ${entry}: the review's extension items are the project items of atrium resources after trusting`, () => {
       const dir = materialize(entry, base);
       const { review, resources } = reviewThenResources(dir, tempDir('atrium-agree-home-'));
       const reviewed = expectAgreement(review, resources);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TrustReview, TrustReviewItem } from '../../../src/shared/contract';
 import { TrustReview as TrustReviewSchema } from '../../../src/shared/contract';
 import { reviewFolder } from '../../../src/main/core/trust/review/review';
-import { materialize } from '../../support/corpus';
+import { hasCorpus, materialize } from '../../support/corpus';
+import { corpusDescribe } from '../../support/corpusTests';
 import { persistentTempDir } from './helpers';
 
 let base: string;
@@ -19,6 +20,7 @@ const hookCommands = (r: TrustReview) => byKind(r, 'hook').map((h) => `${h.path}
 
 beforeAll(async () => {
   base = persistentTempDir('atrium-review-corpus-');
+  if (!hasCorpus) return;
   for (const entry of ['synthetic__kitchen-sink', 'platformplatform__PlatformPlatform', '0xBigBoss__claude-code', 'dyoshikawa__rulesync']) {
     reviews[entry] = await reviewEntry(entry);
   }
@@ -28,7 +30,7 @@ afterAll(() => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-describe('trust review over materialized corpus workspaces', () => {
+corpusDescribe('trust review over materialized corpus workspaces', () => {
   it('every review matches the contract schema, lists executable items first and counts every kind', () => {
     for (const review of Object.values(reviews)) {
       expect(TrustReviewSchema.safeParse(review).success).toBe(true);

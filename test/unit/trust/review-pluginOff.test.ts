@@ -5,6 +5,7 @@ import type { TrustReview } from '../../../src/shared/contract';
 import { PLUGIN_OFF_NOTE } from '../../../src/main/core/trust/review/pluginOff';
 import { reviewFolder } from '../../../src/main/core/trust/review/review';
 import { materialize } from '../../support/corpus';
+import { corpusIt } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 import { persistentTempDir, writeFiles } from './helpers';
 
@@ -40,7 +41,7 @@ describe('trust review: hooks of plugins that stay off after trusting', () => {
     expect(r.items.findIndex((i) => i === on)).toBeLessThan(r.items.findIndex((i) => i === guard));
   });
 
-  it('corpus anthropics__claude-plugins-official: all 17 marketplace plugin hooks say the plugin stays off and are not listed as running code', async () => {
+  corpusIt('corpus anthropics__claude-plugins-official: all 17 marketplace plugin hooks say the plugin stays off and are not listed as running code', async () => {
     const dir = materialize('anthropics__claude-plugins-official', corpusRoot);
     const home = path.join(corpusRoot, 'home');
     fs.mkdirSync(home, { recursive: true });
