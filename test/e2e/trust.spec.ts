@@ -14,6 +14,25 @@ test.afterEach(async () => {
   server = null;
 });
 
+
+/**
+ * A real git repository (one commit with an AGENTS.md) in a new temp folder, and a linked worktree
+ * of it at `<root>/<worktreeName>` on a new branch `branch`.
+ */
+function repoWithWorktree(prefix: string, worktreeName: string, branch: string): { root: string; repo: string; worktree: string } {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const repo = path.join(root, 'repo');
+  const worktree = path.join(root, worktreeName);
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd: repo, stdio: 'pipe' });
+  fs.mkdirSync(repo);
+  fs.writeFileSync(path.join(repo, 'AGENTS.md'), '# Rules\n\nRun the tests before you commit.\n');
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-q', '-m', 'init');
+  git('worktree', 'add', '-q', '-b', branch, worktree);
+  return { root, repo, worktree };
+}
+
 test('an undecided corpus workspace shows the restricted banner; the review shows a hook literally; trusting persists across restarts', async ({ page }) => {
   test.skip(!hasCorpus, NO_CORPUS_REASON);
   const folder = materialize('platformplatform__PlatformPlatform');
@@ -56,17 +75,8 @@ test('an undecided corpus workspace shows the restricted banner; the review show
 });
 
 test('a real linked worktree says it shares trust with its repository everywhere trust is shown; a forged link says nothing and stays restricted', async ({ page }) => {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-wt-')));
-  const repo = path.join(root, 'repo');
-  const worktree = path.join(root, 'repo-feature');
+  const { root, repo, worktree } = repoWithWorktree('atrium-e2e-wt-', 'repo-feature', 'feature');
   const forged = path.join(root, 'forged');
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
-  fs.mkdirSync(repo);
-  fs.writeFileSync(path.join(repo, 'AGENTS.md'), '# Rules\n\nRun the tests before you commit.\n');
-  git(repo, 'init', '-q');
-  git(repo, 'add', '.');
-  git(repo, 'commit', '-q', '-m', 'init');
-  git(repo, 'worktree', 'add', '-q', '-b', 'feature', worktree);
   // the forged link: a `.git` file naming an admin dir the folder wrote itself
   fs.mkdirSync(path.join(forged, '.fakeadmin'), { recursive: true });
   fs.writeFileSync(path.join(forged, 'AGENTS.md'), '# Rules\n');
@@ -119,16 +129,7 @@ test('a real linked worktree says it shares trust with its repository everywhere
 });
 
 test('a worktree\'s Trust tab says the decision is the main checkout\'s, names what each button changes, and asks before changing it', async ({ page }) => {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-wtshared-')));
-  const repo = path.join(root, 'repo');
-  const worktree = path.join(root, 'repo-wt');
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
-  fs.mkdirSync(repo);
-  fs.writeFileSync(path.join(repo, 'AGENTS.md'), '# Rules\n\nRun the tests before you commit.\n');
-  git(repo, 'init', '-q');
-  git(repo, 'add', '.');
-  git(repo, 'commit', '-q', '-m', 'init');
-  git(repo, 'worktree', 'add', '-q', '-b', 'wt1', worktree);
+  const { root, repo, worktree } = repoWithWorktree('atrium-e2e-wtshared-', 'repo-wt', 'wt1');
   try {
     server = await startAtrium();
     const atrium = new AtriumPage(page);

@@ -8,12 +8,12 @@ import { parseTomlText } from './toml';
 import { canonicalJson, digestOf, shortId } from './canonicalJson';
 import { maskArgs, maskValues } from './secrets';
 
-/** Largest MCP server file read (bytes; the hook listing's source limit): a bigger one is skipped. */
 /** Reads a whole file's bytes (structurally a build's scan, `files/scan.ts`; rejects like `fs.promises.readFile`). */
 export interface BytesReader {
   readBytes(absolute: string): Promise<Uint8Array>;
 }
 
+/** Largest MCP server file read (bytes; the hook listing's source limit): a bigger one is skipped. */
 export const MAX_MCP_FILE_BYTES = 4 * 1024 * 1024;
 
 /** A plugin inside the workspace whose `.mcp.json` and manifest `mcpServers` file may declare servers. */
