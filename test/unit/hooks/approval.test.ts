@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildListing } from '../../../src/main/core/hooks/listing';
-import type { ApprovalRow } from '../../../src/main/core/hooks/repository';
 import { runMatching } from '../../../src/main/core/hooks/run';
-import { hookWorld, settingsWith } from './helpers';
+import { hookWorld, listingWithFirstApproved, settingsWith } from './helpers';
 
 const script = '#!/usr/bin/env bash\ninput=$(cat)\ncase "$input" in *"rm -rf"*) echo "rm -rf is blocked" >&2; exit 2;; esac\nexit 0\n';
 const rmInput = { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
@@ -54,13 +52,7 @@ describe('approve → run → edit the script → not run and modified → diff 
   it('re-hashes the scripts right before running: a change after the listing was built never runs', async () => {
     const w = hookWorld();
     w.write({ '.claude/settings.json': settingsWith('Stop', { type: 'command', command: 'bash .claude/hooks/s.sh' }), '.claude/hooks/s.sh': 'touch ran.flag\n' });
-    const input = (approvals: Map<string, ApprovalRow>) => ({
-      path: w.project, trustRoot: w.project, workspaceId: null, homeDir: w.home, home: w.home, restricted: false, includeHeldBack: false,
-      approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), pluginStates: async () => [], httpAllowedHosts: [],
-    });
-    const first = (await buildListing(input(new Map()))).hooks[0].hook;
-    const row: ApprovalRow = { trustRoot: w.project, key: first.key, itemId: first.id, kind: 'hook', digest: first.digest, definitionJson: '{}', scripts: [], approvedAt: '', approvedBy: 'test' };
-    const built = await buildListing(input(new Map([[`${w.project}\0${first.key}`, row]])));
+    const { first, built } = await listingWithFirstApproved(w);
     expect(built.hooks[0].hook.state).toBe('approved');
     const ctx = { path: w.project, homeDir: w.home, allowedHosts: [] };
     // the snapshot says approved; the script changes afterwards

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventName, Hook, HookListing, PayloadOf } from '../../../src/shared/contract';
 import { createEngine, type Engine, type EngineOptions } from '../../../src/main/core/engine';
+import { buildListing } from '../../../src/main/core/hooks/listing';
+import type { ApprovalRow } from '../../../src/main/core/hooks/repository';
 import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { tempDir } from '../../support/tempDir';
 
@@ -85,4 +87,20 @@ export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10_000, 
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Builds `w.project`'s hook listing directly (no service, no plugins), then again with an approval
+ * row for its first hook at its current digest. `first` is that hook as first listed; `built` the
+ * listing in which it is approved (an in-memory snapshot: later file changes are not in it).
+ */
+export async function listingWithFirstApproved(w: HookWorld) {
+  const input = (approvals: Map<string, ApprovalRow>) => ({
+    path: w.project, trustRoot: w.project, workspaceId: null, homeDir: w.home, home: w.home, restricted: false, includeHeldBack: false,
+    approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), pluginStates: async () => [], httpAllowedHosts: [],
+  });
+  const first = (await buildListing(input(new Map()))).hooks[0].hook;
+  const row: ApprovalRow = { trustRoot: w.project, key: first.key, itemId: first.id, kind: 'hook', digest: first.digest, definitionJson: '{}', scripts: [], approvedAt: '', approvedBy: 'test' };
+  const built = await buildListing(input(new Map([[`${w.project}\0${first.key}`, row]])));
+  return { first, built };
 }

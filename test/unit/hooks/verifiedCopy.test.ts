@@ -2,10 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildListing } from '../../../src/main/core/hooks/listing';
-import type { ApprovalRow } from '../../../src/main/core/hooks/repository';
 import { runMatching } from '../../../src/main/core/hooks/run';
-import { hookWorld, settingsWith } from './helpers';
+import { hookWorld, listingWithFirstApproved, settingsWith } from './helpers';
 
 describe('what runs is the bytes that were checked', () => {
   it('a writer swapping the script in a tight loop never gets its bytes run: every run executed the approved copy or was skipped as modified', async () => {
@@ -13,13 +11,7 @@ describe('what runs is the bytes that were checked', () => {
     const good = '#!/usr/bin/env bash\necho APPROVED\n';
     const evil = '#!/usr/bin/env bash\necho ATTACKER\n';
     w.write({ '.claude/settings.json': settingsWith('Stop', { type: 'command', command: 'bash .claude/hooks/s.sh' }), '.claude/hooks/s.sh': good });
-    const input = (approvals: Map<string, ApprovalRow>) => ({
-      path: w.project, trustRoot: w.project, workspaceId: null, homeDir: w.home, home: w.home, restricted: false, includeHeldBack: false,
-      approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), pluginStates: async () => [], httpAllowedHosts: [],
-    });
-    const first = (await buildListing(input(new Map()))).hooks[0].hook;
-    const row: ApprovalRow = { trustRoot: w.project, key: first.key, itemId: first.id, kind: 'hook', digest: first.digest, definitionJson: '{}', scripts: [], approvedAt: '', approvedBy: 'test' };
-    const built = await buildListing(input(new Map([[`${w.project}\0${first.key}`, row]])));
+    const { built } = await listingWithFirstApproved(w);
     expect(built.hooks[0].hook.state).toBe('approved');
     const target = path.join(w.project, '.claude/hooks/s.sh');
     // a real process racing: atomic renames and in-place rewrites, alternating good and evil bytes
