@@ -44,7 +44,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.detach': ({ sessionId, surfaceId }) => policy.detach(sessionId, surfaceId),
     'sessions.agentBehaviour': ({ agentId }) => {
       agents.get(agentId); // AGENT_NOT_FOUND for unknown ids
-      const { claudeBridge: _bridge, ...behaviour } = isolationFor(agentId, agents.knownAgent(agentId));
+      const { claudeBridge: _bridge, presetId: _preset, ...behaviour } = isolationFor(agentId, agents.knownAgent(agentId));
       return { behaviour };
     },
     'sessions.settings': () => ({ idleMinutes: policy.idleMinutes() }),

@@ -14,6 +14,11 @@ export interface AgentIsolation extends AgentBehaviour {
    * prompt, approved hooks and the first-write barrier delivered through Claude's own hooks.
    */
   claudeBridge: boolean;
+  /**
+   * Which agent's configuration model Atrium's launch switches are written for (the preset behind the
+   * agent id or its recognised command line), or null when Atrium has none for it.
+   */
+  presetId: string | null;
 }
 
 /**
@@ -22,7 +27,7 @@ export interface AgentIsolation extends AgentBehaviour {
  * instruction files, hooks and MCP servers). Agents without such switches are documented so the
  * new-session dialog can say exactly what they will do.
  */
-const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId'>> = {
+const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = {
   claude: {
     nativeRuleFormats: [],
     claudeBridge: true,
@@ -88,7 +93,7 @@ export function isolationFor(agentId: string, known: { preset: AgentPreset; reco
   const preset = known?.preset ?? null;
   const iso = preset ? ISOLATION[preset.id] : undefined;
   if (preset && iso) {
-    const base: AgentIsolation = { agentId, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
+    const base: AgentIsolation = { agentId, presetId: preset.id, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
     if (!known?.recognised) return base;
     const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}.`;
     return { ...base, ownBehaviour: [note, ...iso.ownBehaviour] };
@@ -97,6 +102,7 @@ export function isolationFor(agentId: string, known: { preset: AgentPreset; reco
     agentId,
     nativeRuleFormats: preset?.nativeRuleFormats ?? [],
     claudeBridge: false,
+    presetId: null,
     isolated: false,
     switches: [],
     ownBehaviour: [
