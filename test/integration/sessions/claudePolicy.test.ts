@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeWorld, lastMessageText, promptAllowing, requestText, type ClaudeWorld } from '../../support/claude';
+import { claudeWorld, lastMessageText, promptAllowing, requestText, waitFor, type ClaudeWorld } from '../../support/claude';
 import { endsWithToolResult, lastUserText, type FakeRequest } from '../../support/fakeAnthropic';
 import { agentText, approveHooks, commandHook, DENY_RM_HOOK, hookRef, hookSettings, NESTED_RULES, notices, promptAndWait } from '../../support/policy';
 
@@ -114,5 +114,46 @@ describe('Claude Code sessions obey the workspace (real adapter, fake endpoint)'
     expect(await promptAndWait(engine, s2.id, 'say hi')).toBe('end_turn');
     expect(fs.existsSync(marker)).toBe(true);
     expect(engine.policy.view(s2.id).hooks.runs.filter((r) => r.event === 'SessionStart')).toHaveLength(1);
+  }, 180_000);
+});
+
+describe('an attacker repository against the real Claude adapter', () => {
+  it('starts no unapproved .mcp.json server; starts it once approved; a SessionStart hook edited after approval does not run', async () => {
+    world = await claudeWorld((req) => {
+      const text = lastUserText(req);
+      if (text.includes('<session>')) return { text: 'Title' };
+      return { text: 'hello' };
+    });
+    const ws = world.ws;
+    const serverMarker = path.join(world.base, 'mcp-server-started');
+    const hookMarker = path.join(world.base, 'session-start-ran');
+    world.write({
+      // a stdio "server" that only records that it was started, then exits
+      'tools/server.sh': `#!/bin/sh\necho started >> "${serverMarker}"\n`,
+      '.mcp.json': { mcpServers: { repo_tool: { command: 'sh', args: ['tools/server.sh'] } } },
+      '.claude/hooks/start.sh': `#!/bin/sh\necho ran >> "${hookMarker}"\n`,
+      '.claude/settings.json': hookSettings({ SessionStart: [{ hooks: [commandHook('sh .claude/hooks/start.sh')] }] }),
+    });
+    const engine = world.openTrusted();
+
+    const s1 = engine.sessions.create({ cwd: ws, agentId: 'claude' });
+    expect(await promptAndWait(engine, s1.id, 'say hi')).toBe('end_turn');
+    expect(fs.existsSync(serverMarker), 'an unapproved MCP server must not be started').toBe(false);
+    expect(fs.existsSync(hookMarker), 'an unapproved SessionStart hook must not run').toBe(false);
+    expect(engine.policy.view(s1.id).mcp.withheld.map((m) => m.name)).toEqual(['repo_tool']);
+
+    await approveHooks(engine, ws, ['repo_tool', 'start.sh']);
+    const s2 = engine.sessions.create({ cwd: ws, agentId: 'claude' });
+    expect(await promptAndWait(engine, s2.id, 'say hi')).toBe('end_turn');
+    expect(engine.policy.view(s2.id).mcp.passed).toEqual(['repo_tool']);
+    await waitFor(() => fs.existsSync(serverMarker) || null, 'Claude starting the approved MCP server', 30_000);
+    expect(fs.readFileSync(hookMarker, 'utf8')).toBe('ran\n');
+
+    // the hook's script changes after approval: its digest no longer matches, so it never runs again
+    world.write({ '.claude/hooks/start.sh': `#!/bin/sh\necho edited >> "${hookMarker}"\n` });
+    const s3 = engine.sessions.create({ cwd: ws, agentId: 'claude' });
+    expect(await promptAndWait(engine, s3.id, 'say hi')).toBe('end_turn');
+    expect(fs.readFileSync(hookMarker, 'utf8')).toBe('ran\n');
+    expect(notices(engine, s3.id, 'hooks_skipped').length).toBeGreaterThan(0);
   }, 180_000);
 });
