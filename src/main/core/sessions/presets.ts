@@ -68,7 +68,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     args: [],
     env: {},
     allowScripts: [],
-    initialModeId: null,
+    initialModeId: 'read-only',
   },
   {
     id: 'gemini',
