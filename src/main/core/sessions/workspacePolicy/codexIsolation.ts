@@ -77,7 +77,7 @@ export function codexServerConfig(s: ApprovedMcpServer): Record<string, unknown>
  * `mcp_servers`, which Atrium cannot review) deep-merged with Atrium's thread overrides, and
  * `CODEX_PATH` = a launcher that runs the real Codex app-server with Atrium's `-c` overrides:
  * `features.hooks=false` (Codex runs no hook itself; Atrium runs the approved ones at the ACP
- * boundary), `notify=[]` (no program after each turn), and `mcp_servers.<name>.enabled=false` for every
+ * boundary) and `mcp_servers.<name>.enabled=false` for every
  * server Codex reads from its config; the approved ones are switched on again, from the snapshot's
  * verified definition, in the thread override. Never throws: what cannot be isolated becomes a notice.
  */
@@ -87,8 +87,8 @@ export function codexLaunch(launch: LaunchSpec, input: CodexIsolationInput): Cod
   if (user.warning) notices.push({ severity: 'warning', code: 'codex_config_invalid', title: 'Ignored a malformed CODEX_CONFIG', detail: user.warning });
   const { hooks: userHooks, mcp_servers: userServers, ...userRest } = user.config;
   const dropped = [userHooks !== undefined ? 'hooks' : null, userServers !== undefined ? 'mcp_servers' : null].filter((x): x is string => x !== null);
-  for (const k of Object.keys(userRest)) if (/^(mcp_servers|hooks)\./.test(k) || k === 'notify') dropped.push(k);
-  const kept = Object.fromEntries(Object.entries(userRest).filter(([k]) => !/^(mcp_servers|hooks)\./.test(k) && k !== 'notify'));
+  for (const k of Object.keys(userRest)) if (/^(mcp_servers|hooks)\./.test(k)) dropped.push(k);
+  const kept = Object.fromEntries(Object.entries(userRest).filter(([k]) => !/^(mcp_servers|hooks)\./.test(k)));
   if (dropped.length) {
     notices.push({ severity: 'warning', code: 'codex_config_dropped', title: `Left out ${dropped.join(', ')} of your CODEX_CONFIG`, detail: 'Codex hooks and MCP servers run only when approved in Atrium; add them to a config file Atrium lists (e.g. ~/.codex/config.toml) and approve them there.' });
   }
@@ -97,12 +97,11 @@ export function codexLaunch(launch: LaunchSpec, input: CodexIsolationInput): Cod
   const names = [...new Set(input.configServerNames.filter((n) => SERVER_NAME.test(n)))].sort();
   const cliOverrides: Array<[string, string]> = [
     ['features.hooks', 'false'],
-    ['notify', '[]'],
     ...names.map((n): [string, string] => [`mcp_servers.${n}.enabled`, 'false']),
   ];
 
   // the thread override replaces the app-server's session flags for that thread (measured), so it repeats them
-  const threadConfig: Record<string, unknown> = deepMerge(kept, { features: { hooks: false }, notify: [] });
+  const threadConfig: Record<string, unknown> = deepMerge(kept, { features: { hooks: false } });
   for (const n of names) threadConfig[`mcp_servers.${n}.enabled`] = false;
   const notPassed: string[] = [];
   for (const s of input.approved) {
@@ -162,7 +161,7 @@ const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 function writeLauncher(dir: string, real: string[], overrides: Array<[string, string]>): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const args = overrides.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
-  const text = `#!/bin/sh\n# Written by Atrium: the Codex app-server with Atrium's config overrides (hooks off, unapproved MCP servers off).\nexec ${real.map(shQuote).join(' ')} "$@" ${args.map(shQuote).join(' ')}\n`;
+  const text = `#!/bin/sh\n# Written by Atrium: the Codex app-server with Atrium's config overrides (hooks off, repository MCP servers off).\nexec ${real.map(shQuote).join(' ')} "$@" ${args.map(shQuote).join(' ')}\n`;
   const file = path.join(dir, 'codex-launcher.sh');
   fs.writeFileSync(file, text, { mode: 0o700 });
   fs.chmodSync(file, 0o700);
