@@ -41,7 +41,7 @@ function layout(w: CodexWorld): { markers: string; ran: () => string[] } {
   const hooks: Record<string, unknown> = {};
   const files: Record<string, string | object> = { 'AGENTS.md': `${RULE}\n` };
   for (const e of EVENTS) {
-    files[`.codex/hooks/${e}.sh`] = `#!/bin/sh\ncat >/dev/null\ntouch ${markers}/hook-${e}\nexit 0\n`;
+    files[`.codex/hooks/${e}.sh`] = `#!/bin/sh\ncat >/dev/null\necho run >> ${markers}/hook-${e}\nexit 0\n`;
     hooks[e] = [{ hooks: [{ type: 'command', command: `sh ${w.ws}/.codex/hooks/${e}.sh` }] }];
   }
   files['.codex/hooks.json'] = { hooks };
@@ -131,7 +131,7 @@ describe('Codex sessions obey the workspace (real codex-acp, fake Responses endp
     expect(fs.existsSync(path.join(world.ws, 'escalated.txt'))).toBe(false);
   }, 120_000);
 
-  it('after approval the approved hooks run through Atrium and the approved MCP server runs; an edited hook and an unapproved server do not', async () => {
+  it('after approval the approved hooks run through Atrium and the approved MCP server runs; hooks edited before or during the session and an unapproved server do not', async () => {
     world = await codexWorld(model);
     const { ran } = layout(world);
     await trustCodexHooksNatively(world);
@@ -142,14 +142,22 @@ describe('Codex sessions obey the workspace (real codex-acp, fake Responses endp
 
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'codex' });
     expect(await promptAndWait(engine, s.id, 'say hi')).toBe('end_turn');
+    const lines = (e: string) => fs.readFileSync(path.join(world!.ws, 'markers', `hook-${e}`), 'utf8').split('\n').filter(Boolean).length;
+    expect(lines('UserPromptSubmit')).toBe(1);
+    // edited while the session runs: re-hashed before the next run, so it does not run again
+    fs.appendFileSync(path.join(world.ws, '.codex/hooks/UserPromptSubmit.sh'), '# edited\n');
     const patched = await promptAllowing(engine, s.id, 'please patch it');
     expect(patched.asked).toHaveLength(1);
+    expect(lines('UserPromptSubmit')).toBe(1);
+    expect(lines('SessionStart')).toBe(1);
     // PostToolUse runs in the background after the tool call completes
     await waitFor(() => engine.policy.view(s.id).hooks.runs.some((r) => r.event === 'PostToolUse'), 'the PostToolUse hook run').catch(() => undefined);
     expect(ran()).toEqual(['hook-PostToolUse', 'hook-PreToolUse', 'hook-SessionStart', 'hook-UserPromptSubmit', 'mcp-repo_a']);
     const runs = engine.policy.view(s.id).hooks.runs.map((r) => r.event);
     for (const e of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse']) expect(runs, `${e} ran through Atrium`).toContain(e);
     expect(runs).not.toContain('Stop');
+    const ups = engine.policy.view(s.id).hooks.runs.filter((r) => r.event === 'UserPromptSubmit');
+    expect(ups.map((r) => r.results.map((x) => x.skipped))).toEqual([[null], [expect.stringMatching(/modified/)]]);
     expect(engine.policy.view(s.id).mcp).toMatchObject({ passed: ['repo_a'], withheld: [{ name: 'repo_b' }] });
   }, 120_000);
 
