@@ -18,9 +18,10 @@ export interface CodexWorld {
   env: Record<string, string>;
   /** Entry of the installed codex-acp (`dist/index.js`). */
   entry: string;
-  open(): Engine;
-  /** `open()`, then records "trusted" for the workspace in that engine. */
-  openTrusted(): Engine;
+  /** Opens an engine on the data dir (closed by `closeAll`); `idleMs` = idle shutdown (default 0 = never). */
+  open(options?: { idleMs?: number }): Engine;
+  /** `open(options)`, then records "trusted" for the workspace in that engine. */
+  openTrusted(options?: { idleMs?: number }): Engine;
   /** Writes files below `ws` (see `writeFiles`). */
   write(files: Files): void;
   /** Appends TOML text to the temp user's `~/.codex/config.toml`. */
@@ -66,13 +67,13 @@ export async function codexWorld(reply: (req: FakeOpenAIRequest) => FakeOpenAIRe
     fake,
     env,
     entry: marker.entry,
-    open() {
-      const engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: 0 } });
+    open(options = {}) {
+      const engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: options.idleMs ?? 0 } });
       engines.push(engine);
       return engine;
     },
-    openTrusted() {
-      const engine = world.open();
+    openTrusted(options) {
+      const engine = world.open(options);
       engine.trust.set(resolveFolder(ws), 'trusted');
       return engine;
     },

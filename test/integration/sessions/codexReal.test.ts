@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
 import { allowAll, codexWorld, trustCodexHooksNatively, type CodexWorld } from '../../support/codex';
 import { endsWithToolOutput, lastInputText, type FakeOpenAIReply, type FakeOpenAIRequest } from '../../support/fakeOpenAI';
-import { approveHooks, notices, promptAndWait } from '../../support/policy';
+import { approveHooks, idleShutdown, notices, promptAndWait } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
 /**
@@ -159,6 +159,26 @@ describe('Codex sessions obey the workspace (real codex-acp, fake Responses endp
     const ups = engine.policy.view(s.id).hooks.runs.filter((r) => r.event === 'UserPromptSubmit');
     expect(ups.map((r) => r.results.map((x) => x.skipped))).toEqual([[null], [expect.stringMatching(/modified/)]]);
     expect(engine.policy.view(s.id).mcp).toMatchObject({ passed: ['repo_a'], withheld: [{ name: 'repo_b' }] });
+  }, 120_000);
+
+  it("the user's own Codex hooks: Codex runs none itself, Atrium runs the approved one; still so after an idle shutdown and session/load", async () => {
+    world = await codexWorld(model);
+    const { markers, ran } = layout(world);
+    const userHook = (e: string) => [{ hooks: [{ type: 'command', command: `sh ${world!.home}/.codex/user-${e}.sh` }] }];
+    for (const e of ['SessionStart', 'UserPromptSubmit']) fs.writeFileSync(path.join(world.home, `.codex/user-${e}.sh`), `#!/bin/sh\ncat >/dev/null\necho run >> ${markers}/user-${e}\n`);
+    fs.writeFileSync(path.join(world.home, '.codex/hooks.json'), JSON.stringify({ hooks: { SessionStart: userHook('SessionStart'), UserPromptSubmit: userHook('UserPromptSubmit') } }));
+    expect((await trustCodexHooksNatively(world)).length, "Codex's own trust covers the user's and the repository's hooks").toBe(7);
+    const engine = world.openTrusted({ idleMs: 300 });
+    await approveHooks(engine, world.ws, ['user-SessionStart.sh']);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'codex' });
+    expect(await promptAndWait(engine, s.id, 'say hi')).toBe('end_turn');
+    expect(ran()).toEqual(['user-SessionStart']);
+    await idleShutdown(engine, s.id);
+    expect(await promptAndWait(engine, s.id, 'say hi again')).toBe('end_turn');
+    expect(ran()).toEqual(['user-SessionStart']);
+    // once at startup and once when the agent came back (Atrium's SessionStart "resume"), never by Codex too
+    expect(fs.readFileSync(path.join(markers, 'user-SessionStart'), 'utf8')).toBe('run\nrun\n');
+    expect(engine.policy.view(s.id).hooks.runs.filter((r) => r.event === 'SessionStart')).toHaveLength(2);
   }, 120_000);
 
   it('control: the same repository run by an unrecognised wrapper command runs its hooks and servers, and the session says Atrium cannot enforce that', async () => {
