@@ -46,7 +46,7 @@ describe('Codex isolation at launch (codex-acp 2.6.0 / Codex 0.166.0)', () => {
   it('merges the user config with hooks off, switches every repository server off in the thread and the app-server, and on again only the approved one', () => {
     const { entry, codexJs } = fakeInstall();
     const dir = tempDir();
-    const user = { model: 'gpt-5.5', features: { memories: true }, mcp_servers: { mine: { command: 'x' } }, hooks: { Stop: [] } };
+    const user = { model: 'gpt-5.5', features: { memories: true }, mcp_servers: { mine: { command: 'x' }, repo_b: { command: 'y' } }, hooks: { Stop: [] } };
     const out = codexLaunch(
       { command: 'node', args: [entry], cwd: '/w', env: { CODEX_CONFIG: JSON.stringify(user), DISABLE_MCP_CONFIG_FILTERING: 'true', HOME: '/h' } },
       { configServerNames: ['repo_a', 'repo_b', 'bad.name'], approved: [approved({})], launcherDir: dir },
@@ -55,6 +55,7 @@ describe('Codex isolation at launch (codex-acp 2.6.0 / Codex 0.166.0)', () => {
     expect(cfg).toEqual({
       model: 'gpt-5.5',
       features: { memories: true, hooks: false },
+      'mcp_servers.mine': { command: 'x' },
       'mcp_servers.repo_b.enabled': false,
       'mcp_servers.repo_a': { command: 'sh', args: ['a.sh'], env: { K: 'v' }, cwd: '/w', enabled: true },
     });

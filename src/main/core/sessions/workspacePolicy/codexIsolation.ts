@@ -73,8 +73,9 @@ export function codexServerConfig(s: ApprovedMcpServer): Record<string, unknown>
 }
 
 /**
- * The isolated launch of codex-acp: `CODEX_CONFIG` = the user's own (without its `hooks` and
- * `mcp_servers`, which Atrium cannot review) deep-merged with Atrium's thread overrides, and
+ * The isolated launch of codex-acp: `CODEX_CONFIG` = the user's own (without its `hooks`; its
+ * `mcp_servers` as dotted keys, except names the repository defines) deep-merged with Atrium's thread
+ * overrides, and
  * `CODEX_PATH` = a launcher that runs the real Codex app-server with Atrium's `-c` overrides:
  * `features.hooks=false` (Codex runs no hook itself; Atrium runs the approved ones at the ACP
  * boundary) and `mcp_servers.<name>.enabled=false` for every
@@ -85,12 +86,14 @@ export function codexLaunch(launch: LaunchSpec, input: CodexIsolationInput): Cod
   const notices: PolicyNoticeData[] = [];
   const user = parseUserCodexConfig(launch.env.CODEX_CONFIG);
   if (user.warning) notices.push({ severity: 'warning', code: 'codex_config_invalid', title: 'Ignored a malformed CODEX_CONFIG', detail: user.warning });
+  // the user's own hooks cannot run in Codex (hooks are off); their own servers stay, as dotted keys
+  // like Atrium's (a nested `mcp_servers` in the same override could replace them, in any order)
   const { hooks: userHooks, mcp_servers: userServers, ...userRest } = user.config;
-  const dropped = [userHooks !== undefined ? 'hooks' : null, userServers !== undefined ? 'mcp_servers' : null].filter((x): x is string => x !== null);
-  for (const k of Object.keys(userRest)) if (/^(mcp_servers|hooks)\./.test(k)) dropped.push(k);
-  const kept = Object.fromEntries(Object.entries(userRest).filter(([k]) => !/^(mcp_servers|hooks)\./.test(k)));
+  const dropped = [userHooks !== undefined ? 'hooks' : null, ...Object.keys(userRest).filter((k) => /^hooks\./.test(k))].filter((x): x is string => x !== null);
+  const kept = Object.fromEntries(Object.entries(userRest).filter(([k]) => !/^hooks\./.test(k)));
+  if (isObject(userServers)) for (const [n, def] of Object.entries(userServers)) kept[`mcp_servers.${n}`] = def;
   if (dropped.length) {
-    notices.push({ severity: 'warning', code: 'codex_config_dropped', title: `Left out ${dropped.join(', ')} of your CODEX_CONFIG`, detail: 'Codex hooks and MCP servers run only when approved in Atrium; add them to a config file Atrium lists (e.g. ~/.codex/config.toml) and approve them there.' });
+    notices.push({ severity: 'warning', code: 'codex_config_dropped', title: `Left out ${dropped.join(', ')} of your CODEX_CONFIG`, detail: 'Codex runs no hooks under Atrium; Atrium runs the approved hooks of ~/.codex/hooks.json and the repository itself.' });
   }
 
   const skippedNames = input.configServerNames.filter((n) => !SERVER_NAME.test(n));
@@ -102,7 +105,11 @@ export function codexLaunch(launch: LaunchSpec, input: CodexIsolationInput): Cod
 
   // the thread override replaces the app-server's session flags for that thread (measured), so it repeats them
   const threadConfig: Record<string, unknown> = deepMerge(kept, { features: { hooks: false } });
-  for (const n of names) threadConfig[`mcp_servers.${n}.enabled`] = false;
+  for (const n of names) {
+    // a repository server follows the repository's approval, whatever the user's CODEX_CONFIG says of that name
+    delete threadConfig[`mcp_servers.${n}`];
+    threadConfig[`mcp_servers.${n}.enabled`] = false;
+  }
   const notPassed: string[] = [];
   for (const s of input.approved) {
     const def = SERVER_NAME.test(s.name) ? codexServerConfig(s) : null;
