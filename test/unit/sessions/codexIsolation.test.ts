@@ -90,3 +90,16 @@ describe('Codex isolation at launch (codex-acp 2.6.0 / Codex 0.166.0)', () => {
     expect(none.notices.map((n) => n.code)).toEqual(['codex_config_invalid', 'codex_isolation_partial']);
   });
 });
+
+describe('finding the real Codex behind a recognised command line', () => {
+  it("the adapter's bin symlink run directly: node from PATH runs the resolved codex.js", () => {
+    if (process.platform === 'win32') return;
+    const { entry, codexJs } = fakeInstall();
+    const bin = path.join(path.dirname(entry), '..', '..', '..', '.bin', 'codex-acp');
+    fs.mkdirSync(path.dirname(bin), { recursive: true });
+    fs.symlinkSync(entry, bin);
+    const out = codexLaunch({ command: bin, args: [], cwd: '/w', env: {} }, { configServerNames: [], approved: [], launcherDir: tempDir() });
+    expect(fs.readFileSync(out.launch.env.CODEX_PATH, 'utf8')).toContain(`exec 'node' '${fs.realpathSync(codexJs)}' "$@"`);
+    expect(out.notices).toEqual([]);
+  });
+});

@@ -147,16 +147,26 @@ export function codexLaunch(launch: LaunchSpec, input: CodexIsolationInput): Cod
 
 /**
  * The real Codex command codex-acp would start: the user's `CODEX_PATH`, else `@openai/codex/bin/codex.js`
- * resolved from the codex-acp script in the launch (run with the launch's node), else null.
+ * resolved from the codex-acp script in the launch (run with the launch's node, or `node` from PATH
+ * when the script is the command itself), else null.
  */
 function realCodex(launch: LaunchSpec): string[] | null {
   const own = launch.env.CODEX_PATH;
   if (own) return [own];
-  const script = [launch.command, ...launch.args].find((a) => /\.(c|m)?js$/.test(a) && fs.existsSync(a));
-  if (!script) return null;
+  // node <script> …, or the adapter's bin run directly (a symlink to its script, started by `env node`)
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const candidates = [launch.command, ...launch.args].map((a) => ({ arg: a, file: real(a) }));
+  const script = candidates.find((c) => c.file !== null && /\.(c|m)?js$/.test(c.file));
+  if (!script?.file) return null;
   try {
-    const codexJs = createRequire(fs.realpathSync(script)).resolve('@openai/codex/bin/codex.js');
-    return script === launch.command ? [process.execPath, codexJs] : [launch.command, codexJs];
+    const codexJs = createRequire(script.file).resolve('@openai/codex/bin/codex.js');
+    return script.arg === launch.command ? ['node', codexJs] : [launch.command, codexJs];
   } catch {
     return null;
   }
