@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
 import { allowAll, codexWorld, trustCodexHooksNatively, type CodexWorld } from '../../support/codex';
 import { endsWithToolOutput, lastInputText, type FakeOpenAIReply, type FakeOpenAIRequest } from '../../support/fakeOpenAI';
+import { runCli } from '../../support/cli';
 import { approveHooks, idleShutdown, notices, promptAndWait } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
@@ -131,12 +132,22 @@ describe('Codex sessions obey the workspace (real codex-acp, fake Responses endp
     expect(fs.existsSync(path.join(world.ws, 'escalated.txt'))).toBe(false);
   }, 120_000);
 
-  it('after approval the approved hooks run through Atrium and the approved MCP server runs; hooks edited before or during the session and an unapproved server do not', async () => {
+  it('after `atrium hooks approve` / `atrium mcp approve` the approved hooks run through Atrium and the approved MCP server runs; hooks edited before or during the session and an unapproved server do not', async () => {
     world = await codexWorld(model);
     const { ran } = layout(world);
     await trustCodexHooksNatively(world);
-    const engine = world.openTrusted();
-    await approveHooks(engine, world.ws, [...EVENTS.map((e) => `${e}.sh`), 'repo_a']);
+    // trusted and approved with the CLI, as a user does: `atrium trust set`, `atrium hooks approve`, `atrium mcp approve`
+    const cli = (args: string[]) => {
+      const r = runCli([...args, '--data-dir', world!.dataDir], { HOME: world!.home });
+      expect(r.status, `atrium ${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
+    cli(['trust', 'set', world.ws, 'trusted']);
+    const listing = cli(['hooks', 'list', world.ws, '--json']).json as { hooks: Array<{ id: string; command: string | null }>; mcpServers: Array<{ id: string; name: string }> };
+    const hookIds = EVENTS.map((e) => listing.hooks.find((h) => (h.command ?? '').includes(`${e}.sh`))!.id);
+    cli(['hooks', 'approve', world.ws, ...hookIds]);
+    cli(['mcp', 'approve', world.ws, listing.mcpServers.find((m) => m.name === 'repo_a')!.id]);
+    const engine = world.open();
     // edited after approval: its digest no longer matches
     fs.appendFileSync(path.join(world.ws, '.codex/hooks/Stop.sh'), '# edited\n');
 
