@@ -28,6 +28,9 @@ export interface AgentPreset {
    * Session mode to select right after `session/new` when the agent offers it, so nothing is
    * auto-allowed: Claude's adapter starts in `auto` (it decides permissions itself); `default`
    * ("Manual") makes it ask through `session/request_permission` (acp.md §7, checked with 0.101.0).
+   * codex-acp 2.6.0 starts in `agent` ("Auto review": commands and patches in the workspace run
+   * unasked); `read-only` keeps Codex's sandbox read-only, so every patch and every command that
+   * leaves the sandbox is a permission request (measured in codexReal.test.ts).
    */
   initialModeId: string | null;
   /**
@@ -68,7 +71,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     args: [],
     env: {},
     allowScripts: [],
-    initialModeId: null,
+    initialModeId: 'read-only',
   },
   {
     id: 'gemini',

@@ -45,13 +45,22 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
     ],
   },
   codex: {
+    // codex-acp 2.6.0 / Codex 0.166.0, measured in test/integration/sessions/codexReal.test.ts (codexIsolation.ts)
     nativeRuleFormats: ['agents', 'agents-override'],
     claudeBridge: false,
-    isolated: false,
-    switches: [],
+    isolated: true,
+    switches: [
+      'CODEX_CONFIG (Codex\'s config override for the session; your own CODEX_CONFIG is merged in, except its hooks) and the Codex app-server started with the same switches as -c overrides (so codex-acp\'s title-generation thread obeys them too):',
+      'features.hooks = false — Codex runs no hook itself (no .codex/hooks.json, no inline [hooks], no user hooks); Atrium runs the approved ones at the ACP boundary: SessionStart, UserPromptSubmit, PreToolUse and PermissionRequest (when Codex asks permission), PostToolUse, Stop, SessionEnd',
+      'mcp_servers.<name>.enabled = false for every server in the repository\'s .codex/config.toml; the approved ones are switched on again from the snapshot\'s verified definition',
+      'initial mode "read-only" (Codex\'s sandbox is read-only and it asks through session/request_permission before it edits files or runs a command outside the sandbox)',
+    ],
     ownBehaviour: [
       'Codex reads AGENTS.md and AGENTS.override.md itself, from the repository root down to the session folder (Atrium does not send them again).',
-      'Codex reads ~/.codex/config.toml (its own MCP servers and settings) and may run hooks from .codex/hooks.json by itself; the adapter offers no switch to turn this off.',
+      'codex-acp marks the session folder trusted for Codex, so Codex still reads the rest of the repository\'s .codex/config.toml by itself (e.g. model, model_provider and model_providers, sandbox settings, shell_environment_policy, profiles); Atrium\'s mode sets approval and sandbox per turn.',
+      'Codex reads ~/.codex/config.toml itself: it starts the MCP servers defined there and in your own CODEX_CONFIG (Atrium does not list them) and runs its notify program after each turn (Codex ignores notify, model_provider and model_providers in a repository\'s config).',
+      'Codex loads skills itself (the repository\'s .agents/skills, ~/.agents/skills, ~/.codex/skills and its installed plugins).',
+      'Codex hook events PreCompact, PostCompact, SubagentStart and SubagentStop never fire under Atrium (Codex\'s own hooks are off and the ACP boundary does not show them); PreToolUse runs only for tool calls Codex asks permission for.',
     ],
   },
   gemini: {

@@ -8,6 +8,7 @@ import type { LaunchSpec } from '../supervisor';
 import * as boundary from './boundaryHooks';
 import { ClaudeHookBridge } from './claudeBridge';
 import { bridgeCall, claudeSessionParams } from './claudeWiring';
+import { isolateCodexLaunch } from './codexIsolation';
 import { commandSourceOf, type SessionCommandSource } from './commandSource';
 import { permissionBarrier, queueRules, rehydrateForNewAgentSession, rulePrefix, writeBarrier } from './contextRules';
 import { HandoverRegistry, SurfaceRegistry } from './handover';
@@ -106,6 +107,7 @@ export class WorkspacePolicy implements SessionHooks {
     // an agent process re-attaches to an existing agent session: the rules are checked again (fail closed)
     if (ctx.session.agentSessionId !== null) requireVerification(st);
     await ensureSnapshot(this.core, st);
+    if (st.isolation.presetId === 'codex') return isolateCodexLaunch(this.core, st, launch);
     if (!st.isolation.claudeBridge) return launch;
     if (!st.bridge) st.bridge = await this.bridge.register((event, input) => bridgeCall(this.core, st, event, input));
     return { ...launch, env: { ...launch.env, ...st.bridge.env } };
@@ -114,7 +116,8 @@ export class WorkspacePolicy implements SessionHooks {
   beforeSessionSetup(ctx: HookContext, _method: 'new' | 'load' | 'resume', params: acp.NewSessionRequest): acp.NewSessionRequest {
     const st = this.core.state(ctx);
     // the snapshot's servers, on new, load and resume alike (never recomputed while the session lives)
-    const mcpServers = (st.mcp ?? []).map(toAcpServer).filter((s): s is acp.McpServer => s !== null);
+    // Codex gets them in its config override instead (codexIsolation.ts: codex-acp drops ACP servers whose name its config defines)
+    const mcpServers = st.isolation.presetId === 'codex' ? [] : (st.mcp ?? []).map(toAcpServer).filter((s): s is acp.McpServer => s !== null);
     const next: acp.NewSessionRequest = { ...params, mcpServers: [...(params.mcpServers ?? []), ...mcpServers] };
     return st.isolation.claudeBridge ? claudeSessionParams(this.core, st, next) : next;
   }
