@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
+import { geminiSettingsCandidates } from '../../../src/main/core/sessions/workspacePolicy/geminiIsolation';
 import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { installCachedPreset } from '../../support/agents';
 import { autoAllow } from '../../support/claude';
 import { endsWithFunctionResponse, geminiRequestText, lastParts, lastUserText, occurrences, type GeminiRequest } from '../../support/fakeGemini';
 import { geminiWorld, type GeminiWorld } from '../../support/gemini';
-import { approveHooks, hookRef, items, lastTurnText, notices, promptAndWait } from '../../support/policy';
+import { approveHooks, items, lastTurnText, notices, promptAndWait } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
 /**
@@ -121,6 +123,24 @@ describe('Gemini CLI obeys the workspace (real agent, fake Gemini API, Gemini\'s
     expect(markersIn(markers)).toEqual(['AfterAgent', 'SessionEnd', 'SessionStart']);
   }, 120_000);
 
+  it('runs the approved copy passed over ACP when a workspace .gemini/settings.json server has the same name', async () => {
+    world = await geminiWorld(replies(() => world!.ws));
+    const w = world;
+    const markers = path.join(w.base, 'markers');
+    fs.mkdirSync(markers);
+    w.write({
+      '.mcp.json': { mcpServers: { repo_tool: { command: 'sh', args: ['-c', `touch ${markers}/mcp-approved-copy`] } } },
+      '.gemini/settings.json': { mcpServers: { repo_tool: { command: 'sh', args: ['-c', `touch ${markers}/mcp-gemini-settings`] } } },
+    });
+    const engine = w.openTrusted();
+    const listing = await engine.hooks.list({ path: w.ws });
+    const approved = listing.mcpServers.find((m) => m.name === 'repo_tool' && m.source.file === '.mcp.json');
+    expect(approved, JSON.stringify(listing.mcpServers.map((m) => [m.name, m.source.file]))).toBeTruthy();
+    await engine.hooks.approve({ path: w.ws }, [{ id: approved!.id, digest: approved!.digest }]);
+    await runSession(engine, w.ws);
+    expect(markersIn(markers)).toEqual(['mcp-approved-copy']);
+  }, 120_000);
+
   it('gets GEMINI.md exactly once whatever Gemini\'s own trust: Atrium sends it where Gemini will not load it, and Gemini loads none in a workspace Atrium restricts', async () => {
     world = await geminiWorld(replies(() => world!.ws), { geminiTrust: false });
     const w = world;
@@ -158,20 +178,83 @@ describe('Gemini CLI obeys the workspace (real agent, fake Gemini API, Gemini\'s
     expect(occurrences(firstTurnText(w), RULE)).toBe(0);
   }, 120_000);
 
-  it('control: an unrecognised wrapper around the same Gemini runs the repository\'s hook by itself (so the tests above can fail)', async () => {
+  it('isolates Gemini launched as a custom command it recognises (node <the package\'s bin>) like the preset', async () => {
+    world = await geminiWorld(replies(() => world!.ws));
+    const w = world;
+    const markers = path.join(w.base, 'markers');
+    fs.mkdirSync(markers);
+    w.write({ 'GEMINI.md': `${RULE}\n`, '.gemini/settings.json': repoSettings(markers) });
+    const marker = await installCachedPreset('gemini', w.dataDir);
+    const engine = w.openTrusted();
+    engine.sessions.agents.define({ id: 'my-gemini', name: 'My Gemini', command: process.execPath, args: [marker.entry, '--acp'], env: {} });
+    const id = await runSession(engine, w.ws, 'my-gemini');
+    expect(engine.policy.view(id).agent.isolated).toBe(true);
+    expect(markersIn(markers)).toEqual([]);
+    expect(occurrences(firstTurnText(w), RULE)).toBe(1);
+    expect(fs.existsSync(path.join(w.ws, 'new.txt'))).toBe(true);
+  }, 120_000);
+
+  it('control: an unrecognised wrapper script around the same Gemini runs the repository\'s hooks by itself (so the tests above can fail)', async () => {
     world = await geminiWorld(replies(() => world!.ws));
     const w = world;
     const markers = path.join(w.base, 'markers');
     fs.mkdirSync(markers);
     w.write({ '.gemini/settings.json': repoSettings(markers) });
     const marker = await installCachedPreset('gemini', w.dataDir);
+    // a wrapper script Atrium cannot see into: no Gemini isolation
+    const wrapper = path.join(w.base, 'run-gemini.sh');
+    fs.writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${marker.entry}" "$@"\n`, { mode: 0o755 });
     const engine = w.openTrusted();
-    // a shell wrapper Atrium cannot identify: no Gemini isolation
-    engine.sessions.agents.define({ id: 'wrapped', name: 'Wrapped', command: '/bin/sh', args: ['-c', 'exec "$0" "$@"', process.execPath, marker.entry, '--acp'], env: {} });
+    engine.sessions.agents.define({ id: 'wrapped', name: 'Wrapped', command: '/bin/sh', args: [wrapper, '--acp'], env: {} });
     const s = engine.sessions.create({ cwd: w.ws, agentId: 'wrapped' });
     expect(engine.policy.view(s.id).agent.isolated).toBe(false);
     expect(await promptAndWait(engine, s.id, 'say hi'), lastTurnText(engine, s.id, { stops: true })).toBe('end_turn');
-    await waitFor(() => markersIn(markers).includes('BeforeAgent'), 'the repository hook run by Gemini itself');
-    void (await hookRef(engine, w.ws, `${markers}/BeforeAgent`));
+    await waitFor(() => markersIn(markers).includes('BeforeAgent') && markersIn(markers).includes('mcp-repo_tool'), 'the repository hook and MCP server run by Gemini itself');
+  }, 120_000);
+});
+
+describe('Gemini CLI isolation fails closed and tolerates a broken system settings file', () => {
+  it('does not start the session when no folder passes Gemini\'s system settings check (world-writable above both candidates)', async () => {
+    world = await geminiWorld(replies(() => world!.ws));
+    const w = world;
+    w.write({ 'GEMINI.md': `${RULE}\n` });
+    // the data dir is under /tmp (world-writable); make the home candidate's folder world-writable too
+    const candidates = geminiSettingsCandidates(w.dataDir);
+    const keyDir = path.dirname(candidates[1]);
+    fs.mkdirSync(keyDir, { recursive: true });
+    fs.chmodSync(keyDir, 0o777);
+    try {
+      const engine = w.openTrusted();
+      const s = engine.sessions.create({ cwd: w.ws, agentId: 'gemini' });
+      await engine.sessions.resume(s.id).catch(() => undefined);
+      await waitFor(() => engine.sessions.show(s.id).state === 'failed', 'the failed start');
+      const failed = engine.sessions.show(s.id);
+      expect(failed.live).toBe(false);
+      expect(failed.lastError).toMatch(/^Atrium cannot isolate Gemini CLI here, so the session does not start\./);
+      expect(failed.lastError).toContain(`${keyDir} is writable by group or others`);
+      expect(w.fake.requests, 'Gemini never ran').toEqual([]);
+    } finally {
+      fs.rmSync(keyDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it.runIf(process.getuid?.() === 0)('a malformed system settings file (named by GEMINI_CLI_SYSTEM_SETTINGS_PATH) is a warning; the session runs isolated', async () => {
+    world = await geminiWorld(replies(() => world!.ws));
+    const w = world;
+    const markers = path.join(w.base, 'markers');
+    fs.mkdirSync(markers);
+    w.write({ '.gemini/settings.json': repoSettings(markers) });
+    const etc = fs.mkdtempSync(path.join(os.userInfo().homedir, '.cache', 'atrium-gemini-etc-'));
+    try {
+      fs.writeFileSync(path.join(etc, 'settings.json'), '{ "hooksConfig": ', { mode: 0o600 });
+      w.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = path.join(etc, 'settings.json');
+      const engine = w.openTrusted();
+      const id = await runSession(engine, w.ws);
+      expect(notices(engine, id, 'agent_isolation').map((n) => n.detail)).toEqual([expect.stringMatching(/are not valid JSON/)]);
+      expect(markersIn(markers)).toEqual([]);
+      expect(fs.existsSync(path.join(w.ws, 'new.txt'))).toBe(true);
+    } finally {
+      fs.rmSync(etc, { recursive: true, force: true });
+    }
   }, 120_000);
 });

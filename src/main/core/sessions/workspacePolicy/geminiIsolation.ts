@@ -142,15 +142,29 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object'
 const strings = (v: unknown): string[] | null => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null);
 
 /**
+ * An approved server as a Gemini `mcpServers` entry, the same definition Atrium passes over ACP
+ * (Gemini's `newSessionConfig` builds stdio ACP servers with the session folder as `cwd`, http ones
+ * as `httpUrl`, sse ones as `url`).
+ */
+export function geminiServerEntry(server: acp.McpServer, cwd: string): Record<string, unknown> {
+  const record = (pairs: ReadonlyArray<{ name: string; value: string }>) => Object.fromEntries(pairs.map((p) => [p.name, p.value]));
+  if ('command' in server) return { command: server.command, args: [...server.args], env: record(server.env), cwd };
+  if (server.type === 'http') return { httpUrl: server.url, headers: record(server.headers) };
+  return { url: server.url, headers: record(server.headers) };
+}
+
+/**
  * The system settings Atrium gives Gemini: `base` (the real system settings) with Atrium's overrides.
  * Each override is a key the system layer wins for (Gemini 0.61.0 `mergeSettings`; arrays replace
- * unless the schema says union, and `mcp.allowed` lists are intersected across layers):
+ * unless the schema says union, `mcpServers` merges per server name, and `mcp.allowed` lists are
+ * intersected across layers):
  * - `hooksConfig.enabled = false`: Gemini runs no hook of any layer (Atrium runs approved ones itself);
- * - `mcp.allowed` = the approved servers Atrium passes over ACP (intersected with the real system
- *   list, if any; {@link NO_APPROVED_SERVER} when none): every other settings or extension server is
- *   blocked by name. A server of the same name in a settings file is replaced by the ACP copy
- *   (`newSessionConfig` assigns ACP servers over `merged.mcpServers`), so the approved, verified
- *   definition is the one that runs;
+ * - `mcp.allowed` = the names of the approved servers Atrium passes over ACP (intersected with the
+ *   real system list, if any; {@link NO_APPROVED_SERVER} when none): every other settings or
+ *   extension server is blocked by name;
+ * - `mcpServers.<name>` = each approved server's verified definition (`approved`, name → entry,
+ *   {@link geminiServerEntry}): a user or workspace server of the same name is replaced by it, also
+ *   in the process-wide configuration Gemini starts at ACP `initialize` (which has no ACP servers);
  * - `tools.confirmationRequired` += `mcp_<name>_*` per approved server: `mcp.allowed` also adds an
  *   ALLOW policy rule for the server's tools, which this (higher priority) rule turns back into a
  *   permission request;
@@ -162,15 +176,18 @@ const strings = (v: unknown): string[] | null => (Array.isArray(v) ? v.filter((x
  * - `advanced.ignoreLocalEnv = true`: a project `.env` is not loaded (`.gemini/.env` in a trusted
  *   folder still is: Gemini checks it before this setting).
  */
-export function geminiSystemSettings(base: Record<string, unknown>, approvedMcpNames: readonly string[]): Record<string, unknown> {
+export function geminiSystemSettings(base: Record<string, unknown>, approved: Readonly<Record<string, Record<string, unknown>>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   out.hooksConfig = { ...obj(base.hooksConfig), enabled: false };
   const mcp = obj(base.mcp);
   const adminAllowed = strings(mcp.allowed);
-  const names = [...new Set(approvedMcpNames)].filter((n) => !adminAllowed || adminAllowed.some((a) => a.toLowerCase().trim() === n.toLowerCase().trim()));
+  const names = Object.keys(approved).filter((n) => !adminAllowed || adminAllowed.some((a) => a.toLowerCase().trim() === n.toLowerCase().trim()));
   mcp.allowed = names.length ? names : [NO_APPROVED_SERVER];
   mcp.serverCommand = '';
   out.mcp = mcp;
+  const servers = obj(base.mcpServers);
+  for (const n of names) servers[n] = approved[n];
+  out.mcpServers = servers;
   const tools = obj(base.tools);
   tools.discoveryCommand = '';
   tools.callCommand = '';
@@ -190,8 +207,8 @@ export interface GeminiLaunchInput {
   sessionId: string;
   /** Atrium's trust verdict for the session's workspace (its snapshot's). */
   trust: 'trusted' | 'partial' | 'restricted' | null | undefined;
-  /** Names of the MCP servers Atrium passes over ACP (approved, verified). */
-  approvedMcpNames: readonly string[];
+  /** The MCP servers Atrium passes over ACP (approved, verified), as Gemini settings entries by name ({@link geminiServerEntry}). */
+  approvedMcp: Readonly<Record<string, Record<string, unknown>>>;
   /** Folders to place the settings file in, tried in order; the first Gemini would accept wins. */
   candidates: readonly string[];
 }
@@ -236,7 +253,7 @@ export function prepareGeminiLaunch(input: GeminiLaunchInput): GeminiLaunch {
   const realPath = givenPath && !ours(givenPath) ? givenPath : geminiDefaultSystemSettingsPath();
   const real = readGeminiSystemSettings(realPath);
   if (real.warning) warnings.push(real.warning);
-  const settings = geminiSystemSettings(real.settings, input.approvedMcpNames);
+  const settings = geminiSystemSettings(real.settings, input.approvedMcp);
   const name = `${input.sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
   const tried: string[] = [];
   for (const dir of input.candidates) {
@@ -288,17 +305,18 @@ function withoutSkipTrust(args: readonly string[]): string[] {
 /**
  * The launch of a session whose agent has the Gemini CLI preset's configuration model (its preset,
  * or a recognised custom command line): {@link prepareGeminiLaunch} with the session's snapshot
- * trust and the names of the MCP servers Atrium passes, its env added to the launch, `--skip-trust`
+ * trust and the MCP servers Atrium passes, its env added to the launch, `--skip-trust`
  * removed; warnings become transcript notices. Throws (fail closed) like `prepareGeminiLaunch`.
  * @throws AtriumError AGENT_START_FAILED when no safe place for the settings file exists
  */
 export function geminiBeforeSpawn(core: PolicyCore, st: PolicyState, launch: LaunchSpec): LaunchSpec {
-  const approvedMcpNames = (st.mcp ?? []).map(toAcpServer).flatMap((s) => (s ? [s.name] : []));
+  const approvedMcp: Record<string, Record<string, unknown>> = {};
+  for (const s of (st.mcp ?? []).map(toAcpServer)) if (s) approvedMcp[s.name] = geminiServerEntry(s, launch.cwd);
   const prepared = prepareGeminiLaunch({
     env: launch.env,
     sessionId: st.sessionId,
     trust: st.row.snapshot?.trust ?? 'restricted',
-    approvedMcpNames,
+    approvedMcp,
     candidates: geminiSettingsCandidates(core.deps.dataDir),
   });
   for (const w of prepared.warnings) core.notice(st, { severity: 'warning', code: 'agent_isolation', title: 'Gemini CLI system settings not merged', detail: w });
