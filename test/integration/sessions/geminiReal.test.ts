@@ -69,7 +69,6 @@ async function runSession(engine: Engine, ws: string, agentId = 'gemini'): Promi
   // MCP servers start while the session is set up; give a started one time to leave its marker
   await new Promise((r) => setTimeout(r, 1000));
   await engine.sessions.closeSession(s.id);
-  await engine.policy.settle?.();
   return s.id;
 }
 
