@@ -10,7 +10,7 @@ import { installCachedPreset } from '../../support/agents';
 import { autoAllow } from '../../support/claude';
 import { endsWithFunctionResponse, geminiRequestText, lastParts, lastUserText, occurrences, type GeminiRequest } from '../../support/fakeGemini';
 import { geminiWorld, type GeminiWorld } from '../../support/gemini';
-import { approveHooks, items, lastTurnText, notices, promptAndWait } from '../../support/policy';
+import { items, lastTurnText, notices, promptAndWait } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
 /**
@@ -103,12 +103,16 @@ describe('Gemini CLI obeys the workspace (real agent, fake Gemini API, Gemini\'s
     fs.mkdirSync(markers);
     w.write({ '.gemini/settings.json': repoSettings(markers) });
     const engine = w.openTrusted();
-    const approvable = ['SessionStart', 'BeforeAgent', 'AfterAgent', 'SessionEnd', 'BeforeModel'];
-    await approveHooks(engine, w.ws, [...approvable.map((e) => `${markers}/${e}`), 'repo_tool']);
+    const approvable = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'];
+    const listing = await engine.hooks.list({ path: w.ws });
+    const picked = [...approvable.map((e) => listing.hooks.find((h) => h.command === `touch ${markers}/${e}`)), listing.mcpServers.find((m) => m.name === 'repo_tool')];
+    expect(picked.every(Boolean)).toBe(true);
+    await engine.hooks.approve({ path: w.ws }, picked.map((x) => ({ id: x!.id, digest: x!.digest })));
     await runSession(engine, w.ws);
-    // Atrium fires SessionStart, BeforeAgent (UserPromptSubmit), AfterAgent (Stop), SessionEnd; never BeforeModel
+    // Atrium fires SessionStart, BeforeAgent (UserPromptSubmit), BeforeTool (PreToolUse, on the permission
+    // request), AfterTool (PostToolUse, on completion), AfterAgent (Stop), SessionEnd; never the model events
     await waitFor(() => markersIn(markers).includes('SessionEnd'), 'SessionEnd marker');
-    expect(markersIn(markers)).toEqual(['AfterAgent', 'BeforeAgent', 'SessionEnd', 'SessionStart', 'mcp-repo_tool']);
+    expect(markersIn(markers)).toEqual(['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool', 'SessionEnd', 'SessionStart', 'mcp-repo_tool']);
 
     // edit the approved BeforeAgent hook and the approved server: neither runs any more
     for (const m of markersIn(markers)) fs.rmSync(path.join(markers, m));
@@ -119,7 +123,7 @@ describe('Gemini CLI obeys the workspace (real agent, fake Gemini API, Gemini\'s
     await engine.hooks.list({ path: w.ws });
     await runSession(engine, w.ws);
     await waitFor(() => markersIn(markers).includes('SessionEnd'), 'SessionEnd marker');
-    expect(markersIn(markers)).toEqual(['AfterAgent', 'SessionEnd', 'SessionStart']);
+    expect(markersIn(markers)).toEqual(['AfterAgent', 'AfterTool', 'BeforeTool', 'SessionEnd', 'SessionStart']);
   }, 120_000);
 
   it('runs the approved copy passed over ACP when a workspace .gemini/settings.json server has the same name', async () => {
