@@ -144,6 +144,27 @@ describe('Gemini CLI obeys the workspace (real agent, fake Gemini API, Gemini\'s
     expect(markersIn(markers)).toEqual(['mcp-approved-copy']);
   }, 120_000);
 
+  it('still loads a nested rule after Gemini reads a file below it (Gemini reads from disk; Atrium maps the tool call\'s location)', async () => {
+    world = await geminiWorld((req) => {
+      const text = lastUserText(req);
+      if (/read the notes/.test(text) && !endsWithFunctionResponse(req)) return { functionCall: { name: 'read_file', args: { file_path: path.join(world!.ws, 'pkg/notes.txt') } } };
+      return { text: 'ok' };
+    });
+    const w = world;
+    w.write({ 'AGENTS.md': 'Root rule: always be kind.\n', 'pkg/AGENTS.md': 'Nested rule: use tabs in pkg.\n', 'pkg/notes.txt': 'some notes\n' });
+    const engine = w.openTrusted();
+    const s = engine.sessions.create({ cwd: w.ws, agentId: 'gemini' });
+    const { promptId } = engine.sessions.prompt(s.id, 'please read the notes');
+    const done = engine.sessions.waitForTurn(s.id, promptId);
+    void autoAllow(engine, s.id, done);
+    expect(await done, lastTurnText(engine, s.id, { stops: true })).toBe('end_turn');
+    expect(w.fake.main().some((r) => endsWithFunctionResponse(r) && JSON.stringify(lastParts(r)).includes('some notes')), 'Gemini read the file').toBe(true);
+    expect(await promptAndWait(engine, s.id, 'thanks')).toBe('end_turn');
+    const last = w.fake.main().at(-1)!;
+    expect(occurrences(JSON.stringify(last.body.contents?.at(-1)), 'Nested rule: use tabs in pkg.')).toBe(1);
+    expect(engine.policy.view(s.id).contextualRules.map((r) => r.relativePath)).toEqual(['pkg/AGENTS.md']);
+  }, 120_000);
+
   it('gets GEMINI.md exactly once whatever Gemini\'s own trust: Atrium sends it where Gemini will not load it, and Gemini loads none in a workspace Atrium restricts', async () => {
     world = await geminiWorld(replies(() => world!.ws), { geminiTrust: false });
     const w = world;
