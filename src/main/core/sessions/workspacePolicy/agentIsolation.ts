@@ -73,7 +73,9 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
       "In a workspace trusted in Atrium, Gemini still reads the rest of .gemini/settings.json (e.g. model, context and UI settings; not hooks, MCP servers, tool commands or auto-approvals) and loads .gemini/.env into its own environment (variables Atrium did not set), which the commands and approved MCP servers it starts inherit.",
       "Gemini reads its user-level ~/.gemini/settings.json, policies and installed extensions (their context files and commands; their hooks and MCP servers do not run).",
       'Gemini reads files from disk itself; its writes and the shell commands it runs come back as permission requests first.',
+      'In a workspace Atrium does not fully trust, Gemini treats the folder as untrusted: it starts no MCP server at all, not even approved ones Atrium passes.',
       'Gemini in ACP mode never fires BeforeModel, AfterModel, BeforeToolSelection or PreCompress, and Atrium cannot: hooks for those events never run.',
+      'Gemini CLI accepts Atrium\'s settings file only from a root-owned place: when Atrium does not run as root, a Gemini session does not start.',
     ],
   },
   opencode: {

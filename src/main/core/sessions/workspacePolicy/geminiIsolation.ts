@@ -282,9 +282,11 @@ export function prepareGeminiLaunch(input: GeminiLaunchInput): GeminiLaunch {
     if (input.env.GEMINI_RESTRICTED_MODE !== undefined && env[GEMINI_TRUST_ENV] === 'true') env.GEMINI_RESTRICTED_MODE = 'false';
     return { env, settingsPath: file, warnings };
   }
+  const uid = process.getuid?.();
+  const why = uid !== undefined && uid !== 0 ? ` Atrium runs as uid ${uid}, so no file it writes is owned by root: Gemini CLI sessions are isolated only when Atrium runs as root.` : '';
   throw new AtriumError(
     'AGENT_START_FAILED',
-    `Atrium cannot isolate Gemini CLI here, so the session does not start. Gemini reads a system settings file only when the file and every folder above it are owned by root and not writable by group or others; no place Atrium may write passes that check (${tried.join('; ')}).`,
+    `Atrium cannot isolate Gemini CLI here, so the session does not start. Gemini reads a system settings file only when the file and every folder above it are owned by root and not writable by group or others; no place Atrium may write passes that check (${tried.join('; ')}).${why}`,
   );
 }
 
