@@ -237,26 +237,29 @@ describe('Gemini CLI obeys the workspace (real agent, fake Gemini API, Gemini\'s
   }, 120_000);
 });
 
-describe('Gemini CLI isolation fails closed and tolerates a broken system settings file', () => {
-  it('does not start the session when no folder passes Gemini\'s system settings check (world-writable above both candidates)', async () => {
+describe('Gemini CLI isolation without a root-owned settings place, and with a broken system settings file', () => {
+  it('runs Gemini in its untrusted mode when no folder passes Gemini\'s system settings check (as for a user who is not root)', async () => {
     world = await geminiWorld(replies(() => world!.ws));
     const w = world;
-    w.write({ 'GEMINI.md': `${RULE}\n` });
+    const markers = path.join(w.base, 'markers');
+    fs.mkdirSync(markers);
+    w.write({ 'GEMINI.md': `${RULE}\n`, '.gemini/settings.json': repoSettings(markers) });
+    // the user's own Gemini hook: Atrium has not approved it, so Gemini must not run it either
+    const userSettings = path.join(w.home, '.gemini', 'settings.json');
+    const user = JSON.parse(fs.readFileSync(userSettings, 'utf8'));
+    fs.writeFileSync(userSettings, JSON.stringify({ ...user, hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: `touch ${markers}/user-BeforeAgent` }] }] } }));
     // the data dir is under /tmp (world-writable); make the home candidate's folder world-writable too
-    const candidates = geminiSettingsCandidates(w.dataDir);
-    const keyDir = path.dirname(candidates[1]);
+    const keyDir = path.dirname(geminiSettingsCandidates(w.dataDir)[1]);
     fs.mkdirSync(keyDir, { recursive: true });
     fs.chmodSync(keyDir, 0o777);
     try {
       const engine = w.openTrusted();
-      const s = engine.sessions.create({ cwd: w.ws, agentId: 'gemini' });
-      await engine.sessions.resume(s.id).catch(() => undefined);
-      await waitFor(() => engine.sessions.show(s.id).state === 'failed', 'the failed start');
-      const failed = engine.sessions.show(s.id);
-      expect(failed.live).toBe(false);
-      expect(failed.lastError).toMatch(/^Atrium cannot isolate Gemini CLI here, so the session does not start\./);
-      expect(failed.lastError).toContain(`${keyDir} is writable by group or others`);
-      expect(w.fake.requests, 'Gemini never ran').toEqual([]);
+      const id = await runSession(engine, w.ws);
+      expect(notices(engine, id, 'agent_isolation').map((n) => n.title)).toEqual(['Gemini CLI runs in its untrusted mode: no MCP server starts, Atrium sends GEMINI.md']);
+      expect(markersIn(markers), 'no repository or unapproved user hook, no MCP server').toEqual([]);
+      expect(occurrences(firstTurnText(w), RULE), 'GEMINI.md sent by Atrium, once').toBe(1);
+      expect(engine.policy.view(id).staticRules.files.map((f) => f.relativePath)).toEqual(['GEMINI.md']);
+      expect(fs.readFileSync(path.join(w.ws, 'new.txt'), 'utf8')).toBe('made by gemini\n');
     } finally {
       fs.rmSync(keyDir, { recursive: true, force: true });
     }

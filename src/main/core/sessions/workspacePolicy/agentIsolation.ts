@@ -61,7 +61,7 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
     isolated: true,
     switches: [
       'GEMINI_CLI_TRUST_WORKSPACE = Atrium\'s verdict ("true" only for a workspace trusted in Atrium, else "false"), so Gemini\'s own trustedFolders.json does not matter; "--skip-trust" is removed from the command line',
-      'GEMINI_CLI_SYSTEM_SETTINGS_PATH = a per-session system settings file of Atrium\'s (the real /etc/gemini-cli/settings.json, or the file the environment named, merged in; system settings override user and workspace settings), written where Gemini accepts it (owned by root, no folder above it writable by group or others); when no such place exists the session does not start',
+      'GEMINI_CLI_SYSTEM_SETTINGS_PATH = a per-session system settings file of Atrium\'s (the real /etc/gemini-cli/settings.json, or the file the environment named, merged in; system settings override user and workspace settings), written where Gemini accepts it (owned by root, no folder above it writable by group or others); when Atrium finds no such place (it does not run as root), GEMINI_CLI_TRUST_WORKSPACE = "false" instead',
       'hooksConfig.enabled = false: Gemini runs no hook itself; Atrium runs the approved ones (SessionStart, BeforeAgent, BeforeTool on permission requests, AfterTool on tool-call completion, AfterAgent, SessionEnd) at the ACP boundary',
       'mcp.allowed = only the approved MCP servers Atrium passes over ACP (the approved copy replaces a settings server of the same name); every other server of the user, the workspace or an extension is blocked; tools.confirmationRequired keeps their tools asking',
       'tools.allowed = [], tools.discoveryCommand = "", tools.callCommand = "", mcp.serverCommand = "", general.defaultApprovalMode = "default", security.disableYoloMode = true, advanced.ignoreLocalEnv = true',
@@ -75,7 +75,7 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
       'Gemini reads files from disk itself; its writes and the shell commands it runs come back as permission requests first.',
       'In a workspace Atrium does not fully trust, Gemini treats the folder as untrusted: it starts no MCP server at all, not even approved ones Atrium passes.',
       'Gemini in ACP mode never fires BeforeModel, AfterModel, BeforeToolSelection or PreCompress, and Atrium cannot: hooks for those events never run.',
-      'Gemini CLI accepts Atrium\'s settings file only from a root-owned place: when Atrium does not run as root, a Gemini session does not start.',
+      "Gemini CLI accepts Atrium's settings file only from a root-owned place. When Atrium does not run as root, Atrium tells Gemini the folder is untrusted instead: it reads no workspace settings, runs no hook, starts no MCP server (approved ones included) and Atrium sends GEMINI.md; the user's own ~/.gemini/settings.json (e.g. its auto-approvals) still applies.",
     ],
   },
   opencode: {

@@ -304,24 +304,87 @@ function withoutSkipTrust(args: readonly string[]): string[] {
   return args.filter((a) => a !== '--skip-trust' && !a.startsWith('--skip-trust='));
 }
 
+const systemLayer = new Map<string, boolean>();
+
+/**
+ * Whether a system settings file of Atrium's can be placed where Gemini accepts it, for this data
+ * dir (a probe file in each candidate folder, checked with {@link geminiPathSecurity}); remembered
+ * per data dir for the life of the process, so the rules decision of a snapshot and the launch agree.
+ */
+export function geminiSystemLayerAvailable(dataDir: string): boolean {
+  const key = path.resolve(dataDir);
+  const known = systemLayer.get(key);
+  if (known !== undefined) return known;
+  let ok = false;
+  for (const dir of geminiSettingsCandidates(dataDir)) {
+    const probe = path.join(dir, `.probe-${crypto.randomBytes(4).toString('hex')}.json`);
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(probe, '{}', { mode: 0o600 });
+      ok = geminiPathSecurity(probe).secure;
+    } catch {
+      ok = false;
+    } finally {
+      fs.rmSync(probe, { force: true });
+    }
+    if (ok) break;
+  }
+  systemLayer.set(key, ok);
+  return ok;
+}
+
+/**
+ * Whether Gemini loads GEMINI.md by itself in a session of this data dir and Atrium trust: only in
+ * a trusted workspace, and only when Atrium can give Gemini its system settings (otherwise it runs
+ * Gemini in the untrusted mode of {@link prepareGeminiUntrustedLaunch}).
+ */
+export function geminiLoadsRulesFor(dataDir: string, trust: 'trusted' | 'partial' | 'restricted' | null | undefined): boolean {
+  return geminiLoadsRulesItself(trust) && geminiSystemLayerAvailable(dataDir);
+}
+
+/**
+ * The launch when no system settings file can be placed where Gemini accepts it (Atrium does not run
+ * as root): Gemini is told the folder is untrusted (`GEMINI_CLI_TRUST_WORKSPACE=false`), so it reads
+ * nothing of the workspace's `.gemini/settings.json` and only auth variables of `.gemini/.env`, loads
+ * no GEMINI.md (Atrium sends it: {@link geminiLoadsRulesFor}), starts no MCP server and runs no hook
+ * (measured with Gemini CLI 0.61.0: neither the workspace's nor the user's hooks ran). The user's own
+ * `~/.gemini/settings.json` still applies (e.g. its auto-approvals).
+ */
+export function prepareGeminiUntrustedLaunch(): GeminiLaunch {
+  return { env: { [GEMINI_TRUST_ENV]: 'false' }, settingsPath: '', warnings: [] };
+}
+
 /**
  * The launch of a session whose agent has the Gemini CLI preset's configuration model (its preset,
  * or a recognised custom command line): {@link prepareGeminiLaunch} with the session's snapshot
- * trust and the MCP servers Atrium passes, its env added to the launch, `--skip-trust`
- * removed; warnings become transcript notices. Throws (fail closed) like `prepareGeminiLaunch`.
- * @throws AtriumError AGENT_START_FAILED when no safe place for the settings file exists
+ * trust and the MCP servers Atrium passes when Gemini can take Atrium's system settings
+ * ({@link geminiSystemLayerAvailable}), else {@link prepareGeminiUntrustedLaunch} (with a notice);
+ * its env added to the launch, `--skip-trust` removed; warnings become transcript notices.
+ * @throws AtriumError AGENT_START_FAILED when the settings file cannot be placed after all (fail closed)
  */
 export function geminiBeforeSpawn(core: PolicyCore, st: PolicyState, launch: LaunchSpec): LaunchSpec {
-  const approvedMcp: Record<string, Record<string, unknown>> = {};
-  for (const s of (st.mcp ?? []).map(toAcpServer)) if (s) approvedMcp[s.name] = geminiServerEntry(s, launch.cwd);
-  const prepared = prepareGeminiLaunch({
-    env: launch.env,
-    sessionId: st.sessionId,
-    trust: st.row.snapshot?.trust ?? 'restricted',
-    approvedMcp,
-    candidates: geminiSettingsCandidates(core.deps.dataDir),
-  });
-  for (const w of prepared.warnings) core.notice(st, { severity: 'warning', code: 'agent_isolation', title: 'Gemini CLI system settings not merged', detail: w });
+  let prepared: GeminiLaunch;
+  if (geminiSystemLayerAvailable(core.deps.dataDir)) {
+    const approvedMcp: Record<string, Record<string, unknown>> = {};
+    for (const s of (st.mcp ?? []).map(toAcpServer)) if (s) approvedMcp[s.name] = geminiServerEntry(s, launch.cwd);
+    prepared = prepareGeminiLaunch({
+      env: launch.env,
+      sessionId: st.sessionId,
+      trust: st.row.snapshot?.trust ?? 'restricted',
+      approvedMcp,
+      candidates: geminiSettingsCandidates(core.deps.dataDir),
+    });
+  } else {
+    prepared = prepareGeminiUntrustedLaunch();
+    const uid = process.getuid?.();
+    core.notice(st, {
+      severity: 'warning',
+      code: 'agent_isolation',
+      title: 'Gemini CLI runs in its untrusted mode: no MCP server starts, Atrium sends GEMINI.md',
+      detail: `Gemini CLI reads a system settings file only from a root-owned place, and Atrium ${uid !== undefined && uid !== 0 ? `runs as uid ${uid}` : 'found none'}. So Gemini is told this folder is untrusted: it reads nothing of the workspace's .gemini settings, runs no hook (Atrium runs the approved ones) and starts no MCP server (approved ones included); GEMINI.md goes with the first prompt.`,
+    });
+  }
+  for (const w of prepared.warnings) core.notice(st, { severity: 'warning', code: 'agent_isolation', title: 'Gemini CLI settings not merged', detail: w });
   return { ...launch, args: withoutSkipTrust(launch.args), env: { ...launch.env, ...prepared.env } };
 }
 
