@@ -258,7 +258,7 @@ describe('Gemini CLI isolation without a root-owned settings place, and with a b
       expect(notices(engine, id, 'agent_isolation').map((n) => n.title)).toEqual(['Gemini CLI runs in its untrusted mode: no MCP server starts, Atrium sends GEMINI.md']);
       expect(markersIn(markers), 'no repository or unapproved user hook, no MCP server').toEqual([]);
       expect(occurrences(firstTurnText(w), RULE), 'GEMINI.md sent by Atrium, once').toBe(1);
-      expect(engine.policy.view(id).staticRules.files.map((f) => f.relativePath)).toEqual(['GEMINI.md']);
+      expect(engine.policy.view(id).staticRules?.files.map((f) => f.relativePath)).toEqual(['GEMINI.md']);
       expect(fs.readFileSync(path.join(w.ws, 'new.txt'), 'utf8')).toBe('made by gemini\n');
     } finally {
       fs.rmSync(keyDir, { recursive: true, force: true });
