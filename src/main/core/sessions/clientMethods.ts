@@ -1,4 +1,4 @@
-import type * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk';
 import { AtriumError } from '../../../shared/errors';
 import { canonicalRoots, confinePath } from './confine';
 import type { JournalEvent } from './events';
@@ -19,10 +19,27 @@ export interface ClientMethodsHost {
 }
 
 /**
+ * Runs a read; a missing file becomes the ACP SDK's resource-not-found error
+ * (`RequestError.resourceNotFound(path)`: code -32002, message `Resource not found: <path>`,
+ * data `{uri: <path>}`), the answer ACP agents recognise as "no such file" (Gemini CLI 0.61.0's
+ * `AcpFileSystemService` matches "Resource not found" to ENOENT). Other failures pass through.
+ * @throws acp.RequestError -32002 for a missing file; what `read` throws otherwise
+ */
+export function readMissingAsNotFound<T>(requestedPath: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof AtriumError && error.code === 'PATH_NOT_FOUND') throw acp.RequestError.resourceNotFound(requestedPath);
+    throw error;
+  }
+}
+
+/**
  * ACP `fs/*` and `terminal/*` for one session. Paths are confined to the session roots after
  * resolving symlinks; a refusal is recorded (`fs_refused`, shown as a transcript notice) and
  * returned to the agent as an error naming the path. Reads honour `line`/`limit`; writes are
- * atomic. `beforeRead`/`beforeWrite`/`beforeTerminal` hooks may deny.
+ * atomic; a missing file is the SDK's resource-not-found error ({@link readMissingAsNotFound}).
+ * `beforeRead`/`beforeWrite`/`beforeTerminal` hooks may deny.
  */
 export function fileAndTerminalMethods(host: ClientMethodsHost) {
   const checkSession = (sessionId: string) => {
@@ -46,7 +63,7 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       const resolved = confined('read', params.path);
       const v = await host.hooks.verdict((h) => h.beforeRead?.(host.hookContext(), resolved));
       if (!v.allow) deny('read', params.path, v.message, v.transcript);
-      const content = readTextSlice(resolved, params.line, params.limit);
+      const content = readMissingAsNotFound(params.path, () => readTextSlice(resolved, params.line, params.limit));
       host.append({ kind: 'fs_read', data: { path: resolved, line: params.line ?? null, limit: params.limit ?? null, chars: content.length } });
       return { content };
     },

@@ -39,6 +39,11 @@ export interface SessionHooks {
    */
   beforeSpawn?(ctx: HookContext, launch: LaunchSpec): LaunchSpec | Promise<LaunchSpec>;
   /**
+   * The client capabilities Atrium advertises to this agent at `initialize` (synchronous; e.g. an
+   * agent that cannot tell a missing file from a failed `fs/read_text_file` reads from disk itself).
+   */
+  clientCapabilities?(ctx: HookContext, capabilities: acp.ClientCapabilities): acp.ClientCapabilities;
+  /**
    * Before `session/new`, `session/load` or `session/resume` is sent: add `_meta` (e.g. Claude's
    * `systemPrompt.append`, `settings.hooks`), MCP servers or additional directories.
    */
@@ -94,6 +99,18 @@ export class HookChain {
   async beforeSpawn(ctx: HookContext, launch: LaunchSpec): Promise<LaunchSpec> {
     for (const h of this.hooks) if (h.beforeSpawn) launch = await h.beforeSpawn(ctx, launch);
     return launch;
+  }
+
+  /** Each hook's `clientCapabilities` in turn (a throw is logged and that hook's change skipped). */
+  clientCapabilities(ctx: HookContext, capabilities: acp.ClientCapabilities): acp.ClientCapabilities {
+    for (const h of this.hooks) {
+      try {
+        if (h.clientCapabilities) capabilities = h.clientCapabilities(ctx, capabilities);
+      } catch (error) {
+        console.error('[atrium] clientCapabilities hook failed:', error);
+      }
+    }
+    return capabilities;
   }
 
   async beforeSessionSetup(ctx: HookContext, method: 'new' | 'load' | 'resume', params: acp.NewSessionRequest): Promise<acp.NewSessionRequest> {

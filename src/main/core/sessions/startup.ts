@@ -69,7 +69,7 @@ export interface HandshakeContext {
  */
 export async function handshake(h: HandshakeContext): Promise<AttachResult> {
   const r = h.record;
-  const params: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: CLIENT_CAPABILITIES, clientInfo: h.clientInfo };
+  const params: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: h.hooks.clientCapabilities(h.hookContext(), CLIENT_CAPABILITIES), clientInfo: h.clientInfo };
   const initialize = () => h.conn.agent.request(acp.methods.agent.initialize, params);
   const init = await h.request(initialize);
   const caps = capabilities(init);

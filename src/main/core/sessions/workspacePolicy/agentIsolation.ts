@@ -64,13 +64,27 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
     ],
   },
   gemini: {
+    // the 'gemini' format is dropped when Atrium does not trust the workspace (snapshot.ts splitNative)
     nativeRuleFormats: ['gemini'],
     claudeBridge: false,
-    isolated: false,
-    switches: [],
+    isolated: true,
+    switches: [
+      'GEMINI_CLI_TRUST_WORKSPACE = Atrium\'s verdict ("true" only for a workspace trusted in Atrium, else "false"), so Gemini\'s own trustedFolders.json does not matter; "--skip-trust" is removed from the command line',
+      'GEMINI_CLI_SYSTEM_SETTINGS_PATH = a per-session system settings file of Atrium\'s (the real /etc/gemini-cli/settings.json, or the file the environment named, merged in; system settings override user and workspace settings), written where Gemini accepts it (owned by root, no folder above it writable by group or others); when Atrium finds no such place (it does not run as root), GEMINI_CLI_TRUST_WORKSPACE = "false" instead',
+      'hooksConfig.enabled = false: Gemini runs no hook itself; Atrium runs the approved ones (SessionStart, BeforeAgent, BeforeTool on permission requests, AfterTool on tool-call completion, AfterAgent, SessionEnd) at the ACP boundary',
+      'mcp.allowed = only the approved MCP servers Atrium passes over ACP (the approved copy replaces a settings server of the same name); every other server of the user, the workspace or an extension is blocked; tools.confirmationRequired keeps their tools asking',
+      'tools.allowed = [], tools.discoveryCommand = "", tools.callCommand = "", mcp.serverCommand = "", general.defaultApprovalMode = "default", security.disableYoloMode = true, advanced.ignoreLocalEnv = true',
+      'GEMINI_CLI_SYSTEM_DEFAULTS_PATH = the real system-defaults.json, so moving the system settings does not drop it',
+      'fs.readTextFile is not advertised: Gemini reads files from disk itself (it cannot tell a missing file from an error over ACP); writes go through Atrium',
+    ],
     ownBehaviour: [
-      'Gemini CLI reads GEMINI.md files itself (Atrium does not send them again).',
-      "Gemini CLI loads MCP servers and hooks from .gemini/settings.json by itself when its own folder trust allows; Atrium cannot switch that off over ACP.",
+      'Gemini CLI reads GEMINI.md files itself in a workspace trusted in Atrium (Atrium does not send them again); in any other workspace Gemini loads none and Atrium sends them.',
+      "In a workspace trusted in Atrium, Gemini still reads the rest of .gemini/settings.json (e.g. model, context and UI settings; not hooks, MCP servers, tool commands or auto-approvals) and loads .gemini/.env into its own environment (variables Atrium did not set), which the commands and approved MCP servers it starts inherit.",
+      "Gemini reads its user-level ~/.gemini/settings.json, policies and installed extensions (their context files and commands; their hooks and MCP servers do not run).",
+      'Gemini reads files from disk itself; its writes and the shell commands it runs come back as permission requests first.',
+      'In a workspace Atrium does not fully trust, Gemini treats the folder as untrusted: it starts no MCP server at all, not even approved ones Atrium passes.',
+      'Gemini in ACP mode never fires BeforeModel, AfterModel, BeforeToolSelection or PreCompress, and Atrium cannot: hooks for those events never run.',
+      "Gemini CLI accepts Atrium's settings file only from a root-owned place. When Atrium does not run as root, Atrium tells Gemini the folder is untrusted instead: it reads no workspace settings, runs no hook, starts no MCP server (approved ones included) and Atrium sends GEMINI.md; the user's own ~/.gemini/settings.json (e.g. its auto-approvals) still applies.",
     ],
   },
   opencode: {

@@ -7,6 +7,7 @@ import type { AgentStopReason, HookContext, HookVerdict, SessionHooks } from '..
 import type { LaunchSpec } from '../supervisor';
 import * as boundary from './boundaryHooks';
 import { ClaudeHookBridge } from './claudeBridge';
+import { geminiBeforeSpawn, geminiClientCapabilities, removeGeminiSessionSettings } from './geminiIsolation';
 import { bridgeCall, claudeSessionParams } from './claudeWiring';
 import { isolateCodexLaunch } from './codexIsolation';
 import { commandSourceOf, type SessionCommandSource } from './commandSource';
@@ -107,10 +108,15 @@ export class WorkspacePolicy implements SessionHooks {
     // an agent process re-attaches to an existing agent session: the rules are checked again (fail closed)
     if (ctx.session.agentSessionId !== null) requireVerification(st);
     await ensureSnapshot(this.core, st);
+    if (st.isolation.presetId === 'gemini') launch = geminiBeforeSpawn(this.core, st, launch);
     if (st.isolation.presetId === 'codex') return isolateCodexLaunch(this.core, st, launch);
     if (!st.isolation.claudeBridge) return launch;
     if (!st.bridge) st.bridge = await this.bridge.register((event, input) => bridgeCall(this.core, st, event, input));
     return { ...launch, env: { ...launch.env, ...st.bridge.env } };
+  }
+
+  clientCapabilities(ctx: HookContext, capabilities: acp.ClientCapabilities): acp.ClientCapabilities {
+    return this.core.state(ctx).isolation.presetId === 'gemini' ? geminiClientCapabilities(capabilities) : capabilities;
   }
 
   beforeSessionSetup(ctx: HookContext, _method: 'new' | 'load' | 'resume', params: acp.NewSessionRequest): acp.NewSessionRequest {
@@ -208,6 +214,8 @@ export class WorkspacePolicy implements SessionHooks {
 
   async onAgentStopped(ctx: HookContext, reason: AgentStopReason): Promise<void> {
     const st = this.core.state(ctx);
+    // written again at every spawn: only a running Gemini needs it
+    if (st.isolation.presetId === 'gemini') removeGeminiSessionSettings(this.deps.dataDir, st.sessionId);
     if (reason === 'idle') {
       const minutes = this.deps.sessions.idleMs() / 60_000;
       this.core.notice(st, { severity: 'info', code: 'idle_shutdown', title: `Stopped the idle agent after ${Number.isInteger(minutes) ? minutes : minutes.toFixed(2)} min; the next prompt resumes it`, detail: null });

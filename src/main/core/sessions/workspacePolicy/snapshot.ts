@@ -3,6 +3,7 @@ import type { ApprovedMcpServer } from '../../hooks/service';
 import type { RuleCatalog } from '../../rules/catalog';
 import type { RuleSelection, SelectedRule } from '../../rules/types';
 import { notRunWording } from './agentIsolation';
+import { geminiLoadsRulesFor } from './geminiIsolation';
 import { splitMcpServers } from './mcpFilter';
 import { checkProvenance, mismatchMessage } from './provenance';
 import { hookTargetOf, type PolicyCore, type PolicyState } from './state';
@@ -76,7 +77,7 @@ async function verifySnapshot(core: PolicyCore, st: PolicyState, recorded: Snaps
   if (!st.catalog) {
     st.catalog = catalog;
     st.resources = st.pendingResources;
-    st.staticSent = splitNative(st, current.files).sent;
+    st.staticSent = splitNative(core, st, current.files, recorded.trust).sent;
   }
   st.loaded = new Set([...current.files.map((f) => f.file.id), ...st.row.loaded.map((l) => l.id)]);
   st.hookTarget = hookTargetOf(st, recorded);
@@ -116,7 +117,7 @@ async function takeSnapshot(core: PolicyCore, st: PolicyState): Promise<void> {
     return null;
   });
   const approvedMcp = await hooksApi.approvedMcpServers({ path: st.execWorkspaceDir }).catch(() => [] as ApprovedMcpServer[]);
-  const { sent, native } = splitNative(st, current.files);
+  const { sent, native } = splitNative(core, st, current.files, catalog?.trust ?? 'restricted');
   const hooks = listing?.hooks ?? [];
   const approvedHooks = hooks.filter((h) => h.state === 'approved' && h.runsOn !== null && h.supported && !h.heldBack);
   const skippedHooks = hooks.filter((h) => h.runsOn !== null && !approvedHooks.includes(h));
@@ -195,7 +196,7 @@ export async function acceptCurrentRules(core: PolicyCore, st: PolicyState): Pro
   if (!mismatch || !snap) return;
   const catalog = await currentCatalog(core, st, true);
   const current = safeStatic(catalog, st.row.fromDir);
-  const { sent, native } = splitNative(st, current.files);
+  const { sent, native } = splitNative(core, st, current.files, snap.trust);
   snap.staticRules = { provenanceSha256: current.provenanceSha256, files: refsOf(sent), native: refsOf(native), dropped: dropped(current), delivery: null, sentAt: null };
   snap.catalogSha256 = catalog?.catalogSha256 ?? snap.catalogSha256;
   const changedContextual = new Set(mismatch.changes.filter((c) => c.scope === 'contextual').map((c) => c.relativePath));
@@ -239,8 +240,10 @@ async function currentCatalog(core: PolicyCore, st: PolicyState, fromDisk: boole
 }
 
 /** Static rules the agent gets from Atrium and those it loads natively (its preset's formats). */
-export function splitNative(st: PolicyState, files: readonly SelectedRule[]): { sent: SelectedRule[]; native: SelectedRule[] } {
-  const native = new Set<string>(st.isolation.nativeRuleFormats);
+export function splitNative(core: PolicyCore, st: PolicyState, files: readonly SelectedRule[], trust: SnapshotRecord['trust'] | null): { sent: SelectedRule[]; native: SelectedRule[] } {
+  // Gemini CLI loads GEMINI.md only in a folder it trusts, and Atrium forces that trust (geminiIsolation.ts)
+  const formats = st.isolation.presetId === 'gemini' && !geminiLoadsRulesFor(core.deps.dataDir, trust) ? st.isolation.nativeRuleFormats.filter((f) => f !== 'gemini') : st.isolation.nativeRuleFormats;
+  const native = new Set<string>(formats);
   return { sent: files.filter((f) => !native.has(f.file.format)), native: files.filter((f) => native.has(f.file.format)) };
 }
 
