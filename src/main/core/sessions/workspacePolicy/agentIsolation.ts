@@ -19,6 +19,11 @@ export interface AgentIsolation extends AgentBehaviour {
    * agent id or its recognised command line), or null when Atrium has none for it.
    */
   presetId: string | null;
+  /**
+   * Environment variables set on the agent's process at launch, over the user's and the agent's own
+   * (e.g. OpenCode 1.18.33's `OPENCODE_DISABLE_PROJECT_CONFIG=1`); empty when none.
+   */
+  launchEnv: Record<string, string>;
 }
 
 /**
@@ -27,11 +32,12 @@ export interface AgentIsolation extends AgentBehaviour {
  * instruction files, hooks and MCP servers). Agents without such switches are documented so the
  * new-session dialog can say exactly what they will do.
  */
-const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = {
+const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId' | 'name'>> = {
   claude: {
     nativeRuleFormats: [],
     claudeBridge: true,
     isolated: true,
+    launchEnv: {},
     switches: [
       '_meta.claudeCode.options.settingSources = [] — Claude loads no user, project or local settings: no CLAUDE.md, no .claude/settings*.json hooks or permissions, no .mcp.json servers, no .claude skills/commands/agents of its own',
       '_meta.claudeCode.options.settings.hooks = only Atrium\'s bridge hook (PreToolUse, PostToolUse, PostToolUseFailure): approved hooks run through it, and the first write under unloaded contextual rules is denied with the rules as the reason',
@@ -43,43 +49,76 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
       'Claude Code writes and edits files itself (not through Atrium); Atrium sees each edit as a permission request and enforces rules and approved hooks through its bridge hook.',
       'Claude Code runs shell commands itself after a permission answer; approved PreToolUse hooks see them first.',
     ],
+    whenTrusted: [
+      'Nothing of its own: Claude Code is launched with settingSources [], so it loads no CLAUDE.md, .claude/settings*.json, .mcp.json, skills, commands or subagents by itself. Trusting lets Atrium deliver the repository\'s rules, its approved hooks (through the bridge hook) and its approved MCP servers.',
+    ],
   },
   codex: {
     nativeRuleFormats: ['agents', 'agents-override'],
     claudeBridge: false,
     isolated: false,
+    launchEnv: {},
     switches: [],
     ownBehaviour: [
       'Codex reads AGENTS.md and AGENTS.override.md itself, from the repository root down to the session folder (Atrium does not send them again).',
       'Codex reads ~/.codex/config.toml (its own MCP servers and settings) and may run hooks from .codex/hooks.json by itself; the adapter offers no switch to turn this off.',
+    ],
+    // written for the launch settings of the Codex isolation (hooks off, every repository MCP server disabled)
+    whenTrusted: [
+      'AGENTS.md and AGENTS.override.md, which Codex reads itself from the repository root down to the session folder.',
+      "The rest of the repository's .codex/config.toml (model, sandbox, approval and other settings): codex-acp marks every session folder trusted for Codex, so this layer loads whatever Atrium's trust says. Atrium's launch settings switch off its hooks and every repository MCP server; approved ones run through Atrium.",
     ],
   },
   gemini: {
     nativeRuleFormats: ['gemini'],
     claudeBridge: false,
     isolated: false,
+    launchEnv: {},
     switches: [],
     ownBehaviour: [
       'Gemini CLI reads GEMINI.md files itself (Atrium does not send them again).',
       "Gemini CLI loads MCP servers and hooks from .gemini/settings.json by itself when its own folder trust allows; Atrium cannot switch that off over ACP.",
     ],
+    // written for the launch settings of the Gemini isolation (a system settings layer: hooks off, repository MCP servers excluded)
+    whenTrusted: [
+      'GEMINI.md files, which Gemini CLI reads itself.',
+      "The rest of the repository's .gemini/settings.json (model, tools, context and other settings). Atrium's system settings switch off its hooks and exclude the repository's MCP servers; approved ones run through Atrium.",
+    ],
   },
   opencode: {
-    nativeRuleFormats: ['agents', 'claude'],
+    // OPENCODE_DISABLE_PROJECT_CONFIG drops the project's AGENTS.md/CLAUDE.md/CONTEXT.md too, so Atrium sends them
+    nativeRuleFormats: [],
     claudeBridge: false,
     isolated: false,
-    switches: [],
+    launchEnv: { OPENCODE_DISABLE_PROJECT_CONFIG: '1', OPENCODE_PERMISSION: JSON.stringify({ edit: 'ask', bash: 'ask' }) },
+    switches: [
+      "OPENCODE_DISABLE_PROJECT_CONFIG=1 — OpenCode skips the repository's opencode.json/opencode.jsonc (its MCP servers, plugins, instructions, agents, commands), its .opencode/ folders (plugins, skills, agents, commands) and its AGENTS.md, CLAUDE.md and CONTEXT.md; Atrium sends the rules instead",
+      'OPENCODE_PERMISSION={"edit":"ask","bash":"ask"} — edits and shell commands come back as permission requests instead of OpenCode\'s default "allow"',
+    ],
     ownBehaviour: [
-      'OpenCode reads AGENTS.md (and CLAUDE.md when there is no AGENTS.md) itself.',
-      'OpenCode loads MCP servers from its own opencode.json configuration; Atrium cannot switch that off.',
+      "OpenCode still loads skills from the repository's .claude/skills and .agents/skills folders by itself (OPENCODE_DISABLE_PROJECT_CONFIG does not cover them).",
+      "OpenCode loads the user's own configuration (~/.config/opencode: MCP servers, plugins, instructions, agents whose own permission settings may allow edits without asking) by itself; its plugins run code Atrium does not approve.",
+      'Atrium runs approved hooks at the ACP boundary only; OpenCode has no hook bridge, so approvals are not enforced for what OpenCode does inside a turn.',
+    ],
+    whenTrusted: [
+      "Not the repository's opencode.json, .opencode/ folders or instruction files: Atrium launches OpenCode with OPENCODE_DISABLE_PROJECT_CONFIG=1 and delivers the rules itself.",
+      "Skills from .claude/skills and .agents/skills, which OpenCode loads by itself whether the folder is trusted or not.",
+      'Approvals are not enforced for OpenCode: Atrium runs approved hooks only at the ACP boundary and cannot stop plugins from the user\'s own OpenCode configuration.',
     ],
   },
   qwen: {
     nativeRuleFormats: [],
     claudeBridge: false,
     isolated: false,
+    launchEnv: {},
     switches: [],
-    ownBehaviour: ['Qwen Code reads QWEN.md context files and its .qwen/settings.json (MCP servers) by itself; Atrium cannot switch that off over ACP.'],
+    ownBehaviour: [
+      'Qwen Code reads QWEN.md and AGENTS.md context files itself (Atrium sends AGENTS.md as well, so it may reach the model twice).',
+      "Qwen Code loads the repository's .qwen/settings.json by itself, with its MCP servers and hooks: its own folder trust is off unless security.folderTrust.enabled is set, and Atrium passes no switch to stop it.",
+    ],
+    whenTrusted: [
+      "Everything its own configuration loads: QWEN.md, AGENTS.md and the repository's .qwen/settings.json with its MCP servers and hooks. Qwen Code loads these whether the folder is trusted in Atrium or not; approvals are not enforced for it.",
+    ],
   },
 };
 
@@ -93,24 +132,37 @@ export function isolationFor(agentId: string, known: { preset: AgentPreset; reco
   const preset = known?.preset ?? null;
   const iso = preset ? ISOLATION[preset.id] : undefined;
   if (preset && iso) {
-    const base: AgentIsolation = { agentId, presetId: preset.id, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
+    const name = known?.recognised ? `${agentId} (${preset.name})` : preset.name;
+    const base: AgentIsolation = { agentId, name, presetId: preset.id, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
     if (!known?.recognised) return base;
     const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}.`;
     return { ...base, ownBehaviour: [note, ...iso.ownBehaviour] };
   }
   return {
     agentId,
+    name: preset ? preset.name : agentId,
     nativeRuleFormats: preset?.nativeRuleFormats ?? [],
     claudeBridge: false,
     presetId: null,
     isolated: false,
+    launchEnv: {},
     switches: [],
     ownBehaviour: [
       preset
         ? `${preset.name}: Atrium knows no switch that keeps it from loading workspace files by itself.`
         : "A user-defined agent: Atrium cannot tell what it loads or runs from the workspace by itself. Atrium sends the rules, passes only approved MCP servers and runs only approved hooks itself; the agent may still load and run the repository's own hooks and MCP servers from its own configuration files.",
     ],
+    whenTrusted: [
+      preset
+        ? `Whatever ${preset.name}'s own configuration loads from the repository, trusted or not: Atrium cannot enforce approvals for it.`
+        : "Atrium cannot tell: whatever the agent's own configuration loads from the repository (instruction files, hooks, MCP servers, settings), trusted or not. Atrium cannot enforce approvals for it.",
+    ],
   };
+}
+
+/** The part of an isolation people see (the new-session dialog, `atrium session new`, the session view, the trust review). */
+export function behaviourOf(iso: AgentIsolation): AgentBehaviour {
+  return { agentId: iso.agentId, name: iso.name, nativeRuleFormats: iso.nativeRuleFormats, ownBehaviour: iso.ownBehaviour, switches: iso.switches, isolated: iso.isolated, whenTrusted: iso.whenTrusted };
 }
 
 /**
@@ -126,5 +178,23 @@ export function notRunWording(iso: Pick<AgentIsolation, 'isolated'>): { hooks: s
     mcp: 'not passed by Atrium',
     hooksCaveat: "Atrium runs only approved hooks itself. This agent is not isolated: it may load and run the repository's own hooks by itself.",
     mcpCaveat: "Atrium passes only approved MCP servers. This agent is not isolated: it may start MCP servers from the repository's own configuration by itself.",
+  };
+}
+
+/**
+ * The start notice of an agent Atrium does not isolate (a preset without switches, or a command
+ * line it cannot identify): says plainly that approvals are not enforced for it and what it may
+ * load and run by itself, so nothing in the transcript reads as if Atrium had stopped it.
+ */
+export function notIsolatedNotice(iso: Pick<AgentIsolation, 'name' | 'ownBehaviour' | 'switches'>): { severity: 'warning'; code: 'agent_not_isolated'; title: string; detail: string } {
+  return {
+    severity: 'warning',
+    code: 'agent_not_isolated',
+    title: `Atrium cannot enforce approvals for ${iso.name}: it may load and run workspace configuration by itself`,
+    detail: [
+      ...iso.ownBehaviour,
+      ...(iso.switches.length ? [`Atrium launches it with: ${iso.switches.join('; ')}.`] : []),
+      'Atrium sends the rules, passes only approved MCP servers and runs only approved hooks itself; what the agent loads and runs on its own is outside those approvals.',
+    ].join('\n'),
   };
 }

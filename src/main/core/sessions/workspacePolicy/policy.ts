@@ -106,6 +106,8 @@ export class WorkspacePolicy implements SessionHooks {
     // an agent process re-attaches to an existing agent session: the rules are checked again (fail closed)
     if (ctx.session.agentSessionId !== null) requireVerification(st);
     await ensureSnapshot(this.core, st);
+    // the preset's own switches (environment), over the user's and the agent's variables
+    if (Object.keys(st.isolation.launchEnv).length) launch = { ...launch, env: { ...launch.env, ...st.isolation.launchEnv } };
     if (!st.isolation.claudeBridge) return launch;
     if (!st.bridge) st.bridge = await this.bridge.register((event, input) => bridgeCall(this.core, st, event, input));
     return { ...launch, env: { ...launch.env, ...st.bridge.env } };
