@@ -33,7 +33,7 @@ describe('an agent Atrium cannot isolate gets a plain notice at start, never "sk
 
     const [notice, ...more] = notices(engine, s.id, 'agent_not_isolated');
     expect(more).toEqual([]); // once per session, not per prompt
-    expect(notice).toMatchObject({ severity: 'warning', title: 'Atrium cannot enforce approvals for scripted: it may load and run workspace configuration by itself' });
+    expect(notice).toMatchObject({ severity: 'warning', title: 'Atrium cannot enforce approvals for Scripted: it may load and run workspace configuration by itself' });
     expect(notice.detail).toContain("the agent may still load and run the repository's own hooks and MCP servers from its own configuration files");
     // the hook and the server are "not run / not passed by Atrium", with the caveat; no notice claims more
     expect(notices(engine, s.id, 'hooks_skipped').map((n) => n.title)).toEqual(['1 hook not run by Atrium: not approved']);
@@ -43,7 +43,7 @@ describe('an agent Atrium cannot isolate gets a plain notice at start, never "sk
       .map((i) => (i.kind === 'notice' ? `${i.title}\n${i.detail ?? ''}` : ''))
       .join('\n');
     expect(said).not.toMatch(/\b(skipped|withheld)\b/);
-    expect(engine.policy.view(s.id).agent).toMatchObject({ agentId: 'scripted', name: 'scripted', isolated: false });
+    expect(engine.policy.view(s.id).agent).toMatchObject({ agentId: 'scripted', name: 'Scripted', isolated: false });
   }, 60_000);
 
   it('the OpenCode preset is launched with its project config off and edits/commands asking, gets the rules from Atrium, and is still called not isolated', async () => {

@@ -44,7 +44,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.detach': ({ sessionId, surfaceId }) => policy.detach(sessionId, surfaceId),
     'sessions.agentBehaviour': ({ agentId }) => {
       agents.get(agentId); // AGENT_NOT_FOUND for unknown ids
-      return { behaviour: behaviourOf(isolationFor(agentId, agents.knownAgent(agentId))) };
+      return { behaviour: behaviourOf(isolationFor(agentId, agents.knownAgent(agentId), agents.nameOf(agentId))) };
     },
     'sessions.settings': () => ({ idleMinutes: policy.idleMinutes() }),
     'sessions.setSettings': ({ idleMinutes }) => {

@@ -126,13 +126,14 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId' | 'n
  * The isolation of an agent: `known` is the preset of its id, or the preset recognised behind a
  * user-defined command line (`recognised` says how; that agent gets the preset's isolation, and
  * the behaviour says so). Null: a user-defined agent Atrium cannot identify, so it isolates
- * nothing and says what it cannot stop.
+ * nothing and says what it cannot stop. `displayName` names the agent to people (default: the
+ * preset's name for a preset id, else the id).
  */
-export function isolationFor(agentId: string, known: { preset: AgentPreset; recognised: string | null } | null): AgentIsolation {
+export function isolationFor(agentId: string, known: { preset: AgentPreset; recognised: string | null } | null, displayName: string = known && !known.recognised ? known.preset.name : agentId): AgentIsolation {
   const preset = known?.preset ?? null;
   const iso = preset ? ISOLATION[preset.id] : undefined;
   if (preset && iso) {
-    const name = known?.recognised ? `${agentId} (${preset.name})` : preset.name;
+    const name = known?.recognised ? `${displayName} (${preset.name})` : preset.name;
     const base: AgentIsolation = { agentId, name, presetId: preset.id, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
     if (!known?.recognised) return base;
     const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}.`;
@@ -140,7 +141,7 @@ export function isolationFor(agentId: string, known: { preset: AgentPreset; reco
   }
   return {
     agentId,
-    name: preset ? preset.name : agentId,
+    name: displayName,
     nativeRuleFormats: preset?.nativeRuleFormats ?? [],
     claudeBridge: false,
     presetId: null,

@@ -38,7 +38,7 @@ export class ExecutionStatus {
 export function policyView(core: PolicyCore, session: Session, status: ExecutionStatus, surfaces: SurfaceRegistry, handover: HandoverRegistry): SessionPolicy {
   const row = core.rowOf(session);
   const snap = row.snapshot;
-  const iso = isolationFor(session.agentId, core.deps.sessions.agents.knownAgent(session.agentId));
+  const iso = isolationFor(session.agentId, core.deps.sessions.agents.knownAgent(session.agentId), core.deps.sessions.agents.nameOf(session.agentId));
   return {
     sessionId: session.id,
     snapshot: snap ? { takenAt: snap.takenAt, sourceDir: snap.sourceDir, fromDir: snap.fromDir, catalogSha256: snap.catalogSha256, trust: snap.trust } : null,
