@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../../src/main/core/dispatcher';
 import { createEngine } from '../../../src/main/core/engine';
 import { agentBehaviourLines } from '../../../src/shared/agentBehaviourText';
 import type { AgentBehaviour } from '../../../src/shared/contract';
 import { runCli } from '../../support/cli';
-import { scriptedAgentCommand } from '../../support/sessions';
+import { scriptedAgentCommand, testDispatcher } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 /** `atrium session new` says, before launching, what the new-session dialog says about the agent. */
@@ -23,7 +22,7 @@ function world() {
 async function dialogBehaviour(dataDir: string, home: string, agentId: string): Promise<AgentBehaviour> {
   const engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { envPath: '' } });
   try {
-    return (await createDispatcher(engine).call('sessions.agentBehaviour', { agentId })).behaviour;
+    return (await testDispatcher(engine).call('sessions.agentBehaviour', { agentId })).behaviour;
   } finally {
     await engine.close();
   }
