@@ -102,6 +102,14 @@ describe('recognising a preset agent behind a user-defined command line', () => 
     for (const name of ['codex-acp-x64-linux', 'codex-acp-arm64-darwin', 'codex-acp-x64-windows.exe']) {
       expect(recogniseAgentCommand(path.join('/opt/tools', name), [], AGENT_PRESETS, '')).toMatchObject({ preset: { id: 'codex' }, how: expect.stringContaining('native release binary') });
     }
+    // OpenCode's native binary comes from a platform package beside opencode-ai
+    const opencode = path.join(prefix, 'lib', 'node_modules', 'opencode-ai', 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
+    fs.mkdirSync(path.dirname(opencode), { recursive: true });
+    fs.writeFileSync(opencode, '', { mode: 0o755 });
+    fs.symlinkSync(opencode, path.join(bin, 'opencode'));
+    expect(idOf('opencode', ['acp'], bin)).toBe('opencode');
+    expect(idOf('/home/u/.opencode/bin/opencode', ['acp'])).toBeNull(); // the same name elsewhere: not known to be it
+    expect(idOf('npx', ['-y', '@qwen-code/qwen-code@0.24.4', '--acp'])).toBe('qwen');
     // a wrapper script that runs the adapter is a different program as far as Atrium can tell
     const wrapper = path.join(prefix, 'run-codex.sh');
     fs.writeFileSync(wrapper, `#!/bin/sh\nexec node ${codexEntry} "$@"\n`, { mode: 0o755 });

@@ -61,10 +61,16 @@ const realOrSelf = (p: string) => {
   }
 };
 
-/** The preset whose npm package folder (`…/node_modules/<package>/…`) contains `file`, after symlinks. */
+/**
+ * Packages that carry a preset's native binary for one platform (npm optional dependencies of the
+ * preset's package): opencode-ai 1.18.33 installs `opencode-<os>-<arch>[-baseline][-musl]/bin/opencode`.
+ */
+const PLATFORM_PACKAGES: Record<string, RegExp> = { 'opencode-ai': /\/node_modules\/opencode-(linux|darwin|windows)-[a-z0-9-]+\/bin\/opencode(\.exe)?$/ };
+
+/** The preset whose npm package folder (`…/node_modules/<package>/…`, or a platform package of it) contains `file`, after symlinks. */
 function presetOfFile(file: string, presets: readonly AgentPreset[]): AgentPreset | null {
   const normal = realOrSelf(file).split(path.sep).join('/');
-  return presets.find((p) => normal.includes(`/node_modules/${p.package}/`) || normal.includes(`/${p.package}/dist/`)) ?? null;
+  return presets.find((p) => normal.includes(`/node_modules/${p.package}/`) || normal.includes(`/${p.package}/dist/`) || PLATFORM_PACKAGES[p.package]?.test(normal)) ?? null;
 }
 
 /**
@@ -74,6 +80,8 @@ function presetOfFile(file: string, presets: readonly AgentPreset[]): AgentPrese
  * - the bin itself, found on `envPath` or given as a path, when its file (after symlinks) lies in the
  *   package's folder; `claude-agent-acp` also by its name alone (no other package uses it), and
  *   codex-acp's native release binaries by their file names (`codex-acp-x64-linux`, …);
+ * - a file (after symlinks) in a platform package of the preset's package (OpenCode's native
+ *   `opencode-<os>-<arch>/bin/opencode`);
  * - `node [node options] <file>` where the file (after symlinks) lies in the package's folder
  *   (`…/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js`);
  * - a package runner of the package: `npx [-y] <package>[@version]`, `npx --package <package> <bin>`,

@@ -136,7 +136,8 @@ export function isolationFor(agentId: string, known: { preset: AgentPreset; reco
     const name = known?.recognised ? `${displayName} (${preset.name})` : preset.name;
     const base: AgentIsolation = { agentId, name, presetId: preset.id, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
     if (!known?.recognised) return base;
-    const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}.`;
+    // the switches are read from the pinned version's source; another version may not honour them
+    const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}, written for ${preset.package}@${preset.version}.`;
     return { ...base, ownBehaviour: [note, ...iso.ownBehaviour] };
   }
   return {
