@@ -7,9 +7,9 @@ import { agentText, commandHook, hookSettings, items, notices, policyWorlds, pro
 import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 
 /**
- * What a session says about an agent Atrium does not isolate: the scripted agent launched as a
- * user-defined command (Atrium cannot identify it), and a stand-in for the OpenCode preset that
- * records the environment it was launched with.
+ * What a session says about the agent it runs: the scripted agent launched as a user-defined
+ * command (Atrium cannot identify it, so it is not isolated), and a stand-in for the OpenCode
+ * preset that records the environment it was launched with.
  */
 
 const worlds = policyWorlds();
@@ -20,7 +20,7 @@ const REPO_FILES = {
   '.mcp.json': { mcpServers: { repo_tool: { command: 'sh', args: ['-c', 'touch marker-from-mcp'] } } },
 };
 
-describe('an agent Atrium cannot isolate gets a plain notice at start, never "skipped" or "withheld"', () => {
+describe('what the transcript says about the agent\'s isolation', () => {
   it('a user-defined command Atrium cannot identify: the notice says approvals are not enforced and what it may load by itself', async () => {
     const world = worlds.create({}, REPO_FILES);
     const engine = world.openTrusted();
@@ -46,7 +46,7 @@ describe('an agent Atrium cannot isolate gets a plain notice at start, never "sk
     expect(engine.policy.view(s.id).agent).toMatchObject({ agentId: 'scripted', name: 'Scripted', isolated: false });
   }, 60_000);
 
-  it('the OpenCode preset is launched with its project config off and edits/commands asking, gets the rules from Atrium, and is still called not isolated', async () => {
+  it('the OpenCode preset is launched with its project config and external skills off and edits/commands asking, and gets the rules from Atrium', async () => {
     const world = worlds.create({}, REPO_FILES);
     const bin = path.join(world.base, 'bin');
     fs.mkdirSync(bin);
@@ -69,14 +69,16 @@ describe('an agent Atrium cannot isolate gets a plain notice at start, never "sk
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
     );
     expect(env.OPENCODE_DISABLE_PROJECT_CONFIG).toBe('1');
+    expect(env.OPENCODE_DISABLE_EXTERNAL_SKILLS).toBe('1');
     expect(JSON.parse(env.OPENCODE_PERMISSION)).toEqual({ edit: 'ask', bash: 'ask' });
     // OpenCode no longer reads the project's AGENTS.md itself, so Atrium sends it
     expect(agentText(engine, s.id)).toContain('Root rule: always be kind.');
     expect(notices(engine, s.id, 'rules_native')).toEqual([]);
-    const [notice] = notices(engine, s.id, 'agent_not_isolated');
-    expect(notice.title).toBe('Atrium cannot enforce approvals for OpenCode: it may load and run workspace configuration by itself');
-    expect(notice.detail).toContain('.claude/skills and .agents/skills');
-    expect(notice.detail).toContain('OPENCODE_DISABLE_PROJECT_CONFIG=1');
+    // isolated: Atrium's decision is the whole story, so it says "skipped"/"withheld" and no start warning
+    expect(notices(engine, s.id, 'agent_not_isolated')).toEqual([]);
+    expect(notices(engine, s.id, 'hooks_skipped').map((n) => n.title)).toEqual(['1 hook skipped: not approved']);
+    expect(notices(engine, s.id, 'mcp_withheld').map((n) => n.title)).toEqual(['1 MCP server withheld: repo_tool']);
+    expect(engine.policy.view(s.id).agent).toMatchObject({ agentId: 'opencode', name: 'OpenCode', isolated: true });
     expect(fs.existsSync(path.join(world.ws, 'marker-from-hook'))).toBe(false);
   }, 60_000);
 });

@@ -146,7 +146,8 @@ describe('recognising a preset agent behind a user-defined command line', () => 
     expect(qwen).toMatchObject({ isolated: false, switches: [] });
     expect(qwen.whenTrusted.join(' ')).toContain('approvals are not enforced');
     const opencode = isolationFor('opencode', { preset: presetOf('opencode'), recognised: null });
-    expect(opencode).toMatchObject({ isolated: false, nativeRuleFormats: [], launchEnv: { OPENCODE_DISABLE_PROJECT_CONFIG: '1' } });
+    expect(opencode).toMatchObject({ isolated: true, claudeBridge: false, nativeRuleFormats: [], launchEnv: { OPENCODE_DISABLE_PROJECT_CONFIG: '1', OPENCODE_DISABLE_EXTERNAL_SKILLS: '1' } });
+    expect(opencode.whenTrusted[0]).toMatch(/^Nothing of the repository's own/);
     expect(JSON.parse(opencode.launchEnv.OPENCODE_PERMISSION)).toEqual({ edit: 'ask', bash: 'ask' });
     // a recognised command line is named after its id and the preset
     expect(isolationFor('my-codex', { preset: presetOf('codex'), recognised: 'the command runs @agentclientprotocol/codex-acp (node x)' }).name).toBe('my-codex (Codex)');

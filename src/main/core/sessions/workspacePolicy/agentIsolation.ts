@@ -85,25 +85,28 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId' | 'n
       "The rest of the repository's .gemini/settings.json (model, tools, context and other settings). Atrium's system settings switch off its hooks and exclude the repository's MCP servers; approved ones run through Atrium.",
     ],
   },
+  // OpenCode 1.18.33 (native Bun binary), measured over ACP: with these variables it starts no
+  // repository MCP server or plugin and sends the model no project AGENTS.md or skill, while an MCP
+  // server passed in session/new still starts and an edit comes back as session/request_permission.
+  // It reads no Claude/Codex/Gemini hook files and no .mcp.json at all.
   opencode: {
-    // OPENCODE_DISABLE_PROJECT_CONFIG drops the project's AGENTS.md/CLAUDE.md/CONTEXT.md too, so Atrium sends them
     nativeRuleFormats: [],
     claudeBridge: false,
-    isolated: false,
-    launchEnv: { OPENCODE_DISABLE_PROJECT_CONFIG: '1', OPENCODE_PERMISSION: JSON.stringify({ edit: 'ask', bash: 'ask' }) },
+    isolated: true,
+    launchEnv: { OPENCODE_DISABLE_PROJECT_CONFIG: '1', OPENCODE_DISABLE_EXTERNAL_SKILLS: '1', OPENCODE_PERMISSION: JSON.stringify({ edit: 'ask', bash: 'ask' }) },
     switches: [
       "OPENCODE_DISABLE_PROJECT_CONFIG=1 — OpenCode skips the repository's opencode.json/opencode.jsonc (its MCP servers, plugins, instructions, agents, commands), its .opencode/ folders (plugins, skills, agents, commands) and its AGENTS.md, CLAUDE.md and CONTEXT.md; Atrium sends the rules instead",
+      'OPENCODE_DISABLE_EXTERNAL_SKILLS=1 — no skills from .claude/skills or .agents/skills (the repository\'s, and also your own under ~/.claude and ~/.agents)',
       'OPENCODE_PERMISSION={"edit":"ask","bash":"ask"} — edits and shell commands come back as permission requests instead of OpenCode\'s default "allow"',
+      'mcpServers = only the approved repository MCP servers',
     ],
     ownBehaviour: [
-      "OpenCode still loads skills from the repository's .claude/skills and .agents/skills folders by itself (OPENCODE_DISABLE_PROJECT_CONFIG does not cover them).",
-      "OpenCode loads the user's own configuration (~/.config/opencode: MCP servers, plugins, instructions, agents whose own permission settings may allow edits without asking) by itself; its plugins run code Atrium does not approve.",
-      'Atrium runs approved hooks at the ACP boundary only; OpenCode has no hook bridge, so approvals are not enforced for what OpenCode does inside a turn.',
+      'OpenCode writes and edits files and runs shell commands itself after a permission answer; approved hooks run at the ACP boundary around those requests.',
+      "OpenCode still loads your own configuration (~/.config/opencode: MCP servers, plugins, agents); an agent there with its own permission settings can allow edits without asking, and its plugins run code Atrium does not review.",
+      'Other tools (reading, searching, fetching web pages) run without asking, as OpenCode allows them by default.',
     ],
     whenTrusted: [
-      "Not the repository's opencode.json, .opencode/ folders or instruction files: Atrium launches OpenCode with OPENCODE_DISABLE_PROJECT_CONFIG=1 and delivers the rules itself.",
-      "Skills from .claude/skills and .agents/skills, which OpenCode loads by itself whether the folder is trusted or not.",
-      'Approvals are not enforced for OpenCode: Atrium runs approved hooks only at the ACP boundary and cannot stop plugins from the user\'s own OpenCode configuration.',
+      "Nothing of the repository's own: OpenCode is launched with OPENCODE_DISABLE_PROJECT_CONFIG=1 and OPENCODE_DISABLE_EXTERNAL_SKILLS=1, so it loads no opencode.json, .opencode/ plugins, skills, agents or commands, no AGENTS.md or CLAUDE.md and no .claude/.agents skills by itself. Trusting lets Atrium deliver the repository's rules, its approved hooks (at the ACP boundary) and its approved MCP servers.",
     ],
   },
   qwen: {
