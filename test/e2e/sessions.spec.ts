@@ -163,7 +163,11 @@ test('a session in a new git worktree shows its branch; archiving with a dirty w
   await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
   await sessions.dialog.getByRole('radio', { name: /Scripted agent/ }).check();
-  await expect(sessions.dialog.getByRole('note', { name: 'What the agent does on its own' })).toContainText(/user-defined agent/i);
+  // an agent Atrium cannot identify: a warning before launch, not muted text
+  const warning = sessions.dialog.getByRole('alert', { name: 'Approvals are not enforced for this agent' });
+  await expect(warning).toContainText('Atrium cannot enforce approvals for Scripted agent');
+  await expect(warning).toContainText(/user-defined agent/i);
+  await expect(warning).toHaveClass(/banner-warn/);
   const where = page.locator('#new-session-desc');
   await expect(where).toContainText(`starts the agent in the workspace folder ${ws}`);
   await sessions.dialog.getByLabel('Run in a new git worktree').check();

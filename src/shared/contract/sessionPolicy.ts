@@ -181,6 +181,8 @@ export type ProvenanceMismatch = z.infer<typeof ProvenanceMismatch>;
 /** What an agent loads or executes from a workspace by itself, and how Atrium launches it to stop unapproved things. */
 export const AgentBehaviour = z.object({
   agentId: z.string(),
+  /** How to name the agent to people: the preset's name, `<id> (<preset name>)` for a recognised command line, else the id. */
+  name: z.string(),
   /** Rule formats the agent reads by itself as Atrium launches it (not sent twice). */
   nativeRuleFormats: z.array(z.string()),
   /** Plain sentences: what the agent itself loads or runs from the workspace (shown in the new-session dialog). */
@@ -189,6 +191,8 @@ export const AgentBehaviour = z.object({
   switches: z.array(z.string()),
   /** True when Atrium can stop the agent from running unapproved repository hooks/servers itself. */
   isolated: z.boolean(),
+  /** Plain sentences: what trusting a folder lets the agent load from it by itself when Atrium launches it (the trust review). */
+  whenTrusted: z.array(z.string()),
 });
 export type AgentBehaviour = z.infer<typeof AgentBehaviour>;
 

@@ -322,6 +322,7 @@ export type PolicyRuleRef = z.infer<typeof PolicyRuleRef>;
  * access (`fs_refused`), agent notices (`agent_notice`), interruptions (`interrupted`).
  * Workspace policy (issue 8) adds `rules_loaded` (static or contextual rules reached the agent:
  * `rules` and `triggerPaths`, never bodies), `rules_native` (files the agent loads by itself),
+ * `agent_not_isolated` (at the agent's first start, for an agent Atrium does not isolate: approvals are not enforced for it and what it may load and run by itself),
  * `hooks_skipped` (one line: hooks that do not run because they are not approved, or because a
  * snapshot hook's bytes changed since approval — "skipped: modified since approval"; `link` to the
  * Hooks tab), `hook_run` (a hook decided something), `mcp_withheld`, `rules_accepted` (the user

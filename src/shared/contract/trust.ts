@@ -254,6 +254,19 @@ export const TrustImportSourceReport = z.object({
 });
 export type TrustImportSourceReport = z.infer<typeof TrustImportSourceReport>;
 
+/**
+ * What trusting a folder lets one agent load from it by itself when Atrium launches it (the
+ * `whenTrusted` sentences of its isolation), shown with the trust review.
+ */
+export const AgentTrustNote = z.object({
+  agentId: z.string(),
+  name: z.string(),
+  /** False: Atrium does not isolate this agent, so approvals are not enforced for it. */
+  isolated: z.boolean(),
+  whenTrusted: z.array(z.string()),
+});
+export type AgentTrustNote = z.infer<typeof AgentTrustNote>;
+
 const target = {
   path: z.string().min(1).optional(),
   workspaceId: z.string().min(1).optional(),
@@ -297,7 +310,8 @@ export const trustRequests = defineRequests({
   'trust.review': {
     description: 'Lists everything trusting would activate in a workspace (or folder): hooks, MCP/LSP servers, commands, skills, rules, ...',
     params: z.object(target).refine(exactlyOneTarget, targetMessage),
-    result: z.object({ review: TrustReview }),
+    /** `agents`: every agent Atrium can launch (presets, then user-defined ones) and what trusting lets it load by itself. */
+    result: z.object({ review: TrustReview, agents: z.array(AgentTrustNote) }),
   },
   'trust.readFile': {
     description: 'Content of one file inside a workspace (relative path), for expanding a review item. Refuses paths leaving the workspace.',

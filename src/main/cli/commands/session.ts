@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Session, StopReason } from '../../../shared/contract';
+import { agentBehaviourLines } from '../../../shared/agentBehaviourText';
+import type { AgentBehaviour, Session, StopReason } from '../../../shared/contract';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 import { registerPickupCommand } from './pickup';
@@ -16,7 +17,9 @@ const POLICIES = ['ask', 'allow-once', 'reject'];
 /**
  * `atrium session new|prompt|list|show|rename|resume|close|settings`: ACP sessions, with the runtime hosted in this
  * process for the duration of the command (the agent is stopped when the command ends; the session
- * stays resumable). With `--json`, every update is printed as one JSON line.
+ * stays resumable). With `--json`, every update is printed as one JSON line. `session new` first
+ * prints what Atrium enforces for the agent and what it still loads by itself (the new-session
+ * dialog's lines: stderr, or a first `{"event":"agentBehaviour","behaviour","lines"}` JSON line).
  */
 export function registerSessionCommands(program: Command): void {
   const session = program.command('session').description('start, prompt and inspect agent sessions');
@@ -45,6 +48,11 @@ export function registerSessionCommands(program: Command): void {
           await ctx.dispatcher.call('agents.define', { id: agentId, command: words[0], args: words.slice(1), env: {} });
         }
         if (!agentId) throw new CliError('Give --agent ID (see: atrium agents list) or --agent-command "CMD ARGS".', 2);
+        // what Atrium enforces for this agent and what it still loads by itself: the new-session dialog's lines, before launch
+        const { behaviour } = await ctx.dispatcher.call('sessions.agentBehaviour', { agentId });
+        const behaviourLines = agentBehaviourLines(behaviour);
+        if (ctx.json) process.stdout.write(`${JSON.stringify({ event: 'agentBehaviour', behaviour, lines: behaviourLines })}\n`);
+        else process.stderr.write(`${behaviourLines.join('\n')}\n`);
         let id: string | null = null;
         const printer = new SessionPrinter(ctx.engine, () => id, ctx.json, policy);
         try {
@@ -54,7 +62,7 @@ export function registerSessionCommands(program: Command): void {
           if (started.session.state === 'failed') throw new CliError(`The agent could not start: ${started.session.lastError ?? 'unknown error'}`);
           if (!ctx.json) process.stderr.write(`Session ${created.id} (${agentId}) in ${created.cwd}\n`);
           const stop = opts.prompt ? await runPrompt(ctx, created.id, opts.prompt) : null;
-          finish(ctx, ctx.engine.sessions.show(created.id), stop);
+          finish(ctx, ctx.engine.sessions.show(created.id), stop, { behaviour, lines: behaviourLines });
         } finally {
           printer.close();
         }
@@ -176,8 +184,12 @@ async function runPrompt(ctx: CliContext, sessionId: string, text: string): Prom
   }
 }
 
-function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null): void {
-  ctx.print({ session: s, stopReason: stop }, () => `${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
+/**
+ * Prints the session and the turn's stop reason (`{session, stopReason}`; `session new` adds
+ * `agentBehaviour: {behaviour, lines}`, what it printed before launch).
+ */
+function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null, agentBehaviour?: { behaviour: AgentBehaviour; lines: string[] }): void {
+  ctx.print({ session: s, stopReason: stop, ...(agentBehaviour ? { agentBehaviour } : {}) }, () => `${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
   if (s.state === 'failed' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { TrustImportSource, TrustItemKind, type TrustImportSuggestion, type TrustReview, type TrustStatus, type TrustWarning } from '../../../shared/contract';
+import { TrustImportSource, TrustItemKind, type AgentTrustNote, type TrustImportSuggestion, type TrustReview, type TrustStatus, type TrustWarning } from '../../../shared/contract';
 import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
 import { uncoveredLines } from './hooksOutput';
@@ -15,7 +15,8 @@ import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '
  * - `set DIR trusted|untrusted [--parent]` → `{decision, change, status}`
  * - `clear DIR [--parent]` → `{removed, change, status}`
  * - `list` → `{decisions}`; `history [DIR]` → `{entries}`
- * - `review DIR` → the review: `{path, trustRoot, state, items: [{kind, path, summary, executable, warnings, ...}], warnings, counts, ...}`
+ * - `review DIR` → the review: `{path, trustRoot, state, items: [{kind, path, summary, executable, warnings, ...}], warnings, counts, ...,
+ *   agents: [{agentId, name, isolated, whenTrusted}]}` (what trusting lets each agent load by itself)
  * - `import [--from TOOL] [--yes | --accept DIR...]` → `{sources, suggestions, confirmed, recorded, unchanged}`;
  *   without `--yes`/`--accept` nothing is recorded.
  * DIR may also be a workspace id.
@@ -92,8 +93,8 @@ export function registerTrustCommands(program: Command): void {
 
   withGlobalOptions(trust.command('review <dir>').description('list everything trusting the folder would activate (hooks, MCP servers, rules, ...)')).action((dir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const { review } = await dispatcher.call('trust.review', target(engine, dir, { mustExist: true }));
-      print(review, () => describeReview(review, engine.trust.home));
+      const { review, agents } = await dispatcher.call('trust.review', target(engine, dir, { mustExist: true }));
+      print({ ...review, agents }, () => [describeReview(review, engine.trust.home), '', ...agentTrustLines(agents)].join('\n'));
     }),
   );
 
@@ -194,6 +195,19 @@ function describeReview(r: TrustReview, home: string): string {
     for (const w of r.warnings) lines.push(`  ! ${w.path}${w.line ? `:${w.line}` : ''} ${formatWarning(w)}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The review's per-agent part: what trusting lets each agent load by itself when Atrium launches
+ * it; an agent Atrium does not isolate is marked "approvals not enforced".
+ */
+export function agentTrustLines(agents: AgentTrustNote[]): string[] {
+  const lines = ['What trusting lets each agent load by itself when Atrium launches it:'];
+  for (const a of agents) {
+    lines.push(`  ${a.name}${a.isolated ? '' : ' (! approvals not enforced)'}:`);
+    for (const w of a.whenTrusted) lines.push(`    - ${w}`);
+  }
+  return lines;
 }
 
 function formatWarning(w: TrustWarning): string {

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine';
 import type { Handlers } from '../handlers';
-import { isolationFor } from '../sessions/workspacePolicy/agentIsolation';
+import { behaviourOf, isolationFor } from '../sessions/workspacePolicy/agentIsolation';
 import { sessionCommandsOf } from '../sessions/workspacePolicy/sessionCommands';
 
 /** The `agents.*` and `sessions.*` requests of the contract (`src/shared/contract/sessions.ts`). */
@@ -44,8 +44,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.detach': ({ sessionId, surfaceId }) => policy.detach(sessionId, surfaceId),
     'sessions.agentBehaviour': ({ agentId }) => {
       agents.get(agentId); // AGENT_NOT_FOUND for unknown ids
-      const { claudeBridge: _bridge, presetId: _preset, ...behaviour } = isolationFor(agentId, agents.knownAgent(agentId));
-      return { behaviour };
+      return { behaviour: behaviourOf(isolationFor(agentId, agents.knownAgent(agentId), agents.nameOf(agentId))) };
     },
     'sessions.settings': () => ({ idleMinutes: policy.idleMinutes() }),
     'sessions.setSettings': ({ idleMinutes }) => {

@@ -85,6 +85,11 @@ export class AgentRegistry {
     return found ? { preset: found.preset, recognised: found.how } : null;
   }
 
+  /** How people know the agent: its configured name (a user agent's `--name`), else the preset's name, else the id. */
+  nameOf(id: string): string {
+    return this.configs.get(id)?.name ?? this.preset(id)?.name ?? id;
+  }
+
   /**
    * How to launch an agent now.
    * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED (with the install command to run)

@@ -18,6 +18,18 @@ const RUNNERS: ReadonlyArray<{ command: string; sub?: string }> = [{ command: 'n
 /** Package runner options that take the next argument as their value. */
 const RUNNER_VALUE_OPTIONS = new Set(['-p', '--package', '-c', '--call', '--registry', '--cache', '--userconfig', '-w', '--workspace']);
 
+/**
+ * Bin names only one known package uses, recognised wherever the file lives. `codex-acp` is not
+ * among them: Zed's Rust adapter and many forks ship a `codex-acp` of their own with another
+ * configuration model, so a file of that name counts only inside the npm package.
+ */
+const UNIQUE_BIN_NAMES = new Set(['claude-agent-acp']);
+/**
+ * Native builds a package publishes as release assets, by file name (extension stripped): codex-acp
+ * 2.6.0's `bundle:*` scripts compile the same source with Bun to `codex-acp-<x64|arm64>-<linux|darwin|windows>`.
+ */
+const RELEASE_BINARIES: Record<string, RegExp> = { 'codex-acp': /^codex-acp-(x64|arm64)-(linux|darwin|windows)$/ };
+
 const baseName = (p: string) => path.basename(p).replace(/\.(exe|cmd|bat|ps1|js|mjs|cjs)$/i, '').toLowerCase();
 
 /** The npm package name of a spec (`@scope/name@1.2.3` → `@scope/name`, `name@latest` → `name`). */
@@ -49,18 +61,27 @@ const realOrSelf = (p: string) => {
   }
 };
 
-/** The preset whose npm package folder (`…/node_modules/<package>/…`) contains `file`, after symlinks. */
+/**
+ * Packages that carry a preset's native binary for one platform (npm optional dependencies of the
+ * preset's package): opencode-ai 1.18.33 installs `opencode-<os>-<arch>[-baseline][-musl]/bin/opencode`.
+ */
+const PLATFORM_PACKAGES: Record<string, RegExp> = { 'opencode-ai': /\/node_modules\/opencode-(linux|darwin|windows)-[a-z0-9-]+\/bin\/opencode(\.exe)?$/ };
+
+/** The preset whose npm package folder (`…/node_modules/<package>/…`, or a platform package of it) contains `file`, after symlinks. */
 function presetOfFile(file: string, presets: readonly AgentPreset[]): AgentPreset | null {
   const normal = realOrSelf(file).split(path.sep).join('/');
-  return presets.find((p) => normal.includes(`/node_modules/${p.package}/`) || normal.includes(`/${p.package}/dist/`)) ?? null;
+  return presets.find((p) => normal.includes(`/node_modules/${p.package}/`) || normal.includes(`/${p.package}/dist/`) || PLATFORM_PACKAGES[p.package]?.test(normal)) ?? null;
 }
 
 /**
  * Recognises a built-in preset's agent behind a user-defined command line, so it gets that
  * preset's isolation (for the Claude ACP adapter: `settingSources: []`, the hook bridge, rules in
  * the system prompt). Recognised forms, for each preset's npm package and bin:
- * - the bin itself (`claude-agent-acp`, found on `envPath` or given as a path; a bin named like the
- *   preset's that ends in `-acp` counts even when its file is elsewhere);
+ * - the bin itself, found on `envPath` or given as a path, when its file (after symlinks) lies in the
+ *   package's folder; `claude-agent-acp` also by its name alone (no other package uses it), and
+ *   codex-acp's native release binaries by their file names (`codex-acp-x64-linux`, …);
+ * - a file (after symlinks) in a platform package of the preset's package (OpenCode's native
+ *   `opencode-<os>-<arch>/bin/opencode`);
  * - `node [node options] <file>` where the file (after symlinks) lies in the package's folder
  *   (`…/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js`);
  * - a package runner of the package: `npx [-y] <package>[@version]`, `npx --package <package> <bin>`,
@@ -130,6 +151,8 @@ export function recogniseAgentCommand(command: string, args: readonly string[], 
   const file = onPath(command, envPath);
   const byFile = file ? presetOfFile(file, presets) : null;
   if (byFile) return { preset: byFile, how: `the command is ${byFile.package}'s ${byFile.bin}` };
-  const byName = presets.find((p) => p.bin.endsWith('-acp') && p.bin === name);
-  return byName ? { preset: byName, how: `the command is ${byName.package}'s ${byName.bin}` } : null;
+  const byName = presets.find((p) => UNIQUE_BIN_NAMES.has(p.bin) && p.bin === name);
+  if (byName) return { preset: byName, how: `the command is ${byName.package}'s ${byName.bin}` };
+  const release = presets.find((p) => RELEASE_BINARIES[p.bin]?.test(name));
+  return release ? { preset: release, how: `the command is ${release.package}'s native release binary (${path.basename(command)})` } : null;
 }

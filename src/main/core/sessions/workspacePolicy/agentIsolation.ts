@@ -19,6 +19,11 @@ export interface AgentIsolation extends AgentBehaviour {
    * agent id or its recognised command line), or null when Atrium has none for it.
    */
   presetId: string | null;
+  /**
+   * Environment variables set on the agent's process at launch, over the user's and the agent's own
+   * (e.g. OpenCode 1.18.33's `OPENCODE_DISABLE_PROJECT_CONFIG=1`); empty when none.
+   */
+  launchEnv: Record<string, string>;
 }
 
 /**
@@ -27,11 +32,12 @@ export interface AgentIsolation extends AgentBehaviour {
  * instruction files, hooks and MCP servers). Agents without such switches are documented so the
  * new-session dialog can say exactly what they will do.
  */
-const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = {
+const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId' | 'name'>> = {
   claude: {
     nativeRuleFormats: [],
     claudeBridge: true,
     isolated: true,
+    launchEnv: {},
     switches: [
       '_meta.claudeCode.options.settingSources = [] — Claude loads no user, project or local settings: no CLAUDE.md, no .claude/settings*.json hooks or permissions, no .mcp.json servers, no .claude skills/commands/agents of its own',
       '_meta.claudeCode.options.settings.hooks = only Atrium\'s bridge hook (PreToolUse, PostToolUse, PostToolUseFailure): approved hooks run through it, and the first write under unloaded contextual rules is denied with the rules as the reason',
@@ -43,12 +49,16 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
       'Claude Code writes and edits files itself (not through Atrium); Atrium sees each edit as a permission request and enforces rules and approved hooks through its bridge hook.',
       'Claude Code runs shell commands itself after a permission answer; approved PreToolUse hooks see them first.',
     ],
+    whenTrusted: [
+      'Nothing of its own: Claude Code is launched with settingSources [], so it loads no CLAUDE.md, .claude/settings*.json, .mcp.json, skills, commands or subagents by itself. Trusting lets Atrium deliver the repository\'s rules, its approved hooks (through the bridge hook) and its approved MCP servers.',
+    ],
   },
   codex: {
     // codex-acp 2.6.0 / Codex 0.166.0, measured in test/integration/sessions/codexReal.test.ts (codexIsolation.ts)
     nativeRuleFormats: ['agents', 'agents-override'],
     claudeBridge: false,
     isolated: true,
+    launchEnv: {},
     switches: [
       'CODEX_CONFIG (Codex\'s config override for the session; your own CODEX_CONFIG is merged in, except its hooks) and the Codex app-server started with the same switches as -c overrides (so codex-acp\'s title-generation thread obeys them too):',
       'features.hooks = false — Codex runs no hook itself (no .codex/hooks.json, no inline [hooks], no user hooks); Atrium runs the approved ones at the ACP boundary: SessionStart, UserPromptSubmit, PreToolUse and PermissionRequest (when Codex asks permission), PostToolUse, Stop, SessionEnd',
@@ -62,12 +72,18 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
       'Codex loads skills itself (the repository\'s .agents/skills, ~/.agents/skills, ~/.codex/skills and its installed plugins).',
       'Codex hook events PreCompact, PostCompact, SubagentStart and SubagentStop never fire under Atrium (Codex\'s own hooks are off and the ACP boundary does not show them); PreToolUse runs only for tool calls Codex asks permission for.',
     ],
+    whenTrusted: [
+      'AGENTS.md and AGENTS.override.md, which Codex reads itself from the repository root down to the session folder.',
+      "The rest of the repository's .codex/config.toml (model, sandbox, shell environment and other settings). Codex loads this layer whether or not the folder is trusted in Atrium (codex-acp marks every session folder trusted for Codex); Atrium's launch switches turn off its hooks and every repository MCP server, and approved ones run through Atrium.",
+      "The repository's skills (.agents/skills), which Codex loads itself.",
+    ],
   },
   gemini: {
     // the 'gemini' format is dropped when Atrium does not trust the workspace (snapshot.ts splitNative)
     nativeRuleFormats: ['gemini'],
     claudeBridge: false,
     isolated: true,
+    launchEnv: {},
     switches: [
       'GEMINI_CLI_TRUST_WORKSPACE = Atrium\'s verdict ("true" only for a workspace trusted in Atrium, else "false"), so Gemini\'s own trustedFolders.json does not matter; "--skip-trust" is removed from the command line',
       'GEMINI_CLI_SYSTEM_SETTINGS_PATH = a per-session system settings file of Atrium\'s (the real /etc/gemini-cli/settings.json, or the file the environment named, merged in; system settings override user and workspace settings), written where Gemini accepts it (owned by root, no folder above it writable by group or others); when Atrium finds no such place (it does not run as root), GEMINI_CLI_TRUST_WORKSPACE = "false" instead',
@@ -86,23 +102,48 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
       'Gemini in ACP mode never fires BeforeModel, AfterModel, BeforeToolSelection or PreCompress, and Atrium cannot: hooks for those events never run.',
       "Gemini CLI accepts Atrium's settings file only from a root-owned place. When Atrium does not run as root, Atrium tells Gemini the folder is untrusted instead: it reads no workspace settings, runs no hook, starts no MCP server (approved ones included) and Atrium sends GEMINI.md; the user's own ~/.gemini/settings.json (e.g. its auto-approvals) still applies.",
     ],
+    whenTrusted: [
+      'GEMINI.md files, which Gemini CLI reads itself (in a workspace Atrium does not trust, Gemini loads none and Atrium sends them).',
+      "The rest of the repository's .gemini/settings.json (model, context and other settings) and .gemini/.env. Atrium's system settings switch off its hooks, tool commands and auto-approvals and start only approved MCP servers. When Atrium does not run as root, Gemini reads none of the workspace's settings and starts no MCP server.",
+    ],
   },
+  // OpenCode 1.18.33 (native Bun binary), measured over ACP: with these variables it starts no
+  // repository MCP server or plugin and sends the model no project AGENTS.md or skill, while an MCP
+  // server passed in session/new still starts and an edit comes back as session/request_permission.
+  // It reads no Claude/Codex/Gemini hook files and no .mcp.json at all.
   opencode: {
-    nativeRuleFormats: ['agents', 'claude'],
+    nativeRuleFormats: [],
     claudeBridge: false,
-    isolated: false,
-    switches: [],
+    isolated: true,
+    launchEnv: { OPENCODE_DISABLE_PROJECT_CONFIG: '1', OPENCODE_DISABLE_EXTERNAL_SKILLS: '1', OPENCODE_PERMISSION: JSON.stringify({ edit: 'ask', bash: 'ask' }) },
+    switches: [
+      "OPENCODE_DISABLE_PROJECT_CONFIG=1 — OpenCode skips the repository's opencode.json/opencode.jsonc (its MCP servers, plugins, instructions, agents, commands), its .opencode/ folders (plugins, skills, agents, commands) and its AGENTS.md, CLAUDE.md and CONTEXT.md; Atrium sends the rules instead",
+      'OPENCODE_DISABLE_EXTERNAL_SKILLS=1 — no skills from .claude/skills or .agents/skills (the repository\'s, and also your own under ~/.claude and ~/.agents)',
+      'OPENCODE_PERMISSION={"edit":"ask","bash":"ask"} — edits and shell commands come back as permission requests instead of OpenCode\'s default "allow"',
+      'mcpServers = only the approved repository MCP servers',
+    ],
     ownBehaviour: [
-      'OpenCode reads AGENTS.md (and CLAUDE.md when there is no AGENTS.md) itself.',
-      'OpenCode loads MCP servers from its own opencode.json configuration; Atrium cannot switch that off.',
+      'OpenCode writes and edits files and runs shell commands itself after a permission answer; approved hooks run at the ACP boundary around those requests.',
+      "OpenCode still loads your own configuration (~/.config/opencode: MCP servers, plugins, agents); an agent there with its own permission settings can allow edits without asking, and its plugins run code Atrium does not review.",
+      'Other tools (reading, searching, fetching web pages) run without asking, as OpenCode allows them by default.',
+    ],
+    whenTrusted: [
+      "Nothing of the repository's own: OpenCode is launched with OPENCODE_DISABLE_PROJECT_CONFIG=1 and OPENCODE_DISABLE_EXTERNAL_SKILLS=1, so it loads no opencode.json, .opencode/ plugins, skills, agents or commands, no AGENTS.md or CLAUDE.md and no .claude/.agents skills by itself. Trusting lets Atrium deliver the repository's rules, its approved hooks (at the ACP boundary) and its approved MCP servers.",
     ],
   },
   qwen: {
     nativeRuleFormats: [],
     claudeBridge: false,
     isolated: false,
+    launchEnv: {},
     switches: [],
-    ownBehaviour: ['Qwen Code reads QWEN.md context files and its .qwen/settings.json (MCP servers) by itself; Atrium cannot switch that off over ACP.'],
+    ownBehaviour: [
+      'Qwen Code reads QWEN.md and AGENTS.md context files itself (Atrium sends AGENTS.md as well, so it may reach the model twice).',
+      "Qwen Code loads the repository's .qwen/settings.json by itself, with its MCP servers and hooks: its own folder trust is off unless security.folderTrust.enabled is set, and Atrium passes no switch to stop it.",
+    ],
+    whenTrusted: [
+      "Everything its own configuration loads: QWEN.md, AGENTS.md and the repository's .qwen/settings.json with its MCP servers and hooks. Qwen Code loads these whether the folder is trusted in Atrium or not; approvals are not enforced for it.",
+    ],
   },
 };
 
@@ -110,30 +151,45 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId'>> = 
  * The isolation of an agent: `known` is the preset of its id, or the preset recognised behind a
  * user-defined command line (`recognised` says how; that agent gets the preset's isolation, and
  * the behaviour says so). Null: a user-defined agent Atrium cannot identify, so it isolates
- * nothing and says what it cannot stop.
+ * nothing and says what it cannot stop. `displayName` names the agent to people (default: the
+ * preset's name for a preset id, else the id).
  */
-export function isolationFor(agentId: string, known: { preset: AgentPreset; recognised: string | null } | null): AgentIsolation {
+export function isolationFor(agentId: string, known: { preset: AgentPreset; recognised: string | null } | null, displayName: string = known && !known.recognised ? known.preset.name : agentId): AgentIsolation {
   const preset = known?.preset ?? null;
   const iso = preset ? ISOLATION[preset.id] : undefined;
   if (preset && iso) {
-    const base: AgentIsolation = { agentId, presetId: preset.id, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
+    const name = known?.recognised ? `${displayName} (${preset.name})` : preset.name;
+    const base: AgentIsolation = { agentId, name, presetId: preset.id, ...iso, nativeRuleFormats: preset.nativeRuleFormats ?? iso.nativeRuleFormats };
     if (!known?.recognised) return base;
-    const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}.`;
+    // the switches are read from the pinned version's source; another version may not honour them
+    const note = `Recognised as ${preset.name} because ${known.recognised}: launched with the ${preset.id} preset's ${iso.isolated ? 'isolation' : 'settings'}, written for ${preset.package}@${preset.version}.`;
     return { ...base, ownBehaviour: [note, ...iso.ownBehaviour] };
   }
   return {
     agentId,
+    name: displayName,
     nativeRuleFormats: preset?.nativeRuleFormats ?? [],
     claudeBridge: false,
     presetId: null,
     isolated: false,
+    launchEnv: {},
     switches: [],
     ownBehaviour: [
       preset
         ? `${preset.name}: Atrium knows no switch that keeps it from loading workspace files by itself.`
         : "A user-defined agent: Atrium cannot tell what it loads or runs from the workspace by itself. Atrium sends the rules, passes only approved MCP servers and runs only approved hooks itself; the agent may still load and run the repository's own hooks and MCP servers from its own configuration files.",
     ],
+    whenTrusted: [
+      preset
+        ? `Whatever ${preset.name}'s own configuration loads from the repository, trusted or not: Atrium cannot enforce approvals for it.`
+        : "Atrium cannot tell: whatever the agent's own configuration loads from the repository (instruction files, hooks, MCP servers, settings), trusted or not. Atrium cannot enforce approvals for it.",
+    ],
   };
+}
+
+/** The part of an isolation people see (the new-session dialog, `atrium session new`, the session view, the trust review). */
+export function behaviourOf(iso: AgentIsolation): AgentBehaviour {
+  return { agentId: iso.agentId, name: iso.name, nativeRuleFormats: iso.nativeRuleFormats, ownBehaviour: iso.ownBehaviour, switches: iso.switches, isolated: iso.isolated, whenTrusted: iso.whenTrusted };
 }
 
 /**
@@ -149,5 +205,23 @@ export function notRunWording(iso: Pick<AgentIsolation, 'isolated'>): { hooks: s
     mcp: 'not passed by Atrium',
     hooksCaveat: "Atrium runs only approved hooks itself. This agent is not isolated: it may load and run the repository's own hooks by itself.",
     mcpCaveat: "Atrium passes only approved MCP servers. This agent is not isolated: it may start MCP servers from the repository's own configuration by itself.",
+  };
+}
+
+/**
+ * The start notice of an agent Atrium does not isolate (a preset without switches, or a command
+ * line it cannot identify): says plainly that approvals are not enforced for it and what it may
+ * load and run by itself, so nothing in the transcript reads as if Atrium had stopped it.
+ */
+export function notIsolatedNotice(iso: Pick<AgentIsolation, 'name' | 'ownBehaviour' | 'switches'>): { severity: 'warning'; code: 'agent_not_isolated'; title: string; detail: string } {
+  return {
+    severity: 'warning',
+    code: 'agent_not_isolated',
+    title: `Atrium cannot enforce approvals for ${iso.name}: it may load and run workspace configuration by itself`,
+    detail: [
+      ...iso.ownBehaviour,
+      ...(iso.switches.length ? [`Atrium launches it with: ${iso.switches.join('; ')}.`] : []),
+      'Atrium sends the rules, passes only approved MCP servers and runs only approved hooks itself; what the agent loads and runs on its own is outside those approvals.',
+    ].join('\n'),
   };
 }

@@ -108,6 +108,8 @@ export class WorkspacePolicy implements SessionHooks {
     // an agent process re-attaches to an existing agent session: the rules are checked again (fail closed)
     if (ctx.session.agentSessionId !== null) requireVerification(st);
     await ensureSnapshot(this.core, st);
+    // the preset's own switches (environment), over the user's and the agent's variables
+    if (Object.keys(st.isolation.launchEnv).length) launch = { ...launch, env: { ...launch.env, ...st.isolation.launchEnv } };
     if (st.isolation.presetId === 'gemini') launch = geminiBeforeSpawn(this.core, st, launch);
     if (st.isolation.presetId === 'codex') return isolateCodexLaunch(this.core, st, launch);
     if (!st.isolation.claudeBridge) return launch;

@@ -1,5 +1,5 @@
 import type { Session, SessionPolicy } from '../../../../shared/contract';
-import { isolationFor } from './agentIsolation';
+import { behaviourOf, isolationFor } from './agentIsolation';
 import type { HandoverRegistry, SurfaceRegistry } from './handover';
 import type { PolicyCore } from './state';
 import type { ExecutionRecord } from './store';
@@ -38,7 +38,7 @@ export class ExecutionStatus {
 export function policyView(core: PolicyCore, session: Session, status: ExecutionStatus, surfaces: SurfaceRegistry, handover: HandoverRegistry): SessionPolicy {
   const row = core.rowOf(session);
   const snap = row.snapshot;
-  const iso = isolationFor(session.agentId, core.deps.sessions.agents.knownAgent(session.agentId));
+  const iso = isolationFor(session.agentId, core.deps.sessions.agents.knownAgent(session.agentId), core.deps.sessions.agents.nameOf(session.agentId));
   return {
     sessionId: session.id,
     snapshot: snap ? { takenAt: snap.takenAt, sourceDir: snap.sourceDir, fromDir: snap.fromDir, catalogSha256: snap.catalogSha256, trust: snap.trust } : null,
@@ -50,7 +50,7 @@ export function policyView(core: PolicyCore, session: Session, status: Execution
     surfaces: surfaces.list(session.id),
     handover: handover.current(session.id),
     mismatch: row.mismatch,
-    agent: { agentId: iso.agentId, nativeRuleFormats: iso.nativeRuleFormats, ownBehaviour: iso.ownBehaviour, switches: iso.switches, isolated: iso.isolated },
+    agent: behaviourOf(iso),
     archivedAt: row.archivedAt,
   };
 }

@@ -2,7 +2,7 @@ import { AtriumError } from '../../../../shared/errors';
 import type { ApprovedMcpServer } from '../../hooks/service';
 import type { RuleCatalog } from '../../rules/catalog';
 import type { RuleSelection, SelectedRule } from '../../rules/types';
-import { notRunWording } from './agentIsolation';
+import { notIsolatedNotice, notRunWording } from './agentIsolation';
 import { geminiLoadsRulesFor } from './geminiIsolation';
 import { splitMcpServers } from './mcpFilter';
 import { checkProvenance, mismatchMessage } from './provenance';
@@ -157,6 +157,7 @@ export function hookCallText(h: { command: string | null; type?: string; url?: s
 
 /** The one-line notices of a new snapshot: natively loaded rules, hooks not approved, MCP servers withheld. */
 function reportSnapshot(core: PolicyCore, st: PolicyState, snapshot: SnapshotRecord, native: readonly SelectedRule[]): void {
+  if (!st.isolation.isolated) core.notice(st, notIsolatedNotice(st.isolation));
   if (native.length) {
     core.notice(st, { severity: 'info', code: 'rules_native', title: `The agent loads ${native.length} rule file${native.length === 1 ? '' : 's'} itself: ${native.map((n) => n.file.relativePath).join(', ')}`, detail: 'Atrium does not send them again.', rules: refsOf(native) });
   }

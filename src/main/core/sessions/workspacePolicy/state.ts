@@ -123,7 +123,7 @@ export class PolicyCore {
         row,
         mapping,
         execWorkspaceDir,
-        isolation: isolationFor(r.agentId, this.deps.sessions.agents.knownAgent(r.agentId)),
+        isolation: isolationFor(r.agentId, this.deps.sessions.agents.knownAgent(r.agentId), this.deps.sessions.agents.nameOf(r.agentId)),
         catalog: null,
         resources: null,
         pendingResources: null,

@@ -2,11 +2,12 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { AlertTriangle, ChevronRight, Terminal } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
-import type { TrustItemKind, TrustReview, TrustReviewItem, TrustStatus, Workspace } from '../../../../shared/contract';
+import type { AgentTrustNote, TrustItemKind, TrustReview, TrustReviewItem, TrustStatus, Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { useLive } from '../../api/useLive';
 import { displayPath } from '../../components/format';
 import { ReviewHookState, ReviewUncovered, useReviewHookStates } from '../hooks/ReviewHookState';
+import { AgentTrustNotes } from './AgentTrustNotes';
 import { count } from './RestrictedBanner';
 import { SharedDecision } from './SharesTrust';
 
@@ -26,10 +27,11 @@ const KIND_LABEL: Record<TrustItemKind, string> = {
 
 /**
  * The trust review: everything trusting this folder would activate, executable items first and
- * emphasised, each expandable to the literal command and the file's content. Decides in one place:
+ * emphasised, each expandable to the literal command and the file's content, then what trusting
+ * lets each agent load by itself when Atrium launches it. Decides in one place:
  * trust this folder, trust the parent folder, or keep restricted.
  */
-export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { workspace: Workspace; review: TrustReview | null; open: boolean; onOpenChange(open: boolean): void }) {
+export function TrustReviewDialog({ workspace, review, agents, open, onOpenChange }: { workspace: Workspace; review: TrustReview | null; agents: AgentTrustNote[] | null; open: boolean; onOpenChange(open: boolean): void }) {
   const client = useApp((s) => s.client);
   const home = useApp((s) => s.info?.homeDir);
   const status = useLive('trust.status', open ? { workspaceId: workspace.id } : null, ['trustChanged']).data?.status ?? null;
@@ -93,6 +95,7 @@ export function TrustReviewDialog({ workspace, review, open, onOpenChange }: { w
                 </ul>
               </section>
             ))}
+            <AgentTrustNotes agents={agents} />
           </div>
           <div className="dialog-actions review-actions">
             {status?.trustRefused && <span className="field-error">{status.trustRefused}</span>}

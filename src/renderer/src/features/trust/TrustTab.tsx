@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { AlertDialog } from 'radix-ui';
 import { toast } from 'sonner';
-import type { TrustReview, TrustStatus, Workspace } from '../../../../shared/contract';
+import type { AgentTrustNote, TrustReview, TrustStatus, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { ConfirmActions } from '../../components/DialogActions';
 import { displayPath } from '../../components/format';
 import { useApp } from '../../state/appStore';
+import { AgentTrustNotes } from './AgentTrustNotes';
 import { SharedDecision } from './SharesTrust';
 import { TrustBadge } from './TrustBadge';
 
@@ -13,11 +14,12 @@ import { TrustBadge } from './TrustBadge';
 type SharedChange = 'trusted' | 'untrusted' | 'clear';
 
 /**
- * The workspace's trust: its state and where it comes from, the actions, and the audit history.
+ * The workspace's trust: its state and where it comes from, the actions, what trusting lets each
+ * agent load by itself, and the audit history.
  * In a linked worktree every action names the main checkout it changes, and asks first (the
  * decision is shared by the repository and all its worktrees).
  */
-export function TrustTab({ workspace, review, onReview }: { workspace: Workspace; review: TrustReview | null; onReview(): void }) {
+export function TrustTab({ workspace, review, agents, onReview }: { workspace: Workspace; review: TrustReview | null; agents: AgentTrustNote[] | null; onReview(): void }) {
   const client = useApp((s) => s.client);
   const home = useApp((s) => s.info?.homeDir);
   const workspaces = useApp((s) => s.workspaces);
@@ -115,6 +117,7 @@ export function TrustTab({ workspace, review, onReview }: { workspace: Workspace
         />
       )}
       {status.trustRefused && <p className="hint">{status.trustRefused}</p>}
+      <AgentTrustNotes agents={agents} />
       <h2 className="section-title">History</h2>
       {history.length === 0 ? (
         <p className="muted">No trust decisions affect this folder yet.</p>

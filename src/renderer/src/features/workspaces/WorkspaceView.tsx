@@ -22,7 +22,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
   const home = useApp((s) => s.info?.homeDir);
   const [reviewOpen, setReviewOpen] = useState(false);
   const [tab, setTab] = useState(() => useApp.getState().workspaceTab);
-  const review = useTrustReview(workspace.missing ? null : workspace.id).data?.review ?? null;
+  const reviewed = useTrustReview(workspace.missing ? null : workspace.id).data;
+  const review = reviewed?.review ?? null;
+  const agentNotes = reviewed?.agents ?? null;
   return (
     <section className="workspace-view" aria-labelledby="workspace-title">
       <header className="workspace-header">
@@ -73,7 +75,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           {workspace.missing ? <p className="muted">The folder is missing.</p> : <RulesTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="trust">
-          <TrustTab workspace={workspace} review={review} onReview={() => setReviewOpen(true)} />
+          <TrustTab workspace={workspace} review={review} agents={agentNotes} onReview={() => setReviewOpen(true)} />
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="extensions">
           {workspace.missing ? <p className="muted">The folder is missing.</p> : <ExtensionsTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
@@ -82,7 +84,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <HooksTab workspace={workspace} />
         </Tabs.Content>
       </Tabs.Root>
-      <TrustReviewDialog workspace={workspace} review={review} open={reviewOpen} onOpenChange={setReviewOpen} />
+      <TrustReviewDialog workspace={workspace} review={review} agents={agentNotes} open={reviewOpen} onOpenChange={setReviewOpen} />
     </section>
   );
 }
