@@ -75,7 +75,9 @@ describe('sessions with the scripted ACP agent', () => {
     await engine.sessions.resume(s.id);
     expect(await promptAndWait(engine, s.id, 'go')).toBe('end_turn');
     const all = items(engine, s.id);
-    expect(all.map((i) => i.kind)).toEqual(['user_message', 'agent_thought', 'plan', 'tool_call', 'agent_message', 'stop']);
+    // a user-defined agent Atrium cannot identify: the session starts by saying it cannot enforce approvals for it
+    expect(all.map((i) => i.kind)).toEqual(['notice', 'user_message', 'agent_thought', 'plan', 'tool_call', 'agent_message', 'stop']);
+    expect(all[0]).toMatchObject({ kind: 'notice', code: 'agent_not_isolated' });
     expect(text(all)).toBe('Hello from the scripted agent.');
     const plan = all.find((i) => i.kind === 'plan');
     expect(plan?.kind === 'plan' && plan.entries.map((e) => e.status)).toEqual(['completed', 'in_progress']);

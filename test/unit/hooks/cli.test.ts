@@ -62,7 +62,7 @@ describe('atrium hooks / atrium mcp (issue 6 "Surfaces")', () => {
     expect(skipped.json).toMatchObject({ decision: 'none', results: [{ skipped: 'unapproved' }] });
     expect((cli('hooks', 'runs', dir, '--json').json as { runs: unknown[] }).runs).toHaveLength(2);
     expect((cli('hooks', 'history', dir, '--json').json as { entries: unknown[] }).entries).toHaveLength(2);
-  });
+  }, 120_000);
 
   it('mcp approve|revoke by id or name; bad usage exits 2', () => {
     const { dir, cli } = setup();
@@ -75,5 +75,5 @@ describe('atrium hooks / atrium mcp (issue 6 "Surfaces")', () => {
     expect(cli('hooks', 'run', dir, '--event', 'Bogus').status).toBe(2);
     expect(cli('hooks', 'run', dir, '--event', 'Stop', '--input', '[1]').status).toBe(2);
     expect(cli('hooks', 'approve', dir).status).toBe(2);
-  });
+  }, 120_000);
 });
