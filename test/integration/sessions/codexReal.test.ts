@@ -100,6 +100,20 @@ describe('Codex sessions obey the workspace (real codex-acp, fake Responses endp
     expect(notices(engine, s.id, 'hooks_skipped')[0]?.title).toMatch(/5 hooks skipped/);
   }, 120_000);
 
+  it('in a workspace Atrium does not trust, Codex reads no AGENTS.md of its own (Atrium sends none either) and runs no repository hook or MCP server', async () => {
+    world = await codexWorld(model);
+    const { ran } = layout(world);
+    await trustCodexHooksNatively(world);
+    const engine = world.open();
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'codex' });
+    expect(await promptAndWait(engine, s.id, 'say hi')).toBe('end_turn');
+    const first = JSON.stringify(mainRequests(world)[0].body.input);
+    expect(count(first, 'marker 7f3a'), 'no AGENTS.md text in a restricted workspace').toBe(0);
+    expect(first, 'no AGENTS.md block at all').not.toContain('# AGENTS.md instructions');
+    expect(engine.policy.view(s.id).staticRules?.native ?? []).toEqual([]);
+    expect(ran(), 'no repository hook or MCP server ran').toEqual([]);
+  }, 120_000);
+
   it('a denied escalated command never runs; a malformed CODEX_CONFIG of the user gives a warning and the session works', async () => {
     world = await codexWorld(model);
     world.env.CODEX_CONFIG = '{"features": ';

@@ -43,13 +43,24 @@ describe('Codex isolation at launch (codex-acp 2.6.0 / Codex 0.166.0)', () => {
     expect(parseUserCodexConfig('[1]').warning).toMatch(/not a JSON object/);
   });
 
+  it('turns Codex\'s project docs off (no AGENTS.md of its own) only where Atrium does not trust the workspace', () => {
+    const { entry } = fakeInstall();
+    const launch = { command: 'node', args: [entry], cwd: '/w', env: {} };
+    const restricted = codexLaunch(launch, { configServerNames: [], approved: [], launcherDir: tempDir(), trusted: false });
+    expect(JSON.parse(restricted.launch.env.CODEX_CONFIG).project_doc_max_bytes).toBe(0);
+    expect(restricted.cliOverrides).toContainEqual(['project_doc_max_bytes', '0']);
+    const trusted = codexLaunch(launch, { configServerNames: [], approved: [], launcherDir: tempDir(), trusted: true });
+    expect(JSON.parse(trusted.launch.env.CODEX_CONFIG).project_doc_max_bytes).toBeUndefined();
+    expect(trusted.cliOverrides.map(([k]) => k)).not.toContain('project_doc_max_bytes');
+  });
+
   it('merges the user config with hooks off, switches every repository server off in the thread and the app-server, and on again only the approved one', () => {
     const { entry, codexJs } = fakeInstall();
     const dir = tempDir();
     const user = { model: 'gpt-5.5', features: { memories: true }, mcp_servers: { mine: { command: 'x' }, repo_b: { command: 'y' } }, hooks: { Stop: [] } };
     const out = codexLaunch(
       { command: 'node', args: [entry], cwd: '/w', env: { CODEX_CONFIG: JSON.stringify(user), DISABLE_MCP_CONFIG_FILTERING: 'true', HOME: '/h' } },
-      { configServerNames: ['repo_a', 'repo_b', 'bad.name'], approved: [approved({})], launcherDir: dir },
+      { configServerNames: ['repo_a', 'repo_b', 'bad.name'], approved: [approved({})], launcherDir: dir, trusted: true },
     );
     const cfg = JSON.parse(out.launch.env.CODEX_CONFIG);
     expect(cfg).toEqual({
@@ -82,9 +93,9 @@ describe('Codex isolation at launch (codex-acp 2.6.0 / Codex 0.166.0)', () => {
 
   it('uses the user CODEX_PATH as the real Codex; without a Codex to find it keeps the thread override and warns', () => {
     const dir = tempDir();
-    const own = codexLaunch({ command: 'node', args: ['/nowhere/index.js'], cwd: '/w', env: { CODEX_PATH: '/opt/codex' } }, { configServerNames: [], approved: [], launcherDir: dir });
+    const own = codexLaunch({ command: 'node', args: ['/nowhere/index.js'], cwd: '/w', env: { CODEX_PATH: '/opt/codex' } }, { configServerNames: [], approved: [], launcherDir: dir, trusted: true });
     if (process.platform !== 'win32') expect(fs.readFileSync(own.launch.env.CODEX_PATH, 'utf8')).toContain(`exec '/opt/codex' "$@"`);
-    const none = codexLaunch({ command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'], cwd: '/w', env: { CODEX_CONFIG: '{oops' } }, { configServerNames: ['repo_a'], approved: [], launcherDir: dir });
+    const none = codexLaunch({ command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'], cwd: '/w', env: { CODEX_CONFIG: '{oops' } }, { configServerNames: ['repo_a'], approved: [], launcherDir: dir, trusted: true });
     expect(none.launch.env.CODEX_PATH).toBeUndefined();
     expect(JSON.parse(none.launch.env.CODEX_CONFIG)).toEqual({ features: { hooks: false }, 'mcp_servers.repo_a.enabled': false });
     expect(none.notices.map((n) => n.code)).toEqual(['codex_config_invalid', 'codex_isolation_partial']);
@@ -98,7 +109,7 @@ describe('finding the real Codex behind a recognised command line', () => {
     const bin = path.join(path.dirname(entry), '..', '..', '..', '.bin', 'codex-acp');
     fs.mkdirSync(path.dirname(bin), { recursive: true });
     fs.symlinkSync(entry, bin);
-    const out = codexLaunch({ command: bin, args: [], cwd: '/w', env: {} }, { configServerNames: [], approved: [], launcherDir: tempDir() });
+    const out = codexLaunch({ command: bin, args: [], cwd: '/w', env: {} }, { configServerNames: [], approved: [], launcherDir: tempDir(), trusted: true });
     expect(fs.readFileSync(out.launch.env.CODEX_PATH, 'utf8')).toContain(`exec 'node' '${fs.realpathSync(codexJs)}' "$@"`);
     expect(out.notices).toEqual([]);
   });

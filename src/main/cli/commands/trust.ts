@@ -202,7 +202,7 @@ function describeReview(r: TrustReview, home: string): string {
  * it; an agent Atrium does not isolate is marked "approvals not enforced".
  */
 export function agentTrustLines(agents: AgentTrustNote[]): string[] {
-  const lines = ['What trusting lets each agent load by itself when Atrium launches it:'];
+  const lines = ['What each agent loads by itself when Atrium launches it, once the folder is trusted:'];
   for (const a of agents) {
     lines.push(`  ${a.name}${a.isolated ? '' : ' (! approvals not enforced)'}:`);
     for (const w of a.whenTrusted) lines.push(`    - ${w}`);

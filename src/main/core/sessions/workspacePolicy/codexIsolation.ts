@@ -37,6 +37,12 @@ export interface CodexIsolationInput {
   approved: readonly ApprovedMcpServer[];
   /** A private folder for the launcher script (created). */
   launcherDir: string;
+  /**
+   * Whether the workspace is trusted in Atrium. When it is not, Codex is also kept from reading the
+   * repository's AGENTS.md files (`project_doc_max_bytes = 0`, Codex's switch that turns project docs
+   * off), as Atrium sends no project rules in restricted mode either.
+   */
+  trusted: boolean;
 }
 
 /** The isolated launch, and the notices to record in the session's transcript. */
@@ -101,10 +107,12 @@ export function codexLaunch(launch: LaunchSpec, input: CodexIsolationInput): Cod
   const cliOverrides: Array<[string, string]> = [
     ['features.hooks', 'false'],
     ...names.map((n): [string, string] => [`mcp_servers.${n}.enabled`, 'false']),
+    ...(input.trusted ? [] : [['project_doc_max_bytes', '0'] as [string, string]]),
   ];
 
   // the thread override replaces the app-server's session flags for that thread (measured), so it repeats them
   const threadConfig: Record<string, unknown> = deepMerge(kept, { features: { hooks: false } });
+  if (!input.trusted) threadConfig.project_doc_max_bytes = 0;
   for (const n of names) {
     // a repository server follows the repository's approval, whatever the user's CODEX_CONFIG says of that name
     delete threadConfig[`mcp_servers.${n}`];
@@ -197,6 +205,14 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
 }
 
 /**
+ * Whether Codex reads the repository's AGENTS.md files by itself for a workspace of this Atrium trust:
+ * only in a trusted one; otherwise Atrium's launch turns project docs off ({@link codexLaunch}).
+ */
+export function codexReadsProjectDocs(trust: 'trusted' | 'partial' | 'restricted' | null | undefined): boolean {
+  return trust === 'trusted';
+}
+
+/**
  * {@link codexLaunch} for a session of the workspace policy: the servers to switch off are the ones
  * Atrium's listing finds now in the repository's `.codex/config.toml` (held-back ones included; the
  * user's own `~/.codex/config.toml` servers are not listed by Atrium and keep running), the approved ones are the snapshot's; notices go to the transcript. A listing that
@@ -211,7 +227,7 @@ export async function isolateCodexLaunch(core: PolicyCore, st: PolicyState, laun
     names = [...(st.row.snapshot?.mcp.withheld ?? []), ...(st.row.snapshot?.mcp.passed ?? [])].map((s) => s.name);
     core.notice(st, { severity: 'warning', code: 'codex_isolation_partial', title: 'Could not list the Codex MCP servers to switch off', detail: String((error as Error).message ?? error) });
   }
-  const out = codexLaunch(launch, { configServerNames: names, approved: st.mcp ?? [], launcherDir: path.join(core.deps.dataDir, 'codex-launch', st.sessionId) });
+  const out = codexLaunch(launch, { configServerNames: names, approved: st.mcp ?? [], launcherDir: path.join(core.deps.dataDir, 'codex-launch', st.sessionId), trusted: codexReadsProjectDocs(st.row.snapshot?.trust) });
   for (const n of out.notices) core.notice(st, n);
   return out.launch;
 }

@@ -3,6 +3,7 @@ import type { ApprovedMcpServer } from '../../hooks/service';
 import type { RuleCatalog } from '../../rules/catalog';
 import type { RuleSelection, SelectedRule } from '../../rules/types';
 import { notIsolatedNotice, notRunWording } from './agentIsolation';
+import { codexReadsProjectDocs } from './codexIsolation';
 import { geminiLoadsRulesFor } from './geminiIsolation';
 import { splitMcpServers } from './mcpFilter';
 import { checkProvenance, mismatchMessage } from './provenance';
@@ -242,8 +243,10 @@ async function currentCatalog(core: PolicyCore, st: PolicyState, fromDisk: boole
 
 /** Static rules the agent gets from Atrium and those it loads natively (its preset's formats). */
 export function splitNative(core: PolicyCore, st: PolicyState, files: readonly SelectedRule[], trust: SnapshotRecord['trust'] | null): { sent: SelectedRule[]; native: SelectedRule[] } {
-  // Gemini CLI loads GEMINI.md only in a folder it trusts, and Atrium forces that trust (geminiIsolation.ts)
-  const formats = st.isolation.presetId === 'gemini' && !geminiLoadsRulesFor(core.deps.dataDir, trust) ? st.isolation.nativeRuleFormats.filter((f) => f !== 'gemini') : st.isolation.nativeRuleFormats;
+  // Gemini CLI loads GEMINI.md only in a folder it trusts, and Atrium forces that trust (geminiIsolation.ts);
+  // Codex reads AGENTS.md only where Atrium trusts the workspace (codexIsolation.ts turns project docs off elsewhere)
+  const dropsNative = (st.isolation.presetId === 'gemini' && !geminiLoadsRulesFor(core.deps.dataDir, trust)) || (st.isolation.presetId === 'codex' && !codexReadsProjectDocs(trust));
+  const formats = dropsNative ? [] : st.isolation.nativeRuleFormats;
   const native = new Set<string>(formats);
   return { sent: files.filter((f) => !native.has(f.file.format)), native: files.filter((f) => native.has(f.file.format)) };
 }

@@ -10,7 +10,7 @@ export function EmptySessions({ workspaceId, missing, extra }: { workspaceId: st
       <h2>No sessions yet</h2>
       <p className="muted">
         A session is one conversation with a coding agent (Claude Code, Codex, Gemini CLI, or any agent that speaks the Agent Client Protocol) running in
-        a workspace folder. Atrium starts the agent, shows what it does as it streams, asks you before it writes files or runs commands, and keeps the
+        a workspace folder. Atrium starts the agent, shows what it does as it streams, puts the agent's permission requests to you, and keeps the
         whole transcript, so you can stop, close Atrium and resume later.
       </p>
       {missing ? (

@@ -18,12 +18,12 @@ export function useWorkspaceGit(workspaceId: string): GitInfo | null {
  */
 export function WhereItRuns({ workspace, worktree }: { workspace: Workspace | null; worktree: boolean }) {
   const dataDir = useApp((s) => s.info?.dataDir ?? null);
-  if (!workspace) return <>Atrium starts the agent in the workspace folder and asks you before it writes files or runs commands.</>;
+  if (!workspace) return <>Atrium starts the agent in the workspace folder; the permission requests it sends wait for your answer.</>;
   if (!worktree) {
     return (
       <>
-        Atrium starts the agent in the workspace folder <code className="selectable">{workspace.path}</code> and asks you before it writes files or runs
-        commands.
+        Atrium starts the agent in the workspace folder <code className="selectable">{workspace.path}</code>; the permission requests it sends wait for
+        your answer.
       </>
     );
   }
@@ -31,8 +31,8 @@ export function WhereItRuns({ workspace, worktree }: { workspace: Workspace | nu
     <>
       Atrium creates a new git worktree of <code className="selectable">{workspace.path}</code> on a new branch <code>atrium/&lt;title&gt;-&lt;session id&gt;</code>{' '}
       from its current HEAD{dataDir ? <> (in <code className="selectable">{`${dataDir}/worktrees/<session id>`}</code>)</> : null} and starts the agent there;
-      the workspace folder stays untouched. Rules are matched in the workspace (the source project), whose trust and approvals apply. It asks you before
-      the agent writes files or runs commands.
+      the workspace folder stays untouched. Rules are matched in the workspace (the source project), whose trust and approvals apply. The permission
+      requests the agent sends wait for your answer.
     </>
   );
 }

@@ -10,7 +10,7 @@ export function AgentTrustNotes({ agents }: { agents: AgentTrustNote[] | null })
   if (!agents?.length) return null;
   return (
     <section className="review-group agent-trust-notes" aria-label="What each agent loads by itself">
-      <h3>What trusting lets each agent load by itself</h3>
+      <h3>What each agent loads by itself once the folder is trusted</h3>
       <ul>
         {agents.map((a) => (
           <li key={a.agentId} className={`agent-trust-note${a.isolated ? '' : ' banner banner-warn'}`} data-agent={a.agentId}>
