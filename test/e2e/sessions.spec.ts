@@ -162,7 +162,11 @@ test('a session in a new git worktree shows its branch; archiving with a dirty w
   const sessions = new SessionsPage(page);
   await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
+  // before anything is installed, the picker marks the agents Atrium does not isolate
+  await expect(sessions.dialog.locator('[data-agent-id="qwen"] .badge-warn')).toHaveText('approvals not enforced');
+  await expect(sessions.dialog.locator('[data-agent-id="codex"] .badge-warn')).toHaveCount(0);
   await sessions.dialog.getByRole('radio', { name: /Scripted agent/ }).check();
+  await expect(sessions.dialog.locator('[data-agent-id="scripted"] .badge-warn')).toHaveText('approvals not enforced');
   // an agent Atrium cannot identify: a warning before launch, not muted text
   const warning = sessions.dialog.getByRole('alert', { name: 'Approvals are not enforced for this agent' });
   await expect(warning).toContainText('Atrium cannot enforce approvals for Scripted agent');

@@ -50,6 +50,12 @@ export const AgentSummary = z.object({
   args: z.array(z.string()),
   /** Names of the extra environment variables set for this agent (values are never reported). */
   envNames: z.array(z.string()),
+  /**
+   * Whether Atrium launches this agent isolated (its preset, or the preset recognised behind its
+   * command line, has switches that keep it from loading the repository's hooks and MCP servers by
+   * itself); false means Atrium cannot enforce approvals for it (`sessions.agentBehaviour` says why).
+   */
+  isolated: z.boolean(),
 });
 export type AgentSummary = z.infer<typeof AgentSummary>;
 

@@ -82,7 +82,16 @@ describe('agent presets: on-demand install into the data directory', () => {
       ['qwen', '0.24.4'],
     ]);
     expect(list.every((a) => a.install.state === 'available')).toBe(true);
+    // whether Atrium isolates each one is known before it is installed (the picker marks the others)
+    expect(list.map((a) => [a.id, a.isolated])).toEqual([
+      ['claude', true],
+      ['codex', true],
+      ['gemini', true],
+      ['opencode', true],
+      ['qwen', false],
+    ]);
     engine.sessions.agents.define({ id: 'mine', command: process.execPath, args: ['agent.js'], env: { K: 'v' } });
+    expect(engine.sessions.agents.get('mine').isolated, 'an agent Atrium cannot identify').toBe(false);
     expect(engine.sessions.agents.get('mine')).toMatchObject({ kind: 'user', install: { state: 'installed', source: 'command' }, envNames: ['K'] });
     expect(() => engine.sessions.agents.define({ id: 'claude', command: 'x', args: [], env: {} })).toThrow(/built-in preset/);
     expect(engine.sessions.agents.remove('claude')).toBe(false);

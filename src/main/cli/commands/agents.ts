@@ -48,8 +48,11 @@ export function registerAgentsCommands(program: Command): void {
   );
 }
 
-/** One line per agent: `id  name  version  state (source)  command`. */
+/**
+ * One line per agent: `id  name  version  state (source)  command`, then `! approvals not enforced`
+ * for an agent Atrium does not isolate (`atrium session new … --agent ID` prints why).
+ */
 export function describeAgent(a: AgentSummary): string {
   const state = a.install.state === 'installed' ? `installed (${a.install.source})` : a.install.state;
-  return `${a.id.padEnd(10)} ${a.name.padEnd(14)} ${(a.version ?? '-').padEnd(9)} ${state.padEnd(22)} ${[a.command, ...a.args].join(' ')}`;
+  return `${a.id.padEnd(10)} ${a.name.padEnd(14)} ${(a.version ?? '-').padEnd(9)} ${state.padEnd(22)} ${[a.command, ...a.args].join(' ')}${a.isolated ? '' : '  ! approvals not enforced'}`;
 }

@@ -8,6 +8,7 @@ import { installDir, installPreset, readInstallMarker } from './installer';
 import { recogniseAgentCommand, type RecognisedAgent } from './knownAgents';
 import { findExecutable } from './pathLookup';
 import { AGENT_PRESETS, type AgentPreset } from './presets';
+import { isolationFor } from './workspacePolicy/agentIsolation';
 
 /** Everything needed to start an agent: the command line (no shell) and its extra environment. */
 export interface ResolvedAgent {
@@ -214,6 +215,7 @@ export class AgentRegistry {
         },
         ...launch,
         envNames,
+        isolated: isolationFor(id, this.knownAgent(id)).isolated,
       };
     }
     if (!config || config.kind !== 'user' || !config.command) throw this.notFound(id);
@@ -234,6 +236,7 @@ export class AgentRegistry {
       command: config.command,
       args: config.args,
       envNames,
+      isolated: isolationFor(id, this.knownAgent(id)).isolated,
     };
   }
 

@@ -5,7 +5,8 @@ const SOURCE_LABEL = { 'data-dir': 'installed by Atrium', path: 'found on PATH',
 
 /**
  * Agents as radio rows with their install state: installed ones can be picked, npm presets have an
- * Install button (progress from `agentInstallProgress`), unavailable ones say why.
+ * Install button (progress from `agentInstallProgress`), unavailable ones say why; an agent Atrium does
+ * not isolate is marked before it is installed or picked.
  */
 export function AgentPicker({
   agents,
@@ -40,6 +41,11 @@ export function AgentPicker({
               </span>
             </label>
             <span className="sess-agent-state">
+              {!a.isolated && (
+                <span className="badge badge-warn" title="Atrium cannot keep this agent from loading the repository's own hooks and MCP servers; select it to see what it loads by itself">
+                  approvals not enforced
+                </span>
+              )}
               {installed && <span className="badge badge-ok">{a.install.source ? SOURCE_LABEL[a.install.source] : 'installed'}</span>}
               {a.install.state === 'available' && (
                 <button type="button" className="button" onClick={() => onInstall(a.id)} aria-label={`Install ${a.name}`}>
