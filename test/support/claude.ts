@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createEngine, type Engine } from '../../src/main/core/engine';
+import type { Engine } from '../../src/main/core/engine';
 import { INSTALL_MARKER, installDir } from '../../src/main/core/sessions/installer';
 import { AGENT_PRESETS } from '../../src/main/core/sessions/presets';
-import { resolveFolder } from '../../src/main/core/workspaces/paths';
 import { repoRoot } from './corpus';
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply, type FakeRequest } from './fakeAnthropic';
-import { worldDirs, writeFiles, type Files } from './policy';
+import { agentEngines, agentTestEnv, worldDirs, type Files } from './policy';
 import { waitFor } from './sessions';
 
 /** The pinned Claude preset and its adapter entry in the repository's devDependencies. */
@@ -35,7 +34,7 @@ export interface ClaudeWorld {
  */
 export async function claudeWorld(reply: (req: FakeRequest) => FakeReply): Promise<ClaudeWorld> {
   const dirs = worldDirs('atrium-claude-policy-');
-  const { home, ws, dataDir } = dirs;
+  const { home, dataDir } = dirs;
   if (!fs.existsSync(CLAUDE_ENTRY)) throw new Error(`${CLAUDE_ENTRY} is missing (npm install the devDependencies)`);
   fs.mkdirSync(installDir(dataDir, CLAUDE_PRESET), { recursive: true });
   fs.writeFileSync(
@@ -43,28 +42,16 @@ export async function claudeWorld(reply: (req: FakeRequest) => FakeReply): Promi
     JSON.stringify({ id: 'claude', package: CLAUDE_PRESET.package, version: CLAUDE_PRESET.version, entry: CLAUDE_ENTRY, installedAt: new Date().toISOString() }),
   );
   const fake = await startFakeAnthropic(reply);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('ANTHROPIC_') && !k.startsWith('CLAUDE')) env[k] = v;
-  Object.assign(env, { HOME: home, IS_SANDBOX: '1', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake', DISABLE_AUTOUPDATER: '1' });
-  const engines: Engine[] = [];
+  const env = agentTestEnv(/^(ANTHROPIC_|CLAUDE)/, { HOME: home, IS_SANDBOX: '1', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake', DISABLE_AUTOUPDATER: '1' });
+  const engines = agentEngines(dirs, env);
   const world: ClaudeWorld = {
     ...dirs,
     fake,
-    open() {
-      const engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: 0 } });
-      engines.push(engine);
-      return engine;
-    },
-    openTrusted() {
-      const engine = world.open();
-      engine.trust.set(resolveFolder(ws), 'trusted');
-      return engine;
-    },
-    write(files) {
-      writeFiles(ws, files);
-    },
+    open: engines.open,
+    openTrusted: engines.openTrusted,
+    write: engines.write,
     async closeAll() {
-      for (const e of engines.splice(0)) await e.close();
+      await engines.closeEngines();
       await fake.close();
     },
   };

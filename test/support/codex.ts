@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createEngine, type Engine } from '../../src/main/core/engine';
-import { resolveFolder } from '../../src/main/core/workspaces/paths';
+import type { Engine } from '../../src/main/core/engine';
 import { installCachedPreset } from './agents';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIReply, type FakeOpenAIRequest } from './fakeOpenAI';
-import { worldDirs, writeFiles, type Files } from './policy';
+import { agentEngines, agentTestEnv, worldDirs, type Files } from './policy';
 
 /** A world for the real Codex preset (codex-acp 2.6.0 / Codex 0.166.0) against a fake Responses endpoint. */
 export interface CodexWorld {
@@ -38,7 +37,7 @@ export interface CodexWorld {
  */
 export async function codexWorld(reply: (req: FakeOpenAIRequest) => FakeOpenAIReply): Promise<CodexWorld> {
   const dirs = worldDirs('atrium-codex-');
-  const { home, ws, dataDir } = dirs;
+  const { home, dataDir } = dirs;
   const marker = await installCachedPreset('codex', dataDir);
   const fake = await startFakeOpenAI(reply);
   const codexHome = path.join(home, '.codex');
@@ -58,33 +57,21 @@ export async function codexWorld(reply: (req: FakeOpenAIRequest) => FakeOpenAIRe
       '',
     ].join('\n'),
   );
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|CODEX_|ATRIUM_FAKE_|DISABLE_MCP|INITIAL_AGENT_MODE)/.test(k)) env[k] = v;
-  Object.assign(env, { HOME: home, ATRIUM_FAKE_OPENAI_KEY: 'sk-fake', NO_COLOR: '1' });
-  const engines: Engine[] = [];
+  const env = agentTestEnv(/^(OPENAI_|CODEX_|ATRIUM_FAKE_|DISABLE_MCP|INITIAL_AGENT_MODE)/, { HOME: home, ATRIUM_FAKE_OPENAI_KEY: 'sk-fake', NO_COLOR: '1' });
+  const engines = agentEngines(dirs, env);
   const world: CodexWorld = {
     ...dirs,
     fake,
     env,
     entry: marker.entry,
-    open(options = {}) {
-      const engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: options.idleMs ?? 0 } });
-      engines.push(engine);
-      return engine;
-    },
-    openTrusted(options) {
-      const engine = world.open(options);
-      engine.trust.set(resolveFolder(ws), 'trusted');
-      return engine;
-    },
-    write(files) {
-      writeFiles(ws, files);
-    },
+    open: engines.open,
+    openTrusted: engines.openTrusted,
+    write: engines.write,
     appendUserConfig(toml) {
       fs.appendFileSync(path.join(codexHome, 'config.toml'), `\n${toml}\n`);
     },
     async closeAll() {
-      for (const e of engines.splice(0)) await e.close();
+      await engines.closeEngines();
       await fake.close();
     },
   };

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createEngine, type Engine } from '../../src/main/core/engine';
-import { resolveFolder } from '../../src/main/core/workspaces/paths';
+import type { Engine } from '../../src/main/core/engine';
 import { installCachedPreset } from './agents';
 import { startFakeGemini, type FakeGemini, type GeminiReply, type GeminiRequest } from './fakeGemini';
-import { worldDirs, writeFiles, type Files } from './policy';
+import { agentEngines, agentTestEnv, worldDirs, type Files } from './policy';
 
 /** User settings that keep Gemini CLI 0.61.0 from reaching out (usage statistics, update checks); agents-offline.md. */
 export const OFFLINE_USER_SETTINGS = { privacy: { usageStatisticsEnabled: false }, general: { enableAutoUpdate: false, enableAutoUpdateNotification: false } };
@@ -44,34 +43,22 @@ export async function geminiWorld(reply: (req: GeminiRequest) => GeminiReply, op
   fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
   fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(OFFLINE_USER_SETTINGS, null, 2));
   const fake = await startFakeGemini(reply);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GEMINI') && !k.startsWith('GOOGLE')) env[k] = v;
-  Object.assign(env, { HOME: home, GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: 'fake-gemini-key', NO_BROWSER: 'true' });
-  const engines: Engine[] = [];
+  const env = agentTestEnv(/^(GEMINI|GOOGLE)/, { HOME: home, GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: 'fake-gemini-key', NO_BROWSER: 'true' });
+  const engines = agentEngines(dirs, env);
   const trustFile = path.join(home, '.gemini', 'trustedFolders.json');
   const world: GeminiWorld = {
     ...dirs,
     fake,
     env,
-    open() {
-      const engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: 0 } });
-      engines.push(engine);
-      return engine;
-    },
-    openTrusted() {
-      const engine = world.open();
-      engine.trust.set(resolveFolder(ws), 'trusted');
-      return engine;
-    },
-    write(files) {
-      writeFiles(ws, files);
-    },
+    open: engines.open,
+    openTrusted: engines.openTrusted,
+    write: engines.write,
     setGeminiTrust(trusted) {
       if (trusted) fs.writeFileSync(trustFile, JSON.stringify({ [ws]: 'TRUST_FOLDER' }, null, 2));
       else fs.rmSync(trustFile, { force: true });
     },
     async closeAll() {
-      for (const e of engines.splice(0)) await e.close();
+      await engines.closeEngines();
       await fake.close();
     },
   };

@@ -60,6 +60,52 @@ export function worldDirs(prefix: string): WorldDirs {
   return { base, home, ws, dataDir: path.join(base, 'data') };
 }
 
+/**
+ * The environment a real-agent test gives its agents: `process.env` without the variables whose
+ * names match `drop` (the machine's own credentials and settings for that agent), then `set`.
+ */
+export function agentTestEnv(drop: RegExp, set: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !drop.test(k)) env[k] = v;
+  return Object.assign(env, set);
+}
+
+/** The engines of a real-agent world (see {@link agentEngines}). */
+export interface AgentEngines {
+  /** An engine on the world's data dir and home, `env` as every agent's base environment, no watchers; idle shutdown only with `idleMs`. */
+  open(options?: { idleMs?: number }): Engine;
+  /** `open(options)`, then records "trusted" for the workspace in that engine. */
+  openTrusted(options?: { idleMs?: number }): Engine;
+  /** Writes files below the workspace (see `writeFiles`). */
+  write(files: Files): void;
+  /** Closes every engine opened so far. */
+  closeEngines(): Promise<void>;
+}
+
+/** Engines over one data dir for a real agent against a fake model endpoint (`claudeWorld`, `codexWorld`, `geminiWorld`). */
+export function agentEngines(dirs: WorldDirs, env: Record<string, string>): AgentEngines {
+  const engines: Engine[] = [];
+  const open = (options: { idleMs?: number } = {}) => {
+    const engine = createEngine({ dataDir: dirs.dataDir, homeDir: dirs.home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: options.idleMs ?? 0 } });
+    engines.push(engine);
+    return engine;
+  };
+  return {
+    open,
+    openTrusted(options) {
+      const engine = open(options);
+      engine.trust.set(resolveFolder(dirs.ws), 'trusted');
+      return engine;
+    },
+    write(files) {
+      writeFiles(dirs.ws, files);
+    },
+    async closeEngines() {
+      for (const e of engines.splice(0)) await e.close();
+    },
+  };
+}
+
 /** Builds a {@link PolicyWorld} for a scenario of the scripted agent. */
 export function policyWorld(scenario: Scenario, name = 'scenario'): PolicyWorld {
   const dirs = worldDirs('atrium-policy-');

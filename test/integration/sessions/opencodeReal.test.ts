@@ -5,7 +5,7 @@ import { createEngine, type Engine } from '../../../src/main/core/engine';
 import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { installCachedPreset } from '../../support/agents';
 import { startFakeChatCompletions, type FakeChatCompletions } from '../../support/fakeChatCompletions';
-import { approveHooks, notices, worldDirs, writeFiles } from '../../support/policy';
+import { agentTestEnv, approveHooks, notices, worldDirs, writeFiles } from '../../support/policy';
 import { waitFor } from '../../support/sessions';
 
 /**
@@ -65,9 +65,7 @@ describe('OpenCode under Atrium (real agent, fake model API)', () => {
       // a repository MCP server Atrium lists; approved below, so Atrium passes it over ACP
       '.mcp.json': { mcpServers: { approved_tool: { command: 'sh', args: ['-c', `touch '${marker('approved-mcp')}'; exec sleep 2`] } } },
     });
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('OPENCODE') && !k.startsWith('XDG_')) env[k] = v;
-    Object.assign(env, { HOME: home });
+    const env = agentTestEnv(/^(OPENCODE|XDG_)/, { HOME: home });
     engine = createEngine({ dataDir, homeDir: home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: 0 } });
     engine.trust.set(resolveFolder(ws), 'trusted');
     await approveHooks(engine, ws, ['approved_tool']);
