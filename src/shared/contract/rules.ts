@@ -83,6 +83,12 @@ export const RuleFileInfo = z.object({
   bodyBytes: z.number().int(),
   /** Symlink target (root-relative when inside the root). */
   linkTarget: z.string().nullable(),
+  /**
+   * Root-relative folder of the nested git repository, submodule or worktree holding the file (the
+   * innermost), or null when it belongs to the catalog root's repository. Agents that stop their
+   * upward walk at a `.git` (Codex) start this file's scope chain there.
+   */
+  nestedRoot: z.string().nullable(),
   /** Position in catalog order (later = more specific). */
   order: z.number().int(),
 });
@@ -179,6 +185,8 @@ export const ExplainedRule = z.object({
   matchedPattern: z.string().nullable(),
   triggerPath: z.string().nullable(),
   bytes: z.number().int(),
+  /** For reason `same-file`: the path of the file whose text this one is (loaded once, under that path). */
+  sameAs: z.string().nullable(),
 });
 
 export const RuleReferenceInfo = z.object({ id: z.string(), relativePath: z.string(), source: RuleSource, sha256: z.string() });
@@ -195,6 +203,8 @@ export const RulesExplainResult = z.object({
   static: z.array(ExplainedRule),
   contextual: z.array(ExplainedRule),
   dropped: z.array(ExplainedRule),
+  /** Matched, but the same text as a loaded file (symlink, import-only file, imported file): reason `same-file`, `sameAs` set; not sent, not budgeted. */
+  collapsed: z.array(ExplainedRule),
   skipped: z.array(ExplainedRule),
   contentBytes: z.number().int(),
   provenanceSha256: z.string(),

@@ -103,6 +103,7 @@ function describeExplanation(r: RulesExplainResult, withContent: boolean): strin
   section(r.agent === 'atrium' ? 'Static' : 'At start', r.static);
   section(r.agent === 'atrium' ? 'Contextual' : 'On reading the path', r.contextual);
   if (r.dropped.length) section(r.agent === 'atrium' ? 'Dropped (budget)' : 'Cut, truncated or skipped', r.dropped);
+  if (r.collapsed.length) section('Same file as a loaded one (loaded once)', r.collapsed);
   const b = r.budget;
   const fmt = (x: { maxBytes: number | null; usedBytes: number }) => `${formatBytes(x.usedBytes)}${x.maxBytes === null ? '' : ` of ${formatBytes(x.maxBytes)}`}`;
   lines.push(`Budget: static ${fmt(b.static)}, contextual ${fmt(b.contextual)}; rendered ${formatBytes(r.contentBytes)}; provenance ${r.provenanceSha256.slice(0, 16)}`);

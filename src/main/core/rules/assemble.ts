@@ -18,9 +18,11 @@ export interface AssembledCatalog {
  * `AGENTS.override.md` hides `AGENTS.md` in the same folder (an empty override still hides it,
  * with a warning, as Codex does; at user level an empty `~/.codex/AGENTS.override.md` falls back
  * to `AGENTS.md`, as Codex's global level does). Order: user files first, then scope depth, then
- * priority, then relative path by code point. Pure; input records are not modified.
+ * priority, then relative path by code point. `nestedRoots` (root-relative folders of nested
+ * repositories, submodules and worktrees) give each file its `nestedRoot`. Pure; input records
+ * are not modified.
  */
-export function assembleCatalog(records: readonly RuleRecord[]): AssembledCatalog {
+export function assembleCatalog(records: readonly RuleRecord[], nestedRoots: readonly string[] = []): AssembledCatalog {
   const statusOf = new Map<RuleRecord, RuleStatus>();
   const extra = new Map<RuleRecord, RuleWarning[]>();
   const note = (r: RuleRecord, w: RuleWarning) => extra.set(r, [...(extra.get(r) ?? []), w]);
@@ -54,7 +56,7 @@ export function assembleCatalog(records: readonly RuleRecord[]): AssembledCatalo
   }
 
   const sorted = [...records].sort(compareRecords);
-  const files = sorted.map((r, order) => freezeFile(r, order, statusOf.get(r) ?? r.status, extra.get(r) ?? []));
+  const files = sorted.map((r, order) => freezeFile(r, order, statusOf.get(r) ?? r.status, extra.get(r) ?? [], nestedRootOf(r, nestedRoots)));
   return { files: Object.freeze(files), catalogSha256: digestOfEntries(files) };
 }
 
@@ -71,7 +73,17 @@ export function compareRecords(a: RuleRecord, b: RuleRecord): number {
   return compareCodePoints(a.candidate.relativePath, b.candidate.relativePath);
 }
 
-function freezeFile(r: RuleRecord, order: number, status: RuleStatus, extra: RuleWarning[]): RuleFile {
+/** The innermost nested repository root (root-relative folder) containing a project file, or null. */
+function nestedRootOf(r: RuleRecord, nestedRoots: readonly string[]): string | null {
+  if (r.candidate.classification.source === 'user') return null;
+  let best: string | null = null;
+  for (const root of nestedRoots) {
+    if (r.candidate.relativePath.startsWith(`${root}/`) && (best === null || root.length > best.length)) best = root;
+  }
+  return best;
+}
+
+function freezeFile(r: RuleRecord, order: number, status: RuleStatus, extra: RuleWarning[], nestedRoot: string | null): RuleFile {
   const { classification } = r.candidate;
   const hasDigest = status !== 'invalid' && status !== 'restricted';
   return Object.freeze({
@@ -99,6 +111,7 @@ function freezeFile(r: RuleRecord, order: number, status: RuleStatus, extra: Rul
     imports: Object.freeze([...r.imports]),
     linkTarget: r.linkTarget,
     realPath: r.realPath,
+    nestedRoot,
     warnings: Object.freeze([...r.warnings, ...extra]),
     order,
   });

@@ -3,7 +3,7 @@ import { RuleProvenanceMismatch, RuleSourceOutsideRoot } from './errors';
 import { RULE_LIMITS } from './limits';
 import { canonicalizeTarget, relativeToRoot } from './paths';
 import { buildSelection } from './render';
-import { applyBudget, SelectionIndex } from './select';
+import { applyBudget, collapseSameText, SelectionIndex } from './select';
 import type { RuleFile, RuleFinding, RuleReference, RuleSelection, RuleTrustMode, SelectedRule } from './types';
 
 /** Everything a catalog is made of (all immutable). */
@@ -98,14 +98,16 @@ export class RuleCatalog implements RuleCatalogData {
 
   /**
    * Unconditional rules for a session starting in `fromDir` (seed §4.5 staticRules): active
-   * `always` files whose scope is an ancestor-or-self of `fromDir`, budgeted (default 48 KiB of
+   * `always` files whose scope is an ancestor-or-self of `fromDir`, the same text collapsed to one
+   * file ({@link collapseSameText}: symlinks, import-only files), then budgeted (default 48 KiB of
    * body bytes) and rendered in `<project-instructions>`.
    * @throws RuleSourceOutsideRoot when `fromDir` is outside the root.
    */
   staticRules(fromDir?: string, maxBytes: number = RULE_LIMITS.staticBudgetBytes): RuleSelection {
     const fromRel = this.resolveFrom(fromDir);
-    const { kept, dropped } = applyBudget(this.index.staticCandidates(fromRel), maxBytes);
-    return buildSelection('project-instructions', kept, { maxBytes, dropped });
+    const unique = collapseSameText(this.index.staticCandidates(fromRel));
+    const { kept, dropped } = applyBudget(unique.kept, maxBytes);
+    return buildSelection('project-instructions', kept, { maxBytes, dropped, collapsed: unique.collapsed });
   }
 
   /**
@@ -128,11 +130,15 @@ export class RuleCatalog implements RuleCatalogData {
   /**
    * The contextual selection for already canonical, root-relative inputs (the fast path used by
    * `contextualRules`, benchmarks and explanations). `triggers` must be unique and sorted.
+   * Candidates that are the same text as another candidate or a `loaded` file are collapsed
+   * before budgeting ({@link collapseSameText}).
    */
   contextualRulesRelative(fromRel: string, triggers: readonly string[], loaded: ReadonlySet<string>, maxBytes: number = RULE_LIMITS.contextualBudgetBytes): RuleSelection {
     const candidates = this.index.contextualCandidates(fromRel, triggers, loaded);
-    const { kept, dropped } = applyBudget(candidates, maxBytes);
-    return buildSelection('contextual-project-instructions', kept, { triggerPaths: triggers, maxBytes, dropped });
+    const anchors = [...loaded].flatMap((id) => this.byId.get(id) ?? []);
+    const unique = collapseSameText(candidates, anchors);
+    const { kept, dropped } = applyBudget(unique.kept, maxBytes);
+    return buildSelection('contextual-project-instructions', kept, { triggerPaths: triggers, maxBytes, dropped, collapsed: unique.collapsed });
   }
 
   /** Selected files for root-relative triggers without budget or rendering (benchmark lookups). */

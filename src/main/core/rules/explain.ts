@@ -47,7 +47,7 @@ export function explainRules(catalog: RuleCatalog, options: ExplainOptions): Rul
   const loaded = new Set([...(options.loaded ?? []), ...staticSel.references.map((r) => r.id)]);
   const contextual = catalog.contextualRulesRelative(fromRel, targetRel ? [targetRel] : [], loaded, options.budget ?? RULE_LIMITS.contextualBudgetBytes);
   const taken = new Set<RuleFile>([...staticSel.files, ...contextual.files].map((s) => s.file));
-  for (const d of [...staticSel.dropped, ...contextual.dropped]) taken.add(d.file);
+  for (const d of [...staticSel.dropped, ...contextual.dropped, ...staticSel.collapsed, ...contextual.collapsed]) taken.add(d.file);
   const userLoaded = new Set(options.loaded ?? []);
   const skipped = catalog.files.filter((f) => !taken.has(f)).map((f) => whyNot(f, fromRel, targetRel, userLoaded));
   const content = [staticSel.content, contextual.content].filter(Boolean).join('\n\n');

@@ -162,7 +162,9 @@ function lintDuplicates(catalog: RuleCatalog, add: Add): void {
     if (file.realPath) {
       const first = byReal.get(file.realPath);
       if (first) {
-        add(file, warning('duplicate-content', 'warning', `This file and ${first.relativePath} are the same file (a symlink), so agents that read both get its text twice.`, null, 'Keep one of the two paths, or make sure each agent reads only one.'));
+        // A symlink such as CLAUDE.md -> AGENTS.md is the usual way to give each agent its file name:
+        // each agent reads one of the names, and Atrium's selection loads the text once.
+        add(file, warning('duplicate-content', 'info', `This file and ${first.relativePath} are the same file (a symlink): Atrium loads its text once, and each agent reads the name it knows.`, null, null));
         continue;
       }
       byReal.set(file.realPath, file);
@@ -180,7 +182,9 @@ function lintDuplicates(catalog: RuleCatalog, add: Add): void {
       if (!direct || direct === file || imp.depth !== 1) continue;
       add(
         file,
-        warning('duplicate-content', 'warning', `Imports ${imp.path}, which also loads on its own: sessions that load both see its text twice.`, imp.line, `Keep the import only for agents that do not read ${imp.path}, or drop it.`),
+        // `CLAUDE.md` = `@AGENTS.md` is the documented way to share AGENTS.md with Claude Code; Atrium's
+        // selection collapses the two to one text, so there is nothing to fix.
+        warning('duplicate-content', 'info', `Imports ${imp.path}, which also loads on its own: Atrium loads the text once (the selection collapses the two), and agents that read only one of the files get it through that file.`, imp.line, null),
       );
     }
   }

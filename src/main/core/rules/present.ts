@@ -40,6 +40,7 @@ export function presentFile(catalog: RuleCatalog, f: RuleFile): RuleFileInfo {
     description: f.description,
     bodyBytes: f.bodyBytes,
     linkTarget: f.linkTarget,
+    nestedRoot: f.nestedRoot,
     order: f.order,
   };
 }
@@ -93,6 +94,7 @@ export function presentExplanation(catalog: RuleCatalog, e: RuleExplanation): Ru
     static: e.static.files.map(selected),
     contextual: e.contextual.files.map(selected),
     dropped: [...e.static.dropped, ...e.contextual.dropped].map(unselected),
+    collapsed: [...e.static.collapsed, ...e.contextual.collapsed].map(unselected),
     skipped: e.skipped.map(unselected),
     contentBytes: e.contentBytes,
     provenanceSha256: e.provenanceSha256,
@@ -121,6 +123,7 @@ export function presentAgentExplanation(catalog: RuleCatalog, view: CoreAgentVie
     matchedPattern: null,
     triggerPath: f.when === 'on-read' ? view.targetPath : null,
     bytes: f.bytes,
+    sameAs: null,
   });
   const loaded = view.files.filter((f) => f.status === 'loaded' || f.status === 'truncated');
   return {
@@ -131,6 +134,7 @@ export function presentAgentExplanation(catalog: RuleCatalog, view: CoreAgentVie
     static: loaded.filter((f) => f.when !== 'on-read').map(row),
     contextual: loaded.filter((f) => f.when === 'on-read').map(row),
     dropped: view.files.filter((f) => f.status === 'cut' || f.status === 'truncated' || f.status === 'skipped').map(row),
+    collapsed: [],
     skipped: view.files.filter((f) => f.status === 'ignored' || f.status === 'conditional' || f.status === 'restricted').map(row),
     contentBytes: Buffer.byteLength(view.content),
     provenanceSha256: sha256Hex(view.content),
@@ -163,11 +167,12 @@ function selected(s: SelectedRule) {
     matchedPattern: s.matchedPattern,
     triggerPath: s.triggerPath,
     bytes: s.file.bodyBytes,
+    sameAs: null,
   };
 }
 
 function unselected(u: UnselectedRule) {
-  return { id: u.file.id, path: u.file.relativePath, reason: u.reason, detail: u.detail, matchedPattern: null, triggerPath: null, bytes: u.file.bodyBytes };
+  return { id: u.file.id, path: u.file.relativePath, reason: u.reason, detail: u.detail, matchedPattern: null, triggerPath: null, bytes: u.file.bodyBytes, sameAs: u.sameAs ?? null };
 }
 
 function describeSelection(s: SelectedRule): string {

@@ -21,7 +21,7 @@ export function renderFile(selected: SelectedRule): string {
 export function buildSelection(
   tag: string,
   kept: readonly SelectedRule[],
-  options: { triggerPaths?: readonly string[]; maxBytes: number | null; dropped?: readonly UnselectedRule[] },
+  options: { triggerPaths?: readonly string[]; maxBytes: number | null; dropped?: readonly UnselectedRule[]; collapsed?: readonly UnselectedRule[] },
 ): RuleSelection {
   const triggerPaths = options.triggerPaths ?? [];
   const attr = options.triggerPaths && options.triggerPaths.length > 0 ? ` trigger-paths="${escapeAttribute(triggerPaths.join(','))}"` : '';
@@ -37,5 +37,6 @@ export function buildSelection(
     maxBytes: options.maxBytes,
     provenanceSha256: digestOfEntries(kept.map(({ file }) => file)),
     dropped: Object.freeze([...(options.dropped ?? [])]),
+    collapsed: Object.freeze([...(options.collapsed ?? [])]),
   });
 }

@@ -104,3 +104,67 @@ export function applyBudget(ordered: readonly SelectedRule[], maxBytes: number):
 function byOrder(a: SelectedRule, b: SelectedRule): number {
   return a.file.order - b.file.order;
 }
+
+/**
+ * Collapses candidates that carry the same text as another candidate or an already loaded file,
+ * before budgeting, so one text is never loaded twice (and a duplicate cannot push another file
+ * out of the budget). Three cases, in this order:
+ *
+ * - same real path (`CLAUDE.md -> AGENTS.md`, a common recommendation): the file that is not a
+ *   symlink is kept (else the first in catalog order); the other is collapsed into it;
+ * - a file whose body is nothing but `@imports` of files that are themselves selected or loaded
+ *   (`CLAUDE.md` = `@AGENTS.md`): its content is their text, so it is collapsed into the first;
+ * - a file imported (at any depth) by a kept or loaded file with text of its own: its text is
+ *   already inside the importer's content, so it is collapsed into the importer.
+ *
+ * `anchors` are files already loaded in the session (never collapsed themselves). Kept candidates
+ * stay in their input order; collapsed ones carry reason `same-file` and `sameAs`.
+ */
+export function collapseSameText(candidates: readonly SelectedRule[], anchors: readonly RuleFile[] = []): { kept: SelectedRule[]; collapsed: UnselectedRule[] } {
+  if (candidates.length === 0 || (candidates.length === 1 && anchors.length === 0)) return { kept: [...candidates], collapsed: [] };
+  const collapsedBy = new Map<RuleFile, UnselectedRule>();
+  const collapse = (file: RuleFile, into: RuleFile, detail: string) => {
+    if (!collapsedBy.has(file)) collapsedBy.set(file, { file, reason: 'same-file', detail, sameAs: into.relativePath });
+  };
+  // 1. Same real path.
+  const byReal = new Map<string, RuleFile>();
+  for (const a of anchors) if (a.realPath && !byReal.has(a.realPath)) byReal.set(a.realPath, a);
+  const isAnchor = new Set(anchors);
+  const real = candidates.filter((c) => c.file.realPath);
+  for (const c of [...real.filter((c) => c.file.linkTarget === null), ...real.filter((c) => c.file.linkTarget !== null)]) {
+    const key = c.file.realPath!;
+    const first = byReal.get(key);
+    if (!first) {
+      byReal.set(key, c.file);
+      continue;
+    }
+    const how = c.file.linkTarget !== null ? `a symlink to ${c.file.linkTarget}` : `the same file through a symlinked folder`;
+    collapse(c.file, first, `Same file as ${first.relativePath} (${how})${isAnchor.has(first) ? ', already loaded' : ''}: its text is loaded once.`);
+  }
+  // 2. and 3. Imports of files that are themselves selected or loaded.
+  const live = () => [...anchors, ...candidates.map((c) => c.file).filter((f) => !collapsedBy.has(f))];
+  const byPath = new Map<string, RuleFile>();
+  for (const f of live()) byPath.set(f.relativePath, f);
+  for (const importer of live()) {
+    if (collapsedBy.has(importer) || importer.imports.length === 0) continue;
+    const targets = importer.imports.map((imp) => ({ imp, file: byPath.get(imp.path) })).filter((t) => t.file && t.file !== importer && !collapsedBy.has(t.file));
+    if (targets.length === 0) continue;
+    const direct = importer.imports.filter((imp) => imp.depth === 1);
+    const onlyImports = !isAnchor.has(importer) && importsOnly(importer.body) && direct.every((imp) => targets.some((t) => t.imp === imp));
+    if (onlyImports) {
+      const into = targets.find((t) => t.imp.depth === 1)!.file!;
+      collapse(importer, into, `Same text as ${into.relativePath}: this file only imports it (@${into.relativePath}, line ${direct[0].line}), so the text is loaded once.`);
+      continue;
+    }
+    for (const t of targets) {
+      if (isAnchor.has(t.file!)) continue;
+      collapse(t.file!, importer, `Same text as part of ${importer.relativePath}, which imports it (line ${t.imp.line} of ${t.imp.from}): the text is loaded once, inside ${importer.relativePath}.`);
+    }
+  }
+  return { kept: candidates.filter((c) => !collapsedBy.has(c.file)), collapsed: candidates.flatMap((c) => collapsedBy.get(c.file) ?? []) };
+}
+
+/** True when a body holds nothing but `@path` tokens (and whitespace). */
+function importsOnly(body: string | null): boolean {
+  return body !== null && body.trim() !== '' && body.replace(/(^|\s)@\S+/g, '$1').trim() === '';
+}

@@ -154,6 +154,12 @@ export interface RuleFile {
   readonly linkTarget: string | null;
   /** Canonical path of the file read (realpath), for duplicate detection. */
   readonly realPath: string | null;
+  /**
+   * Root-relative folder of the nested git repository, submodule or worktree the file lies in
+   * (the innermost one), or null when it belongs to the catalog root's own repository (or folder).
+   * Agents that stop at a `.git` start their scope chain there.
+   */
+  readonly nestedRoot: string | null;
   readonly warnings: readonly RuleWarning[];
   /** Position in catalog order (0-based). */
   readonly order: number;
@@ -183,7 +189,8 @@ export type SelectionReason =
   | 'overridden'
   | 'inert'
   | 'invalid'
-  | 'restricted';
+  | 'restricted'
+  | 'same-file';
 
 /** One selected file with the reason it was chosen. */
 export interface SelectedRule {
@@ -200,6 +207,11 @@ export interface UnselectedRule {
   readonly file: RuleFile;
   readonly reason: SelectionReason;
   readonly detail: string;
+  /**
+   * For reason `same-file`: relative path of the selected (or already loaded) file whose text this
+   * one is, so it is loaded once. Absent otherwise.
+   */
+  readonly sameAs?: string;
 }
 
 /** Result of `staticRules`/`contextualRules`/`hydrate` (seed §4.5 resolution object, extended). */
@@ -221,6 +233,12 @@ export interface RuleSelection {
   readonly provenanceSha256: string;
   /** Files that matched but did not fit the budget (reason `budget`). */
   readonly dropped: readonly UnselectedRule[];
+  /**
+   * Files that matched but are the same text as a kept or already loaded file (reason `same-file`,
+   * `sameAs` set): a symlink to it, or a file that only imports it, or a file another selected
+   * file imports. Collapsed before budgeting, so they cost nothing and are not rendered.
+   */
+  readonly collapsed: readonly UnselectedRule[];
 }
 
 /** How much of the project the catalog may activate (asked of the TrustGate, see builder). */

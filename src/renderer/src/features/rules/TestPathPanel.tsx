@@ -156,6 +156,12 @@ function Explanation({ data, onOpenFile }: { data: RulesExplainResult; onOpenFil
           <RuleRows rows={data.dropped} onOpenFile={onOpenFile} empty="" />
         </>
       )}
+      {data.collapsed.length > 0 && (
+        <>
+          <h3>Same file, loaded once ({data.collapsed.length})</h3>
+          <RuleRows rows={data.collapsed} onOpenFile={onOpenFile} empty="" />
+        </>
+      )}
       {data.skipped.length > 0 && (
         <details>
           <summary className="muted">Not applied ({data.skipped.length})</summary>
@@ -182,7 +188,7 @@ function RuleRows({ rows, onOpenFile, empty }: { rows: RulesExplainResult['stati
           ) : (
             <code>{r.path}</code>
           )}{' '}
-          <span className="muted">{formatBytes(r.bytes)}</span> — {r.detail}
+          <span className="muted">{formatBytes(r.bytes)}</span> — {r.sameAs && <span className="badge badge-muted same-as">same file as {r.sameAs}</span>} {r.detail}
           {r.matchedPattern && !r.detail.includes(r.matchedPattern) && (
             <>
               {' '}
