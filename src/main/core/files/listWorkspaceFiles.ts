@@ -39,6 +39,14 @@ export interface WorkspaceFileList {
    * lister standing in for this function (tests) may leave it out.
    */
   deleted?: string[];
+  /**
+   * What `maxDepth` left out (sorted): with the `git` strategy the files deeper than the limit
+   * (root-relative, as in `files`); with the `walk` strategy the folders not descended into
+   * (root-relative, ending in `/`). Never anything below `.git` or `node_modules`. Callers use it
+   * to warn about the cut and to read the few deep files they must not miss. A lister standing in
+   * for this function (tests) may leave it out.
+   */
+  beyondDepth?: string[];
 }
 
 /**
@@ -59,11 +67,18 @@ export async function listWorkspaceFiles(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const strategy = options.strategy ?? ((await isInsideGitWorkTree(root)) ? 'git' : 'walk');
   const gone: string[] = [];
-  const files = strategy === 'git' ? await listWithGit(root, options.verifyExistence ?? true, gone) : await listWithWalk(root, maxDepth);
-  const kept = files.filter((rel) => isWithinLimits(rel, maxDepth));
+  const beyondDepth: string[] = [];
+  const files = strategy === 'git' ? await listWithGit(root, options.verifyExistence ?? true, gone) : await listWithWalk(root, maxDepth, beyondDepth);
+  const kept: string[] = [];
+  for (const rel of files) {
+    const verdict = limitVerdict(rel, maxDepth);
+    if (verdict === WITHIN) kept.push(rel);
+    else if (verdict === TOO_DEEP) beyondDepth.push(rel);
+  }
   kept.sort(); // the default sort compares UTF-16 code units: the same order as compareCodePoints, much faster
-  const deleted = gone.length === 0 ? gone : gone.filter((rel) => isWithinLimits(rel, maxDepth)).sort();
-  return { files: kept, strategy, deleted };
+  beyondDepth.sort();
+  const deleted = gone.length === 0 ? gone : gone.filter((rel) => limitVerdict(rel, maxDepth) === WITHIN).sort();
+  return { files: kept, strategy, deleted, beyondDepth };
 }
 
 /** Code-point order (not locale order), so results are identical on every machine. */
@@ -71,14 +86,21 @@ export function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function isWithinLimits(rel: string, maxDepth: number): boolean {
+const WITHIN = 0;
+const SKIPPED = 1;
+const TOO_DEEP = 2;
+
+/** WITHIN, SKIPPED (below `.git`/`node_modules`, whatever the depth) or TOO_DEEP (more than `maxDepth` folders). */
+function limitVerdict(rel: string, maxDepth: number): number {
   let depth = 0;
   let start = 0;
+  let deep = false;
   for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
-    if (++depth > maxDepth || ALWAYS_SKIPPED_DIRS.has(rel.slice(start, i))) return false;
+    if (ALWAYS_SKIPPED_DIRS.has(rel.slice(start, i))) return SKIPPED;
+    if (++depth > maxDepth) deep = true;
     start = i + 1;
   }
-  return true;
+  return deep ? TOO_DEEP : WITHIN;
 }
 
 /** Through the hardened runner: a folder that is itself a bare repository answers "no" (then the walk lists it). */
@@ -116,7 +138,7 @@ async function listWithGit(root: string, verifyExistence: boolean, gone: string[
   return kept;
 }
 
-async function listWithWalk(root: string, maxDepth: number): Promise<string[]> {
+async function listWithWalk(root: string, maxDepth: number, beyondDepth: string[]): Promise<string[]> {
   const out: string[] = [];
   await fs.access(root);
   const walk = async (relDir: string, depth: number, rules: Array<{ base: string; ig: Ignore }>) => {
@@ -143,6 +165,7 @@ async function listWithWalk(root: string, maxDepth: number): Promise<string[]> {
       if (isIgnored(scoped, rel, isDir)) continue;
       if (isDir) {
         if (depth < maxDepth) await walk(rel, depth + 1, scoped);
+        else beyondDepth.push(`${rel}/`);
       } else {
         out.push(rel);
       }

@@ -146,11 +146,19 @@ export class WorkspaceScan implements FileAccess {
     }
     const prefix = dir === this.root ? '' : `${posixRelative(this.root, dir)}/`;
     const deeper = options.maxDepth + (prefix ? this.prefixDepth : 0) < this.baseDepth();
-    const view = (list: string[]) => {
+    const cut: string[] = [];
+    const view = (list: string[], keepCut: boolean) => {
       const below = prefix ? withPrefix(list, prefix) : list;
-      return deeper ? below.filter((rel) => depthOf(rel) <= options.maxDepth) : below;
+      if (!deeper) return below;
+      return below.filter((rel) => {
+        if (depthOf(rel) <= options.maxDepth) return true;
+        if (keepCut) cut.push(rel);
+        return false;
+      });
     };
-    return { files: view(files), strategy: base.strategy, deleted: deleted.length ? view(deleted) : [] };
+    const listed = view(files, true);
+    const beyondBase = base.beyondDepth ? (prefix ? withPrefix(base.beyondDepth, prefix) : base.beyondDepth) : [];
+    return { files: listed, strategy: base.strategy, deleted: deleted.length ? view(deleted, false) : [], beyondDepth: mergeSorted(cut, beyondBase) };
   }
 
   private baseDepth(): number {

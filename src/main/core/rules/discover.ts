@@ -20,7 +20,9 @@ export interface ProjectDiscovery {
 /**
  * Finds project rule files under the catalog root (issue 4 §2): the workspace file list
  * (`listWorkspaceFiles`: `.gitignore` respected, `.git`/`node_modules` skipped, depth ≤ 32)
- * filtered by {@link classifyProjectPath}. `CLAUDE.local.md` is meant to be untracked and is
+ * filtered by {@link classifyProjectPath}. Deeper rule files are left out with a `depth-limit`
+ * catalog warning, except those of the folders from the root to the workspace folder, which are
+ * always read. `CLAUDE.local.md` is meant to be untracked and is
  * usually gitignored, so it is also looked for directly in the root, the folders between the root
  * and the workspace folder, and the scope folder of every other rule file. Never throws: a listing
  * failure becomes a catalog warning and an empty list. `files` lists (a build's `WorkspaceScan`, so
@@ -29,11 +31,13 @@ export interface ProjectDiscovery {
 export async function discoverProject(root: string, workspaceDir: string, files: WorkspaceLister = directFileAccess): Promise<ProjectDiscovery> {
   let listedFiles: string[] = [];
   let strategy: ProjectDiscovery['strategy'] = 'none';
+  let beyondDepth: string[] = [];
   const warnings: RuleFinding[] = [];
   try {
     const listed = await files.list(root, { maxDepth: RULE_LIMITS.maxDepth, verifyExistence: false });
     listedFiles = listed.files;
     strategy = listed.strategy;
+    beyondDepth = listed.beyondDepth ?? [];
   } catch (error) {
     warnings.push({
       ...warning('listing-failed', 'error', `The workspace files could not be listed: ${error instanceof Error ? error.message : String(error)}`, null, 'Check that the folder is readable.'),
@@ -45,8 +49,65 @@ export async function discoverProject(root: string, workspaceDir: string, files:
     const classification = classifyProjectPath(rel);
     if (classification) candidates.push({ relativePath: rel, absolutePath: path.join(root, rel), classification });
   }
+  const workspaceRel = relativeToRoot(root, workspaceDir) ?? '';
+  const deep = deepStartChain(workspaceRel, strategy, beyondDepth);
+  if (deep.files.length > 0) {
+    listedFiles = mergeSortedUnique(listedFiles, deep.files);
+    for (const rel of deep.files) candidates.push({ relativePath: rel, absolutePath: path.join(root, rel), classification: classifyProjectPath(rel)! });
+  }
+  const cut = depthCutWarning(strategy, beyondDepth, new Set(deep.files), new Set(ancestorsOf(workspaceRel)));
+  if (cut) warnings.push(cut);
   candidates.push(...(await probeLocalFiles(root, workspaceDir, candidates)));
   return { files: listedFiles, strategy, candidates, warnings };
+}
+
+/**
+ * Rule files of the folders from the root down to the workspace folder that lie deeper than
+ * {@link RULE_LIMITS.maxDepth}: always read, so a workspace folder 40 levels down still gets its
+ * own AGENTS.md/CLAUDE.md (every agent reads the start folder's file whatever its depth). They
+ * come from the cut part of git's own listing, so `.gitignore` still applies. Only the git listing
+ * can have such a chain: without git the catalog root is the workspace folder itself.
+ */
+function deepStartChain(workspaceRel: string, strategy: ProjectDiscovery['strategy'], beyondDepth: readonly string[]): { files: string[] } {
+  if (beyondDepth.length === 0 || strategy !== 'git') return { files: [] };
+  const chain = new Set(ancestorsOf(workspaceRel));
+  return {
+    files: beyondDepth.filter((rel) => {
+      const c = classifyProjectPath(rel);
+      return c !== null && c.source !== 'local' && chain.has(c.scope); // CLAUDE.local.md: probeLocalFiles
+    }),
+  };
+}
+
+/**
+ * The catalog warning for rule files cut by the depth limit (with git: the rule files found in
+ * the cut part of the listing, minus the start chain read anyway; with the walk: the folders not
+ * read, since their contents are unknown). Null when nothing relevant was cut.
+ */
+function depthCutWarning(strategy: ProjectDiscovery['strategy'], beyondDepth: readonly string[], readAnyway: ReadonlySet<string>, chain: ReadonlySet<string>): RuleFinding | null {
+  const limit = RULE_LIMITS.maxDepth;
+  const fix = `Open a folder closer to those files as the workspace (the folders from the repository root to the workspace folder are always read), or move the rules higher up.`;
+  const folderOf = (rel: string) => rel.split('/').slice(0, limit + 1).join('/');
+  if (strategy === 'git') {
+    const lost = beyondDepth.filter((rel) => {
+      if (readAnyway.has(rel)) return false;
+      const c = classifyProjectPath(rel);
+      return c !== null && !(c.source === 'local' && chain.has(c.scope)); // CLAUDE.local.md of the chain: probed below
+    });
+    if (lost.length === 0) return null;
+    const message = `${lost.length} rule file${lost.length === 1 ? '' : 's'} lie${lost.length === 1 ? 's' : ''} more than ${limit} folders below the repository root and ${lost.length === 1 ? 'is' : 'are'} not in the catalog; the first cut folder is ${folderOf(lost[0])}/ (${lost[0]}).`;
+    return { ...warning('depth-limit', 'warning', message, null, fix), path: null };
+  }
+  if (strategy === 'walk' && beyondDepth.length > 0) {
+    const message = `Folders more than ${limit} levels below the workspace root are not read, so any rule files in them are not in the catalog; the first cut folder is ${beyondDepth[0]}.`;
+    return { ...warning('depth-limit', 'info', message, null, fix), path: null };
+  }
+  return null;
+}
+
+/** Two sorted lists as one sorted list without repeats. */
+function mergeSortedUnique(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])].sort();
 }
 
 async function probeLocalFiles(root: string, workspaceDir: string, known: RuleCandidate[]): Promise<RuleCandidate[]> {

@@ -253,7 +253,7 @@ export function splitNative(core: PolicyCore, st: PolicyState, files: readonly S
 
 /** `catalog.staticRules(fromDir)`, or an empty selection when there is no catalog or it fails. */
 function safeStatic(catalog: RuleCatalog | null, fromDir: string): RuleSelection {
-  const empty: RuleSelection = { content: '', files: [], references: [], triggerPaths: [], contentBytes: 0, bodyBytes: 0, maxBytes: null, provenanceSha256: EMPTY_PROVENANCE, dropped: [] };
+  const empty: RuleSelection = { content: '', files: [], references: [], triggerPaths: [], contentBytes: 0, bodyBytes: 0, maxBytes: null, provenanceSha256: EMPTY_PROVENANCE, dropped: [], collapsed: [] };
   if (!catalog) return empty;
   try {
     return catalog.staticRules(fromDir);
