@@ -110,6 +110,13 @@ export const RulesListResult = z.object({
    * counts but this catalog does not read, by design (issue 4 §2 table). Root-relative paths.
    */
   otherTools: z.array(z.object({ path: z.string(), tool: z.string() })),
+  /**
+   * Git repositories below the root that the root's `git ls-files` does not enter, listed with
+   * their own: `submodule` (gitlink, `.git` file into `.git/modules`), `worktree` (`.git` file into
+   * `<main>/.git/worktrees/<name>`), `repository` (a `.git` folder). Root-relative folders. Ones the
+   * root's `.gitignore` ignores are not included.
+   */
+  nestedRoots: z.array(z.object({ path: z.string(), kind: z.enum(['submodule', 'worktree', 'repository']) })),
   scopes: z.array(RuleScopeGroup),
   stats: z.object({
     workspaceFiles: z.number().int(),

@@ -5,7 +5,7 @@ import { pathIdentity } from '../workspaces/identity';
 import { assembleCatalog } from './assemble';
 import { RuleCatalog } from './catalog';
 import { classifyProjectPath, classifyUserPath } from './classify';
-import { discoverProject, discoverUser } from './discover';
+import { discoverProject, discoverUser, type NestedRoot } from './discover';
 import { IgnoreMatcher, isIgnoredByGit } from './ignoreMatcher';
 import type { ImportContext } from './imports';
 import { RULE_LIMITS } from './limits';
@@ -64,6 +64,7 @@ export class RuleCatalogBuilder {
   private readonly records = new Map<string, RuleRecord>();
   private readonly depIndex = new Map<string, Set<string>>();
   private discoveryWarnings: RuleFinding[] = [];
+  private nestedRoots: NestedRoot[] = [];
   private ignoreMatcher: IgnoreMatcher | null = null;
   private catalog: RuleCatalog | null = null;
 
@@ -93,6 +94,7 @@ export class RuleCatalogBuilder {
     this.files = project.files;
     this.fileSet = new Set(project.files);
     this.discoveryWarnings = project.warnings;
+    this.nestedRoots = project.nestedRoots;
     this.ignoreMatcher = null;
     this.records.clear();
     this.depIndex.clear();
@@ -290,7 +292,10 @@ export class RuleCatalogBuilder {
   }
 
   private assemble(started: number): RuleCatalog {
-    const { files, catalogSha256 } = assembleCatalog([...this.records.values()]);
+    const { files, catalogSha256 } = assembleCatalog(
+      [...this.records.values()],
+      this.nestedRoots.map((r) => r.path),
+    );
     const warnings: RuleFinding[] = [...this.discoveryWarnings];
     if (files.length > RULE_LIMITS.manyFilesWarning) {
       warnings.push({
@@ -315,6 +320,7 @@ export class RuleCatalogBuilder {
       warnings: Object.freeze(warnings),
       workspaceFiles: Object.freeze(this.files), // copy-on-write: the builder never mutates a list it handed out
       listing: this.listing,
+      nestedRoots: Object.freeze([...this.nestedRoots]),
       builtAt: new Date().toISOString(),
       buildMs: Math.round((performance.now() - started) * 100) / 100,
     });

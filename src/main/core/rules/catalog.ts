@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { RuleProvenanceMismatch, RuleSourceOutsideRoot } from './errors';
+import type { NestedRoot } from './discover';
 import { RULE_LIMITS } from './limits';
 import { canonicalizeTarget, relativeToRoot } from './paths';
 import { buildSelection } from './render';
@@ -21,6 +22,12 @@ export interface RuleCatalogData {
   /** Every workspace file, root-relative, code-point sorted (pattern counts, completion). */
   readonly workspaceFiles: readonly string[];
   readonly listing: 'git' | 'walk' | 'none';
+  /**
+   * Git repositories nested below the root (submodules, worktrees, untracked clones) whose files
+   * are listed with their own `git ls-files`; each file's `nestedRoot` names the innermost one.
+   * Default: none.
+   */
+  readonly nestedRoots?: readonly NestedRoot[];
   /** ISO time of the build and its duration in milliseconds. */
   readonly builtAt: string;
   readonly buildMs: number;
@@ -41,6 +48,7 @@ export class RuleCatalog implements RuleCatalogData {
   readonly warnings: readonly RuleFinding[];
   readonly workspaceFiles: readonly string[];
   readonly listing: 'git' | 'walk' | 'none';
+  readonly nestedRoots: readonly NestedRoot[];
   readonly builtAt: string;
   readonly buildMs: number;
   private readonly byId: ReadonlyMap<string, RuleFile>;
@@ -56,6 +64,7 @@ export class RuleCatalog implements RuleCatalogData {
     this.warnings = data.warnings;
     this.workspaceFiles = data.workspaceFiles;
     this.listing = data.listing;
+    this.nestedRoots = data.nestedRoots ?? [];
     this.builtAt = data.builtAt;
     this.buildMs = data.buildMs;
     this.byId = new Map(data.files.map((f) => [f.id, f]));

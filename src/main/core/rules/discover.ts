@@ -15,6 +15,20 @@ export interface ProjectDiscovery {
   strategy: 'git' | 'walk' | 'none';
   candidates: RuleCandidate[];
   warnings: RuleFinding[];
+  /** Nested git repositories, submodules and worktrees whose files were listed (outermost first). */
+  nestedRoots: NestedRoot[];
+}
+
+/** A git repository inside the catalog root that the root's own listing does not descend into. */
+export interface NestedRoot {
+  /** Root-relative folder (the one holding its `.git`). */
+  readonly path: string;
+  /**
+   * `submodule`: a gitlink of the parent with a `.git` file (`gitdir: …/modules/…`);
+   * `worktree`: a `.git` file pointing to `<main>/.git/worktrees/<name>`; `repository`: a `.git`
+   * folder (an untracked clone or `git init` below the root).
+   */
+  readonly kind: 'submodule' | 'worktree' | 'repository';
 }
 
 /**
@@ -44,6 +58,13 @@ export async function discoverProject(root: string, workspaceDir: string, files:
       path: null,
     });
   }
+  let nestedRoots: NestedRoot[] = [];
+  if (strategy === 'git') {
+    const nested = await listNestedRepositories(root, listedFiles, files, warnings);
+    listedFiles = nested.files;
+    nestedRoots = nested.roots;
+    if (nested.beyondDepth.length > 0) beyondDepth = mergeSortedUnique(beyondDepth, nested.beyondDepth);
+  }
   const candidates: RuleCandidate[] = [];
   for (const rel of listedFiles) {
     const classification = classifyProjectPath(rel);
@@ -58,7 +79,96 @@ export async function discoverProject(root: string, workspaceDir: string, files:
   const cut = depthCutWarning(strategy, beyondDepth, new Set(deep.files), new Set(ancestorsOf(workspaceRel)));
   if (cut) warnings.push(cut);
   candidates.push(...(await probeLocalFiles(root, workspaceDir, candidates)));
-  return { files: listedFiles, strategy, candidates, warnings };
+  return { files: listedFiles, strategy, candidates, warnings, nestedRoots };
+}
+
+/**
+ * Lists the files of the git repositories nested below the root, which `git ls-files` of the
+ * root does not descend into: submodules (gitlinks named in `.gitmodules`), nested worktrees and
+ * untracked repositories (git lists those as `folder/`). Each is listed with its own
+ * `git ls-files` (its own `.gitignore`), through the hardened git runner (no hooks, no fsmonitor,
+ * nothing of the nested repository's configuration runs), depth counted from the catalog root;
+ * nested ones inside them too. Repositories the root's `.gitignore` ignores are not listed
+ * (git does not report them, and their files are not part of the workspace an agent sees).
+ * An uninitialised submodule (no `.git`) has no files. Returns the merged, sorted list without
+ * the `folder/` entries, the roots found (outermost first) and the files cut by the depth limit.
+ */
+async function listNestedRepositories(root: string, listed: string[], files: WorkspaceLister, warnings: RuleFinding[]): Promise<{ files: string[]; roots: NestedRoot[]; beyondDepth: string[] }> {
+  const roots: NestedRoot[] = [];
+  const beyondDepth: string[] = [];
+  let all = listed;
+  const queue = await nestedCandidates(root, '', listed);
+  if (queue.length === 0) return { files: listed, roots, beyondDepth };
+  const found: string[][] = [];
+  const seen = new Set<string>();
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const kind = await nestedKind(path.join(root, next));
+    if (!kind) continue;
+    const depth = next.split('/').length;
+    if (depth >= RULE_LIMITS.maxDepth) continue; // its files are beyond the limit anyway
+    roots.push({ path: next, kind });
+    try {
+      const inner = await files.list(path.join(root, next), { maxDepth: RULE_LIMITS.maxDepth - depth, verifyExistence: false });
+      if (inner.strategy !== 'git') continue; // a broken .git link: its files would not be a repository's
+      found.push(inner.files.map((rel) => `${next}/${rel}`));
+      for (const rel of inner.beyondDepth ?? []) beyondDepth.push(`${next}/${rel}`);
+      queue.push(...(await nestedCandidates(root, next, inner.files)));
+    } catch (error) {
+      warnings.push({
+        ...warning('nested-listing-failed', 'warning', `The files of the nested repository ${next}/ could not be listed, so its rule files are not in the catalog: ${error instanceof Error ? error.message : String(error)}`, null, 'Check that the folder and its .git are readable.'),
+        path: null,
+      });
+    }
+  }
+  all = mergeSortedUnique(
+    all.filter((rel) => !rel.endsWith('/')),
+    found.flat().filter((rel) => !rel.endsWith('/')),
+  );
+  roots.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files: all, roots, beyondDepth: beyondDepth.sort() };
+}
+
+/** Root-relative folders of a listing (of `base`) that may be nested repositories: `folder/` entries and `.gitmodules` paths. */
+async function nestedCandidates(root: string, base: string, listing: readonly string[]): Promise<string[]> {
+  const prefix = base ? `${base}/` : '';
+  const out = listing.filter((rel) => rel.endsWith('/')).map((rel) => `${prefix}${rel.slice(0, -1)}`);
+  if (listing.includes('.gitmodules')) {
+    let text = '';
+    try {
+      text = await fs.readFile(path.join(root, prefix, '.gitmodules'), 'utf8');
+    } catch {
+      // unreadable: no submodules known
+    }
+    const listed = new Set(listing);
+    for (const m of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
+      const rel = m[1].replace(/^"(.*)"$/, '$1');
+      if (listed.has(rel) && !rel.split('/').includes('..')) out.push(`${prefix}${rel}`);
+    }
+  }
+  return out;
+}
+
+/** What kind of repository `dir` is by its `.git` (read, never executed), or null when it has none. */
+async function nestedKind(dir: string): Promise<NestedRoot['kind'] | null> {
+  let stat: import('node:fs').Stats;
+  try {
+    stat = await fs.lstat(path.join(dir, '.git'));
+  } catch {
+    return null;
+  }
+  if (stat.isDirectory()) return 'repository';
+  if (!stat.isFile()) return null;
+  let text = '';
+  try {
+    text = await fs.readFile(path.join(dir, '.git'), 'utf8');
+  } catch {
+    return null;
+  }
+  const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
+  if (!gitdir) return null;
+  return /[\\/]worktrees[\\/][^\\/]+[\\/]?$/.test(gitdir) ? 'worktree' : 'submodule';
 }
 
 /**

@@ -57,6 +57,7 @@ export function presentList(catalog: RuleCatalog): RulesListResult {
     files: catalog.files.map((f) => presentFile(catalog, f)),
     warnings: catalog.warnings.map((w) => ({ ...w })),
     otherTools: otherToolInstructionFiles(catalog).map((o) => ({ ...o })),
+    nestedRoots: catalog.nestedRoots.map((r) => ({ ...r })),
     scopes: [...scopes].map(([scope, fileIds]) => ({ scope, depth: scopeDepth(scope), fileIds })).sort((a, b) => a.depth - b.depth || (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0)),
     stats: {
       workspaceFiles: catalog.workspaceFiles.length,
