@@ -5,7 +5,9 @@ import { RulesExplainResult } from '../../../src/shared/contract/rules';
 import { explainRules } from '../../../src/main/core/rules/explain';
 import { lintCatalog } from '../../../src/main/core/rules/lint';
 import { presentExplanation } from '../../../src/main/core/rules/present';
-import { buildCatalog, fileAt, makeRepo, paths } from './helpers';
+import { runCli } from '../../support/cli';
+import { tempDir } from '../../support/tempDir';
+import { buildCatalog, fileAt, makeHome, makeRepo, paths } from './helpers';
 
 const kib = (n: number, fill: string) => `${fill}\n${'x'.repeat(n * 1024 - fill.length - 1)}`;
 
@@ -81,5 +83,19 @@ describe('the same file twice is loaded once (symlinks, import-only files)', () 
     expect(by('lib/AGENTS.md')).toEqual(['warning']);
     expect(by('GEMINI.md')).toEqual(['info']);
     expect(dup.filter((f) => f.message.includes('(a symlink)')).map((f) => f.severity)).toEqual(['info']);
+  });
+
+  it('atrium rules explain prints the collapsed file with "same file as" (and --json carries sameAs)', { timeout: 60_000 }, () => {
+    const dir = makeRepo({ 'AGENTS.md': 'root agents', 'src/a.ts': '' });
+    fs.symlinkSync('AGENTS.md', path.join(dir, 'CLAUDE.md'));
+    const dataDir = tempDir('atrium-cli-data-');
+    const env = { HOME: makeHome() };
+    expect(runCli(['trust', 'set', dir, 'trusted', '--data-dir', dataDir], env).status).toBe(0);
+    const human = runCli(['rules', 'explain', dir, '--path', 'src/a.ts', '--data-dir', dataDir], env);
+    expect(human.status).toBe(0);
+    expect(human.stdout).toContain('Same file as a loaded one (loaded once):');
+    expect(human.stdout).toMatch(/1\. CLAUDE\.md .*Same file as AGENTS\.md \(a symlink to AGENTS\.md\)/);
+    const json = runCli(['rules', 'explain', dir, '--path', 'src/a.ts', '--json', '--data-dir', dataDir], env).json as { collapsed: Array<{ path: string; sameAs: string }> };
+    expect(json.collapsed).toEqual([expect.objectContaining({ path: 'CLAUDE.md', reason: 'same-file', sameAs: 'AGENTS.md' })]);
   });
 });
