@@ -32,6 +32,11 @@ export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult
         <section key={scope.scope} aria-label={`Scope ${scope.scope || '/'}`}>
           <h3 className="rule-scope" title="Scope directory: the rules below apply to files in this folder">
             {scope.scope ? `${scope.scope}/` : '/ (root)'}
+            {data.nestedRoots.some((r) => r.path === scope.scope) && (
+              <span className="badge badge-muted nested-root" title="A git repository of its own inside this one: agents that stop at a .git start here">
+                {data.nestedRoots.find((r) => r.path === scope.scope)!.kind}
+              </span>
+            )}
           </h3>
           {scope.fileIds.map((id) => {
             const f = byId.get(id);
