@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { hasCorpus, materialize, NO_CORPUS_REASON } from '../support/corpus';
@@ -105,4 +107,37 @@ test('Rules tab (kitchen sink): a missing start folder is said at its field, byt
   await expect(byteCells.first()).toBeVisible();
   expect(await byteCells.count()).toBeGreaterThan(3);
   for (const cell of await byteCells.all()) expect(await rules.lineCount(cell), await cell.innerText()).toBe(1);
+});
+
+test('Rules tab: a CLAUDE.md -> AGENTS.md symlink is shown once as "same file as AGENTS.md", a submodule scope says so', async ({ page }) => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-same-'));
+  const lib = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-lib-'));
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'pipe' });
+  git(lib, 'init', '-q');
+  fs.writeFileSync(path.join(lib, 'AGENTS.md'), 'Library rules\n');
+  git(lib, 'add', '-A');
+  git(lib, 'commit', '-qm', 'lib');
+  git(folder, 'init', '-q');
+  fs.writeFileSync(path.join(folder, 'AGENTS.md'), 'Root rules\n');
+  fs.symlinkSync('AGENTS.md', path.join(folder, 'CLAUDE.md'));
+  fs.mkdirSync(path.join(folder, 'src'));
+  fs.writeFileSync(path.join(folder, 'src', 'a.ts'), '');
+  git(folder, 'submodule', 'add', '-q', lib, 'vendor/lib');
+  server = await startAtrium();
+  const atrium = new AtriumPage(page);
+  const rules = new RulesPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  const trust = new TrustPage(page);
+  await trust.openReview();
+  await trust.trustThisFolder();
+  await rules.open();
+  await expect(rules.file('vendor/lib/AGENTS.md')).toContainText('active');
+  await expect(page.getByRole('region', { name: 'Scope vendor/lib' })).toContainText('submodule');
+
+  await rules.testPath('src/a.ts');
+  await expect(rules.explanation.locator('[data-reason="scope-contains-start"]')).toHaveCount(1);
+  const same = rules.explanation.locator('[data-reason="same-file"]');
+  await expect(same).toContainText('CLAUDE.md');
+  await expect(same).toContainText('same file as AGENTS.md');
 });
