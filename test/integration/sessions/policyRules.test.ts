@@ -273,4 +273,36 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
     expect(policy.staticRules?.files.map((r) => r.relativePath)).toEqual(['CLAUDE.md']);
     expect(policy.agent).toMatchObject({ agentId: 'native-test', nativeRuleFormats: ['agents'], isolated: false });
   }, 60_000);
+
+  it('a kept file whose symlinked twin the agent reads natively is not sent either (GEMINI.md -> AGENTS.md for an agent that reads GEMINI.md)', async () => {
+    const world = worlds.create({}, { 'AGENTS.md': 'Shared rule: the agent reads it as GEMINI.md.\n', 'CLAUDE.md': 'Claude rule: sent by Atrium.\n' });
+    fs.symlinkSync('AGENTS.md', path.join(world.ws, 'GEMINI.md'));
+    const bin = path.join(world.base, 'bin');
+    fs.mkdirSync(bin);
+    const { command, args } = scriptedAgentCommand(world.base, {}, 'native');
+    fs.writeFileSync(path.join(bin, 'scripted-native'), `#!/bin/sh\nexec ${[command, ...args].map((a) => `'${a}'`).join(' ')}\n`, { mode: 0o755 });
+    const preset: AgentPreset = {
+      id: 'native-twin-test',
+      name: 'Native twin test agent',
+      description: 'reads GEMINI.md itself',
+      package: 'native-twin-test',
+      version: '1.0.0',
+      bin: 'scripted-native',
+      launch: 'exec',
+      args: [],
+      env: {},
+      allowScripts: [],
+      initialModeId: null,
+      nativeRuleFormats: ['gemini'],
+    };
+    const engine = world.openTrusted({ sessions: { presets: [preset], envPath: bin } });
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'native-twin-test' });
+    expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
+    const text = agentText(engine, s.id);
+    expect(text).toContain('Claude rule: sent by Atrium.');
+    expect(text).not.toContain('Shared rule');
+    const policy = engine.policy.view(s.id);
+    expect(policy.staticRules?.native.map((r) => r.relativePath)).toEqual(['AGENTS.md']);
+    expect(policy.staticRules?.files.map((r) => r.relativePath)).toEqual(['CLAUDE.md']);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { AtriumError } from '../../../../shared/errors';
 import type { ApprovedMcpServer } from '../../hooks/service';
 import type { RuleCatalog } from '../../rules/catalog';
-import type { RuleSelection, SelectedRule } from '../../rules/types';
+import type { RuleSelection, SelectedRule, UnselectedRule } from '../../rules/types';
 import { notIsolatedNotice, notRunWording } from './agentIsolation';
 import { codexReadsProjectDocs } from './codexIsolation';
 import { geminiLoadsRulesFor } from './geminiIsolation';
@@ -78,7 +78,7 @@ async function verifySnapshot(core: PolicyCore, st: PolicyState, recorded: Snaps
   if (!st.catalog) {
     st.catalog = catalog;
     st.resources = st.pendingResources;
-    st.staticSent = splitNative(core, st, current.files, recorded.trust).sent;
+    st.staticSent = splitNative(core, st, current.files, recorded.trust, current.collapsed).sent;
   }
   st.loaded = new Set([...current.files.map((f) => f.file.id), ...st.row.loaded.map((l) => l.id)]);
   st.hookTarget = hookTargetOf(st, recorded);
@@ -118,7 +118,7 @@ async function takeSnapshot(core: PolicyCore, st: PolicyState): Promise<void> {
     return null;
   });
   const approvedMcp = await hooksApi.approvedMcpServers({ path: st.execWorkspaceDir }).catch(() => [] as ApprovedMcpServer[]);
-  const { sent, native } = splitNative(core, st, current.files, catalog?.trust ?? 'restricted');
+  const { sent, native } = splitNative(core, st, current.files, catalog?.trust ?? 'restricted', current.collapsed);
   const hooks = listing?.hooks ?? [];
   const approvedHooks = hooks.filter((h) => h.state === 'approved' && h.runsOn !== null && h.supported && !h.heldBack);
   const skippedHooks = hooks.filter((h) => h.runsOn !== null && !approvedHooks.includes(h));
@@ -198,7 +198,7 @@ export async function acceptCurrentRules(core: PolicyCore, st: PolicyState): Pro
   if (!mismatch || !snap) return;
   const catalog = await currentCatalog(core, st, true);
   const current = safeStatic(catalog, st.row.fromDir);
-  const { sent, native } = splitNative(core, st, current.files, snap.trust);
+  const { sent, native } = splitNative(core, st, current.files, snap.trust, current.collapsed);
   snap.staticRules = { provenanceSha256: current.provenanceSha256, files: refsOf(sent), native: refsOf(native), dropped: dropped(current), delivery: null, sentAt: null };
   snap.catalogSha256 = catalog?.catalogSha256 ?? snap.catalogSha256;
   const changedContextual = new Set(mismatch.changes.filter((c) => c.scope === 'contextual').map((c) => c.relativePath));
@@ -241,14 +241,27 @@ async function currentCatalog(core: PolicyCore, st: PolicyState, fromDisk: boole
   }
 }
 
-/** Static rules the agent gets from Atrium and those it loads natively (its preset's formats). */
-export function splitNative(core: PolicyCore, st: PolicyState, files: readonly SelectedRule[], trust: SnapshotRecord['trust'] | null): { sent: SelectedRule[]; native: SelectedRule[] } {
+/**
+ * Static rules the agent gets from Atrium and those it loads natively (its preset's formats). A
+ * kept file whose collapsed twin (`collapsed`, reason `same-file`: `CLAUDE.md -> AGENTS.md`, or
+ * `CLAUDE.md` = `@AGENTS.md`) has a native format is native too: the agent reads the same text
+ * under the twin's name, so sending it would give the agent one text twice.
+ */
+export function splitNative(
+  core: PolicyCore,
+  st: PolicyState,
+  files: readonly SelectedRule[],
+  trust: SnapshotRecord['trust'] | null,
+  collapsed: readonly UnselectedRule[] = [],
+): { sent: SelectedRule[]; native: SelectedRule[] } {
   // Gemini CLI loads GEMINI.md only in a folder it trusts, and Atrium forces that trust (geminiIsolation.ts);
   // Codex reads AGENTS.md only where Atrium trusts the workspace (codexIsolation.ts turns project docs off elsewhere)
   const dropsNative = (st.isolation.presetId === 'gemini' && !geminiLoadsRulesFor(core.deps.dataDir, trust)) || (st.isolation.presetId === 'codex' && !codexReadsProjectDocs(trust));
   const formats = dropsNative ? [] : st.isolation.nativeRuleFormats;
   const native = new Set<string>(formats);
-  return { sent: files.filter((f) => !native.has(f.file.format)), native: files.filter((f) => native.has(f.file.format)) };
+  const viaTwin = new Set(collapsed.filter((c) => c.sameAs !== undefined && native.has(c.file.format)).map((c) => c.sameAs));
+  const isNative = (f: SelectedRule) => native.has(f.file.format) || viaTwin.has(f.file.relativePath);
+  return { sent: files.filter((f) => !isNative(f)), native: files.filter(isNative) };
 }
 
 /** `catalog.staticRules(fromDir)`, or an empty selection when there is no catalog or it fails. */
