@@ -154,7 +154,7 @@ export interface InvisibleFinding {
 }
 
 /** Every code unit {@link scanInvisible} may report (a lone selector after a base is not reported): a fast pre-check. */
-const MAYBE_INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u034F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFE00-\uFE0F\uFEFF\uFFF9-\uFFFB]|\uDB40/;
+const MAYBE_INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]|\u034F|[\uFE00-\uFE0F]|\uDB40/;
 const isTag = (cp: number) => cp >= 0xe0000 && cp <= 0xe007f;
 const isVariationSelector = (cp: number) => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;

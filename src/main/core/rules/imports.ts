@@ -138,7 +138,8 @@ async function expandText(frame: Frame, text: string, firstLine: number, fileAbs
     if (frame.expanded.has(read.realPath)) continue;
     // Invisible characters do not stop an import (agents import the file as it is); the importing
     // rule's content is made visible as a whole, so smuggling characters are never sent raw.
-    const hidden = scanInvisible(read.text).find((f) => f.class !== 'emoji');
+    const invisible = scanInvisible(read.text);
+    const hidden = invisible.find((f) => f.class === 'smuggling') ?? invisible.find((f) => f.class === 'harmless');
     if (hidden) {
       const smuggling = hidden.class === 'smuggling';
       frame.warnings.push(
