@@ -5,6 +5,8 @@ import { describeCondition } from '../../../src/main/core/rules/conditionText';
 import { explainRules } from '../../../src/main/core/rules/explain';
 import { lintCatalog } from '../../../src/main/core/rules/lint';
 import { presentDetail } from '../../../src/main/core/rules/present';
+import { reviewFolder } from '../../../src/main/core/trust/review/review';
+import { tempDir } from '../../support/tempDir';
 import { buildCatalog, codes, fileAt, makeRepo } from './helpers';
 
 /** "text" written as Unicode TAG characters (U+E0000 + ASCII), the "ASCII smuggling" encoding. */
@@ -173,5 +175,17 @@ describe('Cursor rule types (cursor.com/docs/context/rules)', () => {
     expect(lintCatalog(catalog).findings.filter((f) => f.path === '.cursor/rules/ts.mdc' && f.severity !== 'info')).toEqual([]);
     // Claude Code's frontmatter is strict YAML: the quoting warning stays there.
     expect(codes(fileAt(catalog, '.claude/rules/ts.md'))).toContain('frontmatter-unquoted-glob');
+  });
+
+  it('the trust review does not ask to quote Cursor\'s unquoted globs either (Claude rules keep the YAML warning)', async () => {
+    const dir = makeRepo({
+      '.cursor/rules/ts.mdc': '---\ndescription: TypeScript\nglobs: **/*.ts, src/**\nalwaysApply: false\n---\nStrict types.',
+      '.claude/rules/ts.md': '---\npaths: **/*.ts\n---\nStrict YAML here',
+    });
+    const review = await reviewFolder(dir, { trustRoot: dir, state: 'undecided', homeDir: tempDir('atrium-home-') });
+    const warningsOf = (p: string) => review.items.filter((i) => i.path === p).flatMap((i) => i.warnings);
+    expect(review.items.some((i) => i.path === '.cursor/rules/ts.mdc')).toBe(true);
+    expect(warningsOf('.cursor/rules/ts.mdc').filter((w) => /YAML|quote/i.test(`${w.message} ${w.fix ?? ''}`))).toEqual([]);
+    expect(warningsOf('.claude/rules/ts.md').some((w) => /not valid YAML/.test(w.message))).toBe(true);
   });
 });
