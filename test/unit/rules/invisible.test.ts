@@ -142,7 +142,7 @@ describe('invisible characters in rule files (the catalog, what Atrium sends, ag
   });
 });
 
-describe('Cursor rule types (cursor.com/docs/context/rules)', () => {
+describe('Cursor rule types (cursor.com/docs/rules, formats.md §3.1)', () => {
   it('a description with no globs and alwaysApply: false is agent-requested: listed, offered by description, not loaded by Atrium', async () => {
     const catalog = await buildCatalog(
       makeRepo({

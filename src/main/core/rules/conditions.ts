@@ -17,10 +17,11 @@ export interface RuleCondition {
 /**
  * Decides when a rule applies from its format and frontmatter (issue 4 §2 Conditions):
  * - `paths` on any file makes it conditional;
- * - Cursor (cursor.com/docs/context/rules, "Rule anatomy"; Cursor reads a missing `alwaysApply` as
- *   false): `alwaysApply: true` → always (globs ignored); `globs` → conditional ("Apply to Specific
- *   Files"); else a non-empty `description` → agent-requested ("Apply Intelligently": offered to
- *   the agent by its description); else manual ("Apply Manually", only when @-mentioned);
+ * - Cursor (cursor.com/docs/rules; the rule-type table of shared/reference/formats.md §3.1; a
+ *   missing `alwaysApply` is false): `alwaysApply: true` → always (globs ignored); `globs` →
+ *   conditional ("Apply to Specific Files"); else a non-empty `description` → agent-requested
+ *   ("Apply Intelligently": offered to the agent by its description); else manual ("Apply
+ *   Manually", only when @-mentioned);
  * - Copilot `.instructions.md`: `applyTo` → conditional (a YAML list is accepted with a warning,
  *   VS Code ignores it); none → manual;
  * - a list that is only `**` → always; an empty list → inert (warning); a bad pattern → invalid.

@@ -113,7 +113,7 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
   record.frontmatter = split.frontmatter;
   record.bodyLine = split.bodyLine;
   // Cursor reads .mdc frontmatter line by line, not as strict YAML, and writes `globs: **/*.ts, src/**`
-  // unquoted itself (cursor.com/docs/context/rules; formats.md §3.1): quoting it is not needed there.
+  // unquoted itself (cursor.com/docs/rules; shared/reference/formats.md §3.1): quoting it is not needed there.
   const frontmatterWarnings = classification.format === 'cursor' ? split.warnings.filter((w) => !w.code.startsWith('frontmatter-unquoted-')) : split.warnings;
   record.warnings.push(...frontmatterWarnings.map((w) => warning(w.code, 'warning', w.message, w.line, w.fix)));
   const data = split.frontmatter?.data ?? {};

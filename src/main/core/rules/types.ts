@@ -26,7 +26,7 @@ export type RuleSource = 'project' | 'local' | 'user';
  * `conditional` = loaded when a target path matches one of its patterns; `manual` = listed, never
  * auto-loaded (Cursor rule without `alwaysApply`/`globs`/`description`, Copilot file without
  * `applyTo`); `agent-requested` = a Cursor rule with a `description`, no `globs` and no
- * `alwaysApply: true` ("Apply Intelligently", cursor.com/docs/context/rules): Cursor lists its
+ * `alwaysApply: true` ("Apply Intelligently", cursor.com/docs/rules, formats.md §3.1): Cursor lists its
  * description to the agent, which reads the rule when it judges it relevant; Atrium lists it
  * (status `manual`) and never loads it automatically; `unknown` = not read because the folder is
  * not trusted (restricted mode, names only).

@@ -44,7 +44,7 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
   const fm = splitFrontmatter(text, { invalidYaml: 'report' });
   const data = fm.frontmatter?.data ?? {};
   // Cursor reads .mdc frontmatter line by line, not as YAML, and writes `globs: **/*.ts, src/**`
-  // unquoted itself (cursor.com/docs/context/rules): a YAML error there is no problem for Cursor.
+  // unquoted itself (cursor.com/docs/rules, formats.md §3.1): a YAML error there is no problem for Cursor.
   const cursorLines = tool === 'cursor' && rel.toLowerCase().endsWith('.mdc');
   const warnings = [...src.warnings, ...commonWarnings(rel, text, fm, cursorLines)];
   if (text.trim() === '' && name === 'AGENTS.override.md') {
