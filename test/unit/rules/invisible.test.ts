@@ -6,8 +6,9 @@ import { explainRules } from '../../../src/main/core/rules/explain';
 import { lintCatalog } from '../../../src/main/core/rules/lint';
 import { presentDetail } from '../../../src/main/core/rules/present';
 import { reviewFolder } from '../../../src/main/core/trust/review/review';
+import { runCli } from '../../support/cli';
 import { tempDir } from '../../support/tempDir';
-import { buildCatalog, codes, fileAt, makeRepo } from './helpers';
+import { buildCatalog, codes, fileAt, makeHome, makeRepo } from './helpers';
 
 /** "text" written as Unicode TAG characters (U+E0000 + ASCII), the "ASCII smuggling" encoding. */
 const tags = (text: string) => Array.from(text, (c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
@@ -187,5 +188,21 @@ describe('Cursor rule types (cursor.com/docs/rules, formats.md §3.1)', () => {
     expect(review.items.some((i) => i.path === '.cursor/rules/ts.mdc')).toBe(true);
     expect(warningsOf('.cursor/rules/ts.mdc').filter((w) => /YAML|quote/i.test(`${w.message} ${w.fix ?? ''}`))).toEqual([]);
     expect(warningsOf('.claude/rules/ts.md').some((w) => /not valid YAML/.test(w.message))).toBe(true);
+  });
+
+  it('the CLI: rules list says agent-requested, and the JSON kind and the lint finding are there', { timeout: 120_000 }, () => {
+    const dir = makeRepo({ '.cursor/rules/db.mdc': '---\ndescription: Database migrations\nalwaysApply: false\n---\nUse expand/contract.', 'AGENTS.md': `Root.${tags('hi')}` });
+    const dataDir = tempDir('atrium-cli-data-');
+    const env = { HOME: makeHome() };
+    expect(runCli(['trust', 'set', dir, 'trusted', '--data-dir', dataDir], env).status).toBe(0);
+    const human = runCli(['rules', 'list', dir, '--data-dir', dataDir], env);
+    expect(human.stdout).toContain('.cursor/rules/db.mdc');
+    expect(human.stdout).toContain('agent-requested: Cursor offers it by description; Atrium never loads it automatically');
+    expect(human.stdout).not.toMatch(RAW_TAG);
+    const listed = runCli(['rules', 'list', dir, '--json', '--data-dir', dataDir], env).json as { files: Array<{ path: string; kind: string; status: string }> };
+    expect(listed.files.find((f) => f.path === '.cursor/rules/db.mdc')).toMatchObject({ kind: 'agent-requested', status: 'manual' });
+    expect(listed.files.find((f) => f.path === 'AGENTS.md')).toMatchObject({ status: 'active' });
+    const lint = runCli(['rules', 'lint', dir, '--json', '--data-dir', dataDir], env).json as { findings: Array<{ path: string; code: string; severity: string }> };
+    expect(lint.findings).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'AGENTS.md', code: 'hidden-characters', severity: 'error' })]));
   });
 });
