@@ -38,8 +38,11 @@ export const RuleFormat = z.enum([
   'claude-local',
 ]);
 export const RuleSource = z.enum(['project', 'local', 'user']);
-/** `unknown` = restricted mode: the file was not read. */
-export const RuleKind = z.enum(['always', 'conditional', 'manual', 'unknown']);
+/**
+ * `unknown` = restricted mode: the file was not read. `agent-requested` = a Cursor rule Cursor
+ * offers to the agent by its description (listed with status `manual`: Atrium never loads it).
+ */
+export const RuleKind = z.enum(['always', 'conditional', 'manual', 'agent-requested', 'unknown']);
 /** `restricted` = a project file in an untrusted folder, listed by name only ("would load"). */
 export const RuleStatus = z.enum(['active', 'overridden', 'inert', 'invalid', 'manual', 'restricted']);
 export const RuleTrust = z.enum(['trusted', 'partial', 'restricted']);

@@ -25,7 +25,7 @@ describe('content normalisation and per-file isolation (issue 4 §2 Content)', (
     expect(clean.catalogSha256).toBe(both.catalogSha256);
   });
 
-  it('rejects hidden and bidirectional control characters with the line and code point', async () => {
+  it('loads a zero-width space with a warning, flags a bidi override as an error and sends it visibly', async () => {
     const catalog = await buildCatalog(
       makeRepo({
         'CLAUDE.md': 'Be helpful.\nSecond line\u200b hidden',
@@ -34,12 +34,16 @@ describe('content normalisation and per-file isolation (issue 4 §2 Content)', (
       }),
     );
     const zw = fileAt(catalog, 'CLAUDE.md');
-    expect(zw.status).toBe('invalid');
-    expect(zw.warnings.find((w) => w.code === 'hidden-characters')).toMatchObject({ line: 2, severity: 'error' });
-    expect(zw.warnings.find((w) => w.code === 'hidden-characters')?.message).toContain('U+200B');
-    expect(fileAt(catalog, '.claude/rules/bidi.md').status).toBe('invalid');
-    expect(fileAt(catalog, '.claude/rules/tab.md').status).toBe('active');
-    expect(catalog.staticRules().files.map((s) => s.file.relativePath)).toEqual(['.claude/rules/tab.md']);
+    expect(zw.status).toBe('active');
+    expect(zw.warnings.find((w) => w.code === 'invisible-characters')).toMatchObject({ line: 2, severity: 'warning' });
+    expect(zw.warnings.find((w) => w.code === 'invisible-characters')?.message).toContain('line 2, column 12: a zero-width space (U+200B)');
+    expect(zw.content).toBe('Be helpful.\nSecond line\u200b hidden');
+    const bidi = fileAt(catalog, '.claude/rules/bidi.md');
+    expect(bidi.status).toBe('active');
+    expect(bidi.warnings.find((w) => w.code === 'hidden-characters')).toMatchObject({ line: 1, severity: 'error' });
+    expect(bidi.content).toBe('Text ⟨U+202E⟩ reversed');
+    expect(fileAt(catalog, '.claude/rules/tab.md').warnings.map((w) => w.code)).not.toContain('invisible-characters');
+    expect(catalog.staticRules().files.map((s) => s.file.relativePath)).toEqual(['CLAUDE.md', '.claude/rules/bidi.md', '.claude/rules/tab.md']);
   });
 
   it('rejects a 5 MiB rule file alone, without reading it, while its neighbours load', async () => {

@@ -122,7 +122,8 @@ describe('conditions and patterns (issue 4 §2 Conditions)', () => {
       makeRepo({
         '.cursor/rules/always.mdc': '---\nalwaysApply: true\nglobs: "*.ts"\n---\nAlways',
         '.cursor/rules/auto.mdc': '---\nglobs: src/**/*.ts, lib/**/*.ts\nalwaysApply: false\n---\nAuto',
-        '.cursor/rules/manual.mdc': '---\ndescription: Ask me\n---\nManual',
+        '.cursor/rules/manual.mdc': '---\nalwaysApply: false\n---\nManual',
+        '.cursor/rules/requested.mdc': '---\ndescription: Ask me\nalwaysApply: false\n---\nRequested',
         '.cursor/rules/string.mdc': '---\nalwaysApply: "true"\n---\nString true',
         '.github/instructions/a.instructions.md': '---\napplyTo: "**/*.ts,**/*.tsx"\n---\nA',
         '.github/instructions/b.instructions.md': '---\napplyTo: "**/*.{ts,tsx}"\n---\nB',
@@ -132,7 +133,9 @@ describe('conditions and patterns (issue 4 §2 Conditions)', () => {
     );
     expect(fileAt(catalog, '.cursor/rules/always.mdc')).toMatchObject({ kind: 'always', status: 'active' });
     expect(fileAt(catalog, '.cursor/rules/auto.mdc')).toMatchObject({ kind: 'conditional', conditionKey: 'globs', patterns: ['src/**/*.ts', 'lib/**/*.ts'] });
-    expect(fileAt(catalog, '.cursor/rules/manual.mdc')).toMatchObject({ kind: 'manual', status: 'manual', description: 'Ask me' });
+    expect(fileAt(catalog, '.cursor/rules/manual.mdc')).toMatchObject({ kind: 'manual', status: 'manual' });
+    // A description and no globs is Cursor's "Apply Intelligently" (agent-requested), not manual.
+    expect(fileAt(catalog, '.cursor/rules/requested.mdc')).toMatchObject({ kind: 'agent-requested', status: 'manual', description: 'Ask me' });
     expect(fileAt(catalog, '.cursor/rules/string.mdc')).toMatchObject({ kind: 'manual' });
     expect(codes(fileAt(catalog, '.cursor/rules/string.mdc'))).toContain('cursor-always-apply-string');
     expect(fileAt(catalog, '.github/instructions/a.instructions.md').patterns).toEqual(['**/*.ts', '**/*.tsx']);

@@ -109,7 +109,8 @@ describe('the condition of a file is always said in full', () => {
       '.claude/rules/never.md': '---\npaths: []\n---\nThis rule can never load.',
       '.claude/rules/dead.md': '---\npaths: "**/*.rs, docs/**"\n---\nRust',
       '.claude/rules/half.md': '---\npaths: "**/*.rs, src/**"\n---\nHalf',
-      '.cursor/rules/manual.mdc': '---\ndescription: by hand\n---\nManual',
+      '.cursor/rules/manual.mdc': '---\nalwaysApply: false\n---\nManual',
+      '.cursor/rules/requested.mdc': '---\ndescription: by hand\n---\nRequested',
       'GEMINI.md': '',
       'src/a.ts': '',
     });
@@ -118,6 +119,7 @@ describe('the condition of a file is always said in full', () => {
       'AGENTS.md': 'always',
       'GEMINI.md': 'always, but its body is empty',
       '.cursor/rules/manual.mdc': 'manual: only when mentioned, never automatically',
+      '.cursor/rules/requested.mdc': 'agent-requested: Cursor offers it by description; Atrium never loads it automatically',
       '.claude/rules/dead.md': 'when **/*.rs, docs/** (no pattern matches any file)',
       '.claude/rules/half.md': 'when **/*.rs, src/**',
       '.claude/rules/never.md': 'never: paths is empty',

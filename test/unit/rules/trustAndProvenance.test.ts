@@ -60,15 +60,15 @@ describe('trust (seed scenario 16, issue 4 §2)', () => {
     expect(catalog.warnings.map((w) => w.code)).toContain('restricted-mode');
   });
 
-  it('trusted: a zero-width space rule and a symlink pointing outside are excluded', async () => {
+  it('trusted: a symlink pointing outside is excluded; a zero-width space rule loads with a warning', async () => {
     const outside = tempDir('atrium-outside-');
     fs.writeFileSync(path.join(outside, 'linked.md'), 'outside');
     const dir = makeRepo({ 'BLADE.md': 'ok', '.claude/rules/zw.md': 'a\u200bb' });
     fs.mkdirSync(path.join(dir, '.blade/rules'), { recursive: true });
     fs.symlinkSync(path.join(outside, 'linked.md'), path.join(dir, '.blade/rules/linked.md'));
     const catalog = await buildCatalog(dir);
-    expect(paths(catalog.staticRules())).toEqual(['BLADE.md']);
-    expect(codes(fileAt(catalog, '.claude/rules/zw.md'))).toContain('hidden-characters');
+    expect(paths(catalog.staticRules())).toEqual(['BLADE.md', '.claude/rules/zw.md']);
+    expect(codes(fileAt(catalog, '.claude/rules/zw.md'))).toContain('invisible-characters');
     expect(codes(fileAt(catalog, '.blade/rules/linked.md'))).toContain('symlink-escape');
   });
 

@@ -11,6 +11,7 @@ export function describeCondition(file: RuleFile, unmatched: ReadonlySet<string>
   if (file.kind === 'unknown') return file.status === 'restricted' ? 'not read (folder not trusted)' : 'not read (see its warnings)';
   if (file.kind === 'always') return file.status === 'inert' ? 'always, but its body is empty' : 'always';
   if (file.kind === 'manual') return 'manual: only when mentioned, never automatically';
+  if (file.kind === 'agent-requested') return 'agent-requested: Cursor offers it by description; Atrium never loads it automatically';
   const key = file.conditionKey ?? 'paths';
   if (file.patterns.length === 0) return file.status === 'invalid' ? `never: ${key} is not a usable pattern list` : `never: ${key} is empty`;
   const when = `when ${file.patterns.join(', ')}`;

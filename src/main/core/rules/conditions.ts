@@ -17,7 +17,11 @@ export interface RuleCondition {
 /**
  * Decides when a rule applies from its format and frontmatter (issue 4 §2 Conditions):
  * - `paths` on any file makes it conditional;
- * - Cursor: `alwaysApply: true` → always (globs ignored); `globs` → conditional; neither → manual;
+ * - Cursor (cursor.com/docs/rules; the rule-type table of shared/reference/formats.md §3.1; a
+ *   missing `alwaysApply` is false): `alwaysApply: true` → always (globs ignored); `globs` →
+ *   conditional ("Apply to Specific Files"); else a non-empty `description` → agent-requested
+ *   ("Apply Intelligently": offered to the agent by its description); else manual ("Apply
+ *   Manually", only when @-mentioned);
  * - Copilot `.instructions.md`: `applyTo` → conditional (a YAML list is accepted with a warning,
  *   VS Code ignores it); none → manual;
  * - a list that is only `**` → always; an empty list → inert (warning); a bad pattern → invalid.
@@ -57,6 +61,8 @@ export function resolveCondition(format: RuleFormat, data: Readonly<Record<strin
     key = null;
   }
   if (key === null) {
+    const described = typeof data.description === 'string' && data.description.trim() !== '';
+    if (format === 'cursor' && described) return { kind: 'agent-requested', status: 'ok', patterns: [], compiled: [], conditionKey: null, warnings };
     return { kind: manualWhenNone ? 'manual' : 'always', status: 'ok', patterns: [], compiled: [], conditionKey: null, warnings };
   }
 

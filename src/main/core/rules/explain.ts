@@ -67,7 +67,11 @@ function whyNot(file: RuleFile, fromRel: string, targetRel: string | null, loade
   const firstError = file.warnings.find((w) => w.severity === 'error')?.message;
   switch (file.status) {
     case 'manual':
-      return { file, reason: 'manual', detail: 'A manual rule: listed, never loaded automatically.' };
+      return {
+        file,
+        reason: 'manual',
+        detail: file.kind === 'agent-requested' ? 'Agent-requested: Cursor offers it by description; Atrium lists it and never loads it automatically.' : 'A manual rule: listed, never loaded automatically.',
+      };
     case 'overridden':
       return { file, reason: 'overridden', detail: 'Hidden by AGENTS.override.md in the same folder.' };
     case 'inert':

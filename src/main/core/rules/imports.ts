@@ -4,7 +4,7 @@ import type { FileReader } from '../files/scan';
 import { RULE_LIMITS } from './limits';
 import { isInside } from './paths';
 import { readRuleSource } from './readSource';
-import { findHiddenControl } from '../formats/unicode';
+import { scanInvisible } from '../formats/unicode';
 import { escapeAttribute } from '../formats/text';
 import type { RuleImport, RuleWarning } from './types';
 import { warning } from './warnings';
@@ -83,7 +83,7 @@ interface Frame {
  * Expands `@imports` of one rule body (issue 4 §2 Imports): relative to the importing file
  * (`~/` = home, `/…` absolute), depth ≤ 5, cycles detected, targets confined to `ctx.allowed`
  * (else a warning and no import). Imported text is normalised like a rule (BOM, CRLF), must be
- * ≤ 1 MiB, text, and free of hidden controls. Each import keeps its path and SHA-256.
+ * ≤ 1 MiB and text; invisible characters are imported, with a warning. Each import keeps its path and SHA-256.
  * `bodyLine` is the 1-based file line where `body` starts. Never throws.
  */
 export async function expandImports(body: string, bodyLine: number, fileAbsolute: string, fileRealPath: string, ctx: ImportContext): Promise<ExpandedImports> {
@@ -136,10 +136,21 @@ async function expandText(frame: Frame, text: string, firstLine: number, fileAbs
       continue;
     }
     if (frame.expanded.has(read.realPath)) continue;
-    const hidden = findHiddenControl(read.text);
+    // Invisible characters do not stop an import (agents import the file as it is); the importing
+    // rule's content is made visible as a whole, so smuggling characters are never sent raw.
+    const invisible = scanInvisible(read.text);
+    const hidden = invisible.find((f) => f.class === 'smuggling') ?? invisible.find((f) => f.class === 'harmless');
     if (hidden) {
-      frame.warnings.push(warning('import-hidden-characters', 'warning', `Import @${token}${where} contains a hidden control character (${hidden.codePoint}, line ${hidden.line}), so it is not imported.`, at, 'Remove the invisible character from the imported file.'));
-      continue;
+      const smuggling = hidden.class === 'smuggling';
+      frame.warnings.push(
+        warning(
+          'import-hidden-characters',
+          smuggling ? 'error' : 'warning',
+          `Import @${token}${where} contains ${hidden.what} (${hidden.codePoint}, line ${hidden.line}, column ${hidden.column})${smuggling ? ': Atrium imports it but sends it as ⟨U+XXXX⟩; agents importing the file themselves get it as it is' : ', a character a reader cannot see; it is imported as written'}.`,
+          at,
+          'Remove the invisible character from the imported file if it is not intended.',
+        ),
+      );
     }
     frame.expanded.add(read.realPath);
     const importedText = read.text.trim();

@@ -5,7 +5,8 @@ import { ruleSha256 } from './hash';
 import { expandImports, type ImportContext } from './imports';
 import { displayLinkTarget, formatBytes, readRuleSource } from './readSource';
 import { RULE_LIMITS } from './limits';
-import { findHiddenControl } from '../formats/unicode';
+import { revealSmuggling } from '../formats/unicode';
+import { invisibleWarnings } from './invisible';
 import { utf8Bytes } from '../formats/text';
 import type { CompiledPattern, RuleClassification, RuleFormat, RuleFrontmatter, RuleImport, RuleKind, RuleStatus, RuleWarning } from './types';
 import { warning } from './warnings';
@@ -111,9 +112,12 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
   const split = splitFrontmatter(read.text);
   record.frontmatter = split.frontmatter;
   record.bodyLine = split.bodyLine;
-  record.warnings.push(...split.warnings.map((w) => warning(w.code, 'warning', w.message, w.line, w.fix)));
+  // Cursor reads .mdc frontmatter line by line, not as strict YAML, and writes `globs: **/*.ts, src/**`
+  // unquoted itself (cursor.com/docs/rules; shared/reference/formats.md §3.1): quoting it is not needed there.
+  const frontmatterWarnings = classification.format === 'cursor' ? split.warnings.filter((w) => !w.code.startsWith('frontmatter-unquoted-')) : split.warnings;
+  record.warnings.push(...frontmatterWarnings.map((w) => warning(w.code, 'warning', w.message, w.line, w.fix)));
   const data = split.frontmatter?.data ?? {};
-  record.description = typeof data.description === 'string' ? data.description : null;
+  record.description = typeof data.description === 'string' ? revealSmuggling(data.description) : null;
   record.warnings.push(...foreignKeyWarnings(classification.format, data, split.lineOf));
 
   const condition = resolveCondition(classification.format, data, split.lineOf);
@@ -123,15 +127,12 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
   record.conditionKey = condition.conditionKey;
   record.warnings.push(...condition.warnings);
 
-  const body = split.body.trim();
+  // Invisible characters never make a file invalid: harmless ones load as written (a warning),
+  // smuggling ones (TAG text, selector payloads, bidi overrides) are an error-level finding and are
+  // made visible in everything Atrium keeps of the text, so nothing it sends or shows can carry them.
+  record.warnings.push(...invisibleWarnings(read.text));
+  const body = revealSmuggling(split.body.trim());
   record.body = body;
-  const hidden = findHiddenControl(read.text);
-  if (hidden) {
-    record.warnings.push(
-      warning('hidden-characters', 'error', `Line ${hidden.line}, column ${hidden.column} contains the invisible control character ${hidden.codePoint}, which can hide instructions from a human reader.`, hidden.line, `Delete the invisible character (${hidden.codePoint}) at line ${hidden.line}.`),
-    );
-    return record;
-  }
   if (condition.status === 'invalid') return record;
 
   let content = body;
@@ -142,8 +143,8 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
     record.deps = expanded.deps;
     record.warnings.push(...expanded.warnings);
   }
-  record.content = content;
-  record.sha256 = ruleSha256(candidate.relativePath, record.patterns, content);
+  record.content = revealSmuggling(content);
+  record.sha256 = ruleSha256(candidate.relativePath, record.patterns, record.content);
   if (condition.status === 'inert') {
     record.status = 'inert';
   } else if (body === '') {
@@ -152,22 +153,32 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
       record.warnings.push(warning('empty-body', 'warning', 'The file has no text after its frontmatter, so there is nothing to load.', split.bodyLine, 'Write the rule text, or delete the file.'));
     }
   } else {
-    record.status = condition.kind === 'manual' ? 'manual' : 'active';
-    if (condition.kind === 'manual') {
+    record.status = condition.kind === 'manual' || condition.kind === 'agent-requested' ? 'manual' : 'active';
+    if (condition.kind === 'agent-requested') {
+      record.warnings.push(
+        warning(
+          'agent-requested-rule',
+          'info',
+          'A description and no globs: Cursor offers this rule to the agent by its description, and the agent reads it when it judges it relevant. Atrium does not load it automatically.',
+          split.lineOf('description'),
+          null,
+        ),
+      );
+    } else if (condition.kind === 'manual') {
       record.warnings.push(
         warning(
           'manual-rule',
           'info',
           classification.format === 'copilot-instructions'
             ? 'No applyTo: Copilot attaches this file only when asked, and Atrium never loads it automatically.'
-            : 'No alwaysApply or globs: a manual Cursor rule, loaded only when mentioned; Atrium never loads it automatically.',
+            : 'No alwaysApply, globs or description: a manual Cursor rule, loaded only when @-mentioned; Atrium never loads it automatically.',
           null,
-          classification.format === 'copilot-instructions' ? 'Add applyTo: "**" (always) or a glob such as "src/**/*.ts".' : 'Add alwaysApply: true, or globs: src/**/*.ts.',
+          classification.format === 'copilot-instructions' ? 'Add applyTo: "**" (always) or a glob such as "src/**/*.ts".' : 'Add alwaysApply: true, globs: src/**/*.ts, or a description Cursor can offer it by.',
         ),
       );
     }
   }
-  const bodyBytes = utf8Bytes(content);
+  const bodyBytes = utf8Bytes(record.content);
   if (record.status === 'active' && bodyBytes > RULE_LIMITS.staticBudgetBytes) {
     record.warnings.push(warning('large-rule', 'warning', `The rule is ${formatBytes(bodyBytes)} with imports, above Atrium's ${formatBytes(RULE_LIMITS.staticBudgetBytes)} static and ${formatBytes(RULE_LIMITS.contextualBudgetBytes)} contextual budgets: it is always dropped.`, null, 'Split it into smaller, path-scoped rules.'));
   } else if (record.status === 'active' && bodyBytes > RULE_LIMITS.contextualBudgetBytes) {

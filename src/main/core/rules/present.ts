@@ -5,6 +5,7 @@ import { scopeDepth } from './classify';
 import { describeCondition } from './conditionText';
 import type { RuleExplanation } from './explain';
 import { sha256Hex } from '../formats/digest';
+import { revealSmuggling } from '../formats/unicode';
 import { fileWarnings, unmatchedPatterns, type RuleLintReport } from './lint';
 import { otherToolInstructionFiles } from './otherTools';
 import { countPatternMatches } from './patternStats';
@@ -70,13 +71,17 @@ export function presentList(catalog: RuleCatalog): RulesListResult {
   };
 }
 
-/** `rules.file`: one file with raw text, frontmatter, rendered block and pattern match counts. */
+/**
+ * `rules.file`: one file with raw text, frontmatter, rendered block and pattern match counts. The
+ * raw text and frontmatter show smuggling characters (TAG text, selector payloads, bidi overrides)
+ * as `⟨U+XXXX⟩` like the content does, so no view of the Rules tab applies or hides them.
+ */
 export function presentDetail(catalog: RuleCatalog, f: RuleFile): RuleFileDetail {
   return {
     file: presentFile(catalog, f),
     absolutePath: f.absolutePath,
-    raw: f.text,
-    frontmatter: f.frontmatter ? { raw: f.frontmatter.raw, data: toJson(f.frontmatter.data), mode: f.frontmatter.mode } : null,
+    raw: f.text === null ? null : revealSmuggling(f.text),
+    frontmatter: f.frontmatter ? { raw: revealSmuggling(f.frontmatter.raw), data: toJson(f.frontmatter.data), mode: f.frontmatter.mode } : null,
     body: f.body,
     bodyLine: f.bodyLine,
     content: f.content,

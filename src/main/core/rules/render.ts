@@ -1,16 +1,19 @@
 import { digestOfEntries } from './hash';
 import { escapeAttribute, utf8Bytes } from '../formats/text';
+import { revealSmuggling } from '../formats/unicode';
 import type { RuleSelection, SelectedRule, UnselectedRule } from './types';
 
 /**
  * Renders one file (seed §4.5): `<instruction-file path="REL" source="…" sha256="…"
  * [conditional="true"]>`, newline, content, newline, `</instruction-file>`. Attribute values
- * escape `& " < >`; the body is verbatim.
+ * escape `& " < >`; the body is verbatim except that smuggling characters (TAG text, selector
+ * payloads, bidi overrides and isolates, see `revealSmuggling`) are written as `⟨U+XXXX⟩`: the
+ * catalog's content already is, and rendering makes sure of it.
  */
 export function renderFile(selected: SelectedRule): string {
   const f = selected.file;
   const conditional = f.kind === 'conditional' ? ' conditional="true"' : '';
-  return `<instruction-file path="${escapeAttribute(f.relativePath)}" source="${f.source}" sha256="${f.sha256}"${conditional}>\n${f.content}\n</instruction-file>`;
+  return `<instruction-file path="${escapeAttribute(f.relativePath)}" source="${f.source}" sha256="${f.sha256}"${conditional}>\n${revealSmuggling(f.content ?? '')}\n</instruction-file>`;
 }
 
 /**

@@ -24,10 +24,14 @@ export type RuleSource = 'project' | 'local' | 'user';
 /**
  * When a rule applies. `always` = loaded for every session whose start folder is inside its scope;
  * `conditional` = loaded when a target path matches one of its patterns; `manual` = listed, never
- * auto-loaded (Cursor rule without `alwaysApply`/`globs`, Copilot file without `applyTo`);
- * `unknown` = not read because the folder is not trusted (restricted mode, names only).
+ * auto-loaded (Cursor rule without `alwaysApply`/`globs`/`description`, Copilot file without
+ * `applyTo`); `agent-requested` = a Cursor rule with a `description`, no `globs` and no
+ * `alwaysApply: true` ("Apply Intelligently", cursor.com/docs/rules, formats.md §3.1): Cursor lists its
+ * description to the agent, which reads the rule when it judges it relevant; Atrium lists it
+ * (status `manual`) and never loads it automatically; `unknown` = not read because the folder is
+ * not trusted (restricted mode, names only).
  */
-export type RuleKind = 'always' | 'conditional' | 'manual' | 'unknown';
+export type RuleKind = 'always' | 'conditional' | 'manual' | 'agent-requested' | 'unknown';
 
 /**
  * `active` = selectable; `overridden` = hidden by `AGENTS.override.md` in the same folder;
@@ -36,7 +40,10 @@ export type RuleKind = 'always' | 'conditional' | 'manual' | 'unknown';
  */
 export type RuleStatus = 'active' | 'overridden' | 'inert' | 'invalid' | 'manual' | 'restricted';
 
-/** Severity of a finding: `error` makes the file invalid, `warning` needs a fix, `info` is a note. */
+/**
+ * Severity of a finding: `error` = the file is invalid, or (`hidden-characters`) it loads but hides
+ * text from a reader; `warning` needs a fix; `info` is a note.
+ */
 export type RuleSeverity = 'error' | 'warning' | 'info';
 
 /** One finding about one file: what happened, where (1-based line or null) and how to fix it. */

@@ -5,7 +5,7 @@ export function warning(code: string, severity: RuleSeverity, message: string, l
   return Object.freeze({ code, severity, message, line, fix });
 }
 
-/** True when any warning is an error (which makes the file invalid). */
+/** True when any warning is an error (the file is invalid, or it hides text from a reader: `hidden-characters`). */
 export function hasError(warnings: readonly RuleWarning[]): boolean {
   return warnings.some((w) => w.severity === 'error');
 }

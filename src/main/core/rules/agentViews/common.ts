@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { RuleCatalog } from '../catalog';
 import { ancestorsOf } from '../paths';
+import { revealSmuggling } from '../../formats/unicode';
 import type { RuleFile } from '../types';
 
 /** Agents with a view (issue 4 §4). */
@@ -92,29 +93,55 @@ export class ViewContext {
     return this.catalog.trust === 'trusted' && !/^[~/]/.test(p.display);
   }
 
-  /** Normalised text of a probed file (catalog content when known), or null when unreadable. */
+  /**
+   * Normalised text of a probed file (catalog content when known), or null when unreadable. A file
+   * Atrium marks invalid is still read from disk (the agent's own rules decide whether it loads),
+   * except when its real path escapes the workspace. Smuggling characters (TAG text, selector
+   * payloads, bidi overrides) come back as `⟨U+XXXX⟩`, as everywhere Atrium shows or sends text.
+   */
   async text(p: Probe): Promise<string | null> {
     if (!this.readable(p)) return null;
     if (p.entry?.content) return p.entry.content;
-    if (p.entry && p.entry.status === 'invalid') return null;
+    if (p.entry && p.entry.status === 'invalid' && p.entry.warnings.some((w) => w.code === 'symlink-escape' || w.code === 'dangling-symlink')) return null;
     try {
-      return (await fs.readFile(p.absolute, 'utf8')).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').trim();
+      return revealSmuggling((await fs.readFile(p.absolute, 'utf8')).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').trim());
     } catch {
       return null;
     }
   }
 
-  /** A short reason when the catalog entry is unusable (invalid/restricted), else null. */
+  /**
+   * The row for a file Atrium cannot show (restricted mode), else null. Atrium's own policies (a
+   * file it marks invalid, hidden characters) never make a row "skipped": the view goes on with
+   * what the agent does, and {@link flagRows} notes what Atrium flags.
+   */
   problem(p: Probe): AgentViewFile | null {
     if (p.entry?.status === 'restricted' || (!p.entry && !this.readable(p))) {
       return { path: p.display, bytes: p.size, loadedBytes: 0, status: 'restricted', when: null, reason: 'The folder is not trusted: Atrium shows the name and size only.', truncatedAt: null };
     }
-    if (p.entry?.status === 'invalid') {
-      const why = p.entry.warnings.find((w) => w.severity === 'error')?.message ?? 'invalid';
-      return { path: p.display, bytes: p.size, loadedBytes: 0, status: 'skipped', when: null, reason: `Atrium rejects this file: ${why}`, truncatedAt: null };
-    }
     return null;
   }
+
+  /** Atrium's error-level finding about a catalog file (why it is invalid, or hidden characters), or null. */
+  flag(display: string): string | null {
+    const entry = this.byPath.get(display);
+    if (!entry || entry.status === 'restricted') return null;
+    return entry.warnings.find((w) => w.severity === 'error')?.message ?? null;
+  }
+}
+
+/**
+ * Adds Atrium's flag to every row the agent loads (or would load) whose file Atrium flags with an
+ * error: "The agent loads it; Atrium flags it: …". Agents know nothing of Atrium's policies, so a
+ * view never says an agent skipped a file for one of them. Returns the rows, changed in place.
+ */
+export function flagRows(ctx: ViewContext, files: AgentViewFile[]): AgentViewFile[] {
+  for (const row of files) {
+    if (row.status !== 'loaded' && row.status !== 'truncated' && row.status !== 'cut' && row.status !== 'conditional') continue;
+    const why = ctx.flag(row.path);
+    if (why) row.reason = `${row.reason} The agent ${row.status === 'conditional' ? 'would load' : 'loads'} it; Atrium flags it: ${why}`;
+  }
+  return files;
 }
 
 /** A loaded-file row. */

@@ -43,7 +43,10 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
   const text = src.text;
   const fm = splitFrontmatter(text, { invalidYaml: 'report' });
   const data = fm.frontmatter?.data ?? {};
-  const warnings = [...src.warnings, ...commonWarnings(rel, text, fm)];
+  // Cursor reads .mdc frontmatter line by line, not as YAML, and writes `globs: **/*.ts, src/**`
+  // unquoted itself (cursor.com/docs/rules, formats.md §3.1): a YAML error there is no problem for Cursor.
+  const cursorLines = tool === 'cursor' && rel.toLowerCase().endsWith('.mdc');
+  const warnings = [...src.warnings, ...commonWarnings(rel, text, fm, cursorLines)];
   if (text.trim() === '' && name === 'AGENTS.override.md') {
     warnings.push({ path: rel, line: null, message: 'empty AGENTS.override.md: Codex takes it for this folder and then skips it as empty, so AGENTS.md here is not used either', fix: 'Delete the empty override, or write the override instructions into it.' });
   }
@@ -141,7 +144,7 @@ export function reviewGeminiCommand(src: SourceText, out: ReviewCollector): void
   });
 }
 
-function commonWarnings(rel: string, text: string, fm: FrontmatterSplit): TrustWarning[] {
+function commonWarnings(rel: string, text: string, fm: FrontmatterSplit, lineFrontmatter = false): TrustWarning[] {
   const out: TrustWarning[] = [];
   if (fm.bom && fm.frontmatter) {
     out.push({
@@ -151,7 +154,7 @@ function commonWarnings(rel: string, text: string, fm: FrontmatterSplit): TrustW
       fix: 'Save the file as UTF-8 without BOM.',
     });
   }
-  for (const w of fm.warnings) out.push({ path: rel, line: w.line, message: w.message, fix: w.fix });
+  for (const w of fm.warnings) if (!(lineFrontmatter && w.code === 'frontmatter-invalid')) out.push({ path: rel, line: w.line, message: w.message, fix: w.fix });
   const hidden = hiddenCharacterWarning(text, rel);
   if (hidden) out.push(hidden);
   return out;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Markdown from 'react-markdown';
 import { Tabs } from 'radix-ui';
 import { useLive } from '../../api/useLive';
-import { formatBytes } from './format';
+import { formatBytes, showControls } from './format';
 
 /** One rule file with its provenance: rendered and raw text, frontmatter, patterns, digest, imports, warnings. */
 export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: string }) {
@@ -42,6 +42,7 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
         <dd>
           {f.kind === 'always' && 'Always, to every file in its scope'}
           {f.kind === 'manual' && `Only when invoked by name${f.description ? `: ${f.description}` : ''}`}
+          {f.kind === 'agent-requested' && `Cursor offers it to the agent by its description${f.description ? ` (“${f.description}”)` : ''}; Atrium never loads it automatically`}
           {f.kind === 'conditional' && (f.patterns.length > 0 ? `When a file matching a pattern (${f.conditionKey ?? 'paths'}) is touched` : `Never: ${f.condition.replace(/^never: /, '')}`)}
           {f.kind === 'unknown' && 'Not read (restricted mode)'}
         </dd>
@@ -101,10 +102,11 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
           </Tabs.List>
           <Tabs.Content value="rendered" className="markdown">
             {d.frontmatter && <pre className="frontmatter">{d.frontmatter.raw}</pre>}
-            <Markdown>{d.content ?? d.body ?? ''}</Markdown>
+            {/* The engine already writes smuggling characters as ⟨U+XXXX⟩; showControls makes sure no bidi control reaches the DOM raw. */}
+            <Markdown>{showControls(d.content ?? d.body ?? '')}</Markdown>
           </Tabs.Content>
           <Tabs.Content value="raw">
-            <pre className="file-content">{d.raw}</pre>
+            <pre className="file-content">{showControls(d.raw)}</pre>
           </Tabs.Content>
           <Tabs.Content value="sent">
             <pre className="file-content">{d.rendered ?? 'This file is not sent (it is not active).'}</pre>

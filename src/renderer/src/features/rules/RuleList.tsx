@@ -55,6 +55,11 @@ export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult
                 <RulePath path={f.path} />
                 <span className="rule-badges">
                   <span className={`badge ${STATUS_CLASS[f.status]}`}>{f.status}</span>
+                  {f.kind === 'agent-requested' && (
+                    <span className="badge badge-muted" title="Cursor offers this rule to the agent by its description; Atrium never loads it automatically" data-rule-kind="agent-requested">
+                      by description
+                    </span>
+                  )}
                   <ProblemBadge file={f} severity="error" />
                   <ProblemBadge file={f} severity="warning" />
                 </span>
