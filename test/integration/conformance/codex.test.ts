@@ -62,7 +62,7 @@ function agentsTexts(req: FakeOpenAIRequest): string[] {
  * A temp world: HOME, CODEX_HOME (fake provider + `extraToml`, global `AGENTS.md` when given) and a
  * git repository `repo` holding `tree`; runs Codex in `repo/<start>` with one `cat <read>` tool call.
  */
-async function run(opts: { tree: Tree; start: string; read: string; extraToml?: string; global?: string; setup?: (repo: string) => void }) {
+async function run(opts: { tree: Tree; start: string; read: string; extraToml?: string; global?: string; trustProject?: boolean; setup?: (repo: string) => void }) {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-conf-codex-')));
   dirs.push(base);
   const home = path.join(base, 'home');
@@ -76,12 +76,13 @@ async function run(opts: { tree: Tree; start: string; read: string; extraToml?: 
   fake = await startFakeOpenAI((req) => (endsWithToolOutput(req) ? { text: 'done reading' } : { shell: `cat ${opts.read}` }));
   writeCodexFakeConfig(codexHome, fake.url, opts.extraToml ?? '');
   if (opts.global !== undefined) fs.writeFileSync(path.join(codexHome, 'AGENTS.md'), opts.global);
+  if (opts.trustProject) fs.appendFileSync(path.join(codexHome, 'config.toml'), `\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
   const cwd = path.join(repo, ...opts.start.split('/'));
   const result = await runAgentDirect({ command: process.execPath, args: [marker!.entry], cwd, env: codexTestEnv({ HOME: home, CODEX_HOME: codexHome }), prompts: ['read the notes'] });
   const catalog = await buildCatalog(repo, { home });
   const view = await agentView(catalog, 'codex', opts.start, null, { codexHome });
   const main = fake.requests.filter((r) => !r.side);
-  return { result, view, main, repo, codexHome };
+  return { result, view, main, repo, codexHome, base };
 }
 
 describe.skipIf(!marker)(`Codex 0.166.0 sends what the Codex view predicts (real codex-acp, fake Responses endpoint)${reason}`, () => {
@@ -140,5 +141,38 @@ describe.skipIf(!marker)(`Codex 0.166.0 sends what the Codex view predicts (real
     expect(view.files.find((f) => f.path === 'AGENTS.md')?.status).toBe('ignored');
     for (const req of main) expect(agentsTexts(req)).toEqual([view.content]);
     expect(view.content).not.toContain('main checkout rule');
+  });
+
+  it("a project trusted in Codex's config.toml adds its .codex/config.toml (fallback name, budget); a doc linking outside the workspace is read by Codex but only sized by the view", async () => {
+    const outsideText = 'OUTSIDE-THE-WORKSPACE text\n';
+    let outside = '';
+    const { view, main } = await run({
+      setup: (r) => {
+        outside = path.join(path.dirname(r), 'elsewhere.md');
+        fs.writeFileSync(outside, outsideText);
+        fs.mkdirSync(path.join(r, 'sub'), { recursive: true });
+        fs.symlinkSync(outside, path.join(r, 'sub', 'AGENTS.md'));
+      },
+      tree: {
+        '.codex/config.toml': 'project_doc_fallback_filenames = ["GUIDE.md"]\nproject_doc_max_bytes = 90\n',
+        'AGENTS.md': 'root rule R1\n',
+        'sub/deep/GUIDE.md': `guide G1 ${'g'.repeat(100)} GUIDE-TAIL\n`,
+        'sub/deep/notes.txt': 'notes\n',
+      },
+      start: 'sub/deep',
+      read: 'notes.txt',
+      trustProject: true,
+    });
+    const row = view.files.find((f) => f.path === 'sub/AGENTS.md');
+    expect(row).toMatchObject({ status: 'restricted', bytes: Buffer.byteLength(outsideText) });
+    expect(row?.reason).toContain(`Codex would read ${outside} (outside the workspace)`);
+    expect(view.files.find((f) => f.path === 'sub/deep/GUIDE.md')).toMatchObject({ status: 'truncated', truncatedAt: 90 - 13 - Buffer.byteLength(outsideText) });
+    expect(view.content).not.toContain('OUTSIDE-THE-WORKSPACE');
+    for (const req of main) {
+      const [sent] = agentsTexts(req);
+      expect(sent, 'Codex does read the linked file').toContain(outsideText);
+      // the view's text is Codex's text without the file Atrium refuses to read
+      expect(sent.replace(`${outsideText}\n\n`, '')).toBe(view.content);
+    }
   });
 });

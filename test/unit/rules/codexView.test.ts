@@ -111,4 +111,20 @@ describe('Codex view (Codex 0.166.0 project docs)', () => {
     expect(claude.content).not.toContain('secret-outside-text');
     expect(claude.files.find((f) => f.path === 'CLAUDE.md')).toMatchObject({ status: 'restricted' });
   });
+
+  it("applies the project's .codex/config.toml only when Codex's config trusts the git root, never for project_root_markers", async () => {
+    const dir = makeRepo({ '.codex/config.toml': 'project_doc_fallback_filenames = ["GUIDE.md"]\nproject_root_markers = []\n', 'AGENTS.md': 'root', 'a/GUIDE.md': 'guide' });
+    const loaded = (v: { files: Array<{ path: string; status: string }> }) => v.files.filter((f) => f.status === 'loaded').map((f) => f.path);
+    const untrusted = await agentView(await buildCatalog(dir), 'codex', 'a');
+    expect(loaded(untrusted)).toEqual(['AGENTS.md']);
+    const trustA = makeHome({ '.codex/config.toml': `[projects."${dir}/a"]\ntrust_level = "trusted"\n` });
+    expect(loaded(await agentView(await buildCatalog(dir, { home: trustA }), 'codex', 'a'))).toEqual(['AGENTS.md']);
+    const trustRoot = makeHome({ '.codex/config.toml': `[projects."${dir}"]\ntrust_level = "trusted"\n` });
+    const view = await agentView(await buildCatalog(dir, { home: trustRoot }), 'codex', 'a');
+    expect(loaded(view)).toEqual(['AGENTS.md', 'a/GUIDE.md']);
+    expect(view.notes.join('\n')).toContain('.codex/config.toml sets project_root_markers: Codex ignores it');
+    const restricted = await agentView(await buildCatalog(dir, { home: trustRoot, trusted: false }), 'codex', 'a');
+    expect(loaded(restricted)).toEqual(['AGENTS.md']);
+    expect(restricted.notes.join('\n')).toContain('Atrium does not read them');
+  });
 });

@@ -18,8 +18,56 @@ export interface CodexDocConfig {
   fallbackFilenames: string[];
   /** `project_root_markers`: names whose presence (file, folder or symlink) marks the project root. Default `[".git"]`; `[]` = no root. */
   rootMarkers: string[];
+  /** Absolute folders the user config marks `[projects."<dir>"] trust_level = "trusted"`. */
+  trustedProjects: string[];
   /** Problems reading the config, worded for the view's notes. */
   notes: string[];
+}
+
+/** The doc keys one config.toml layer sets (only the valid ones), or null when it is absent. */
+interface CodexLayer {
+  maxBytes?: number;
+  fallbackFilenames?: string[];
+  rootMarkers?: string[];
+  trustedProjects: string[];
+}
+
+async function readLayer(file: string, notes: string[]): Promise<CodexLayer | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const layer: CodexLayer = { trustedProjects: [] };
+  const parsed = parseTomlText(text);
+  if (!parsed.ok) {
+    notes.push(`${toPosix(file)} is not valid TOML${parsed.line ? ` (line ${parsed.line}, column ${parsed.column})` : ''}: ${parsed.reason}. Codex refuses to start with it; this view ignores it.`);
+    return layer;
+  }
+  const v = parsed.value;
+  const max = v.project_doc_max_bytes;
+  if (max !== undefined) {
+    if ((typeof max === 'number' || typeof max === 'bigint') && Number.isInteger(Number(max)) && Number(max) >= 0) layer.maxBytes = Number(max);
+    else notes.push(`project_doc_max_bytes in ${toPosix(file)} must be a whole number of bytes ≥ 0: Codex refuses this config; this view ignores the value.`);
+  }
+  const fallback = v.project_doc_fallback_filenames;
+  if (fallback !== undefined) {
+    if (Array.isArray(fallback) && fallback.every((x) => typeof x === 'string')) layer.fallbackFilenames = fallback as string[];
+    else notes.push(`project_doc_fallback_filenames in ${toPosix(file)} must be a list of file names: Codex refuses this config; this view ignores the value.`);
+  }
+  const markers = v.project_root_markers;
+  if (markers !== undefined) {
+    if (Array.isArray(markers) && markers.every((x) => typeof x === 'string')) layer.rootMarkers = markers as string[];
+    else notes.push(`project_root_markers in ${toPosix(file)} must be a list of strings: Codex warns and uses [".git"].`);
+  }
+  const projects = v.projects;
+  if (projects && typeof projects === 'object' && !Array.isArray(projects)) {
+    for (const [dir, entry] of Object.entries(projects as Record<string, unknown>)) {
+      if (entry && typeof entry === 'object' && (entry as Record<string, unknown>).trust_level === 'trusted') layer.trustedProjects.push(path.resolve(dir));
+    }
+  }
+  return layer;
 }
 
 /**
@@ -29,36 +77,15 @@ export interface CodexDocConfig {
  * `project_root_markers` only makes Codex warn and use `[".git"]`. Never throws.
  */
 export async function readCodexDocConfig(codexHome: string): Promise<CodexDocConfig> {
-  const config: CodexDocConfig = { maxBytes: RULE_LIMITS.codexBudgetBytes, fallbackFilenames: [], rootMarkers: ['.git'], notes: [] };
-  const file = path.join(codexHome, 'config.toml');
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    return config;
-  }
-  const parsed = parseTomlText(text);
-  if (!parsed.ok) {
-    config.notes.push(`${file} is not valid TOML${parsed.line ? ` (line ${parsed.line}, column ${parsed.column})` : ''}: ${parsed.reason}. Codex refuses to start with it; this view assumes the defaults.`);
-    return config;
-  }
-  const v = parsed.value;
-  const max = v.project_doc_max_bytes;
-  if (max !== undefined) {
-    if ((typeof max === 'number' || typeof max === 'bigint') && Number.isInteger(Number(max)) && Number(max) >= 0) config.maxBytes = Number(max);
-    else config.notes.push(`project_doc_max_bytes in ${file} must be a whole number of bytes ≥ 0: Codex refuses this config; this view assumes 32 KiB.`);
-  }
-  const fallback = v.project_doc_fallback_filenames;
-  if (fallback !== undefined) {
-    if (Array.isArray(fallback) && fallback.every((x) => typeof x === 'string')) config.fallbackFilenames = fallback as string[];
-    else config.notes.push(`project_doc_fallback_filenames in ${file} must be a list of file names: Codex refuses this config; this view assumes none.`);
-  }
-  const markers = v.project_root_markers;
-  if (markers !== undefined) {
-    if (Array.isArray(markers) && markers.every((x) => typeof x === 'string')) config.rootMarkers = markers as string[];
-    else config.notes.push(`project_root_markers in ${file} must be a list of strings: Codex warns and uses [".git"].`);
-  }
-  return config;
+  const notes: string[] = [];
+  const layer = await readLayer(path.join(codexHome, 'config.toml'), notes);
+  return {
+    maxBytes: layer?.maxBytes ?? RULE_LIMITS.codexBudgetBytes,
+    fallbackFilenames: layer?.fallbackFilenames ?? [],
+    rootMarkers: layer?.rootMarkers ?? ['.git'],
+    trustedProjects: layer?.trustedProjects ?? [],
+    notes,
+  };
 }
 
 /** Candidate names per folder as Codex 0.166.0 orders them: override, AGENTS.md, then the non-empty, not yet listed fallbacks. */
@@ -110,7 +137,10 @@ function foldersDown(root: string, start: string): string[] {
  * read root-first into one `project_doc_max_bytes` budget (default 32 KiB) that cuts silently.
  * `content` is Codex's own user message: `# AGENTS.md instructions for <cwd>\n\n<INSTRUCTIONS>\n`
  * global, `\n\n--- project-doc ---\n\n`, the docs joined by a blank line (raw bytes, not trimmed),
- * `\n</INSTRUCTIONS>`. A doc that resolves outside the workspace is counted (Codex reads it) but
+ * `\n</INSTRUCTIONS>`. When the user's config trusts the project (`[projects."<git root>"]
+ * trust_level = "trusted"`, keyed by the git root, measured), Codex also applies the project's
+ * `.codex/config.toml` files from the root down to the start folder (deeper wins) for the two
+ * `project_doc_*` keys, never for `project_root_markers`. A doc that resolves outside the workspace is counted (Codex reads it) but
  * never read or shown here. Sizes come from the disk, so the cut is exact even in restricted mode.
  * `codexHome` (absolute) defaults to `<homeDir>/.codex`.
  */
@@ -143,7 +173,32 @@ export async function codexView(ctx: ViewContext, fromRel: string, targetRel: st
   }
 
   const start = fromRel ? path.join(root, ...fromRel.split('/')) : root;
-  const projectRoot = config.maxBytes === 0 ? null : await findProjectRoot(start, config.rootMarkers);
+  const projectRoot = await findProjectRoot(start, config.rootMarkers);
+  // A project Codex trusts adds its .codex/config.toml layers (root down to the start folder, the
+  // deeper one wins), except for project_root_markers, which only the user's config sets.
+  const trustKey = (await findProjectRoot(start, ['.git'])) ?? start;
+  if (config.trustedProjects.includes(trustKey)) {
+    if (ctx.catalog.trust !== 'trusted') notes.push("The project is trusted in Codex's config.toml, so Codex also reads its .codex/config.toml files; restricted mode: Atrium does not read them.");
+    else {
+      for (const dir of projectRoot === null ? [start] : foldersDown(projectRoot, start)) {
+        const file = path.join(dir, '.codex', 'config.toml');
+        if (!isInside(root, dir)) continue;
+        const layer = await readLayer(file, notes);
+        if (!layer) continue;
+        const applied: string[] = [];
+        if (layer.maxBytes !== undefined) {
+          config.maxBytes = layer.maxBytes;
+          applied.push(`project_doc_max_bytes = ${layer.maxBytes}`);
+        }
+        if (layer.fallbackFilenames) {
+          config.fallbackFilenames = layer.fallbackFilenames;
+          applied.push('project_doc_fallback_filenames');
+        }
+        if (layer.rootMarkers) notes.push(`${relativeToRoot(root, file)} sets project_root_markers: Codex ignores it there (only the user's config.toml can).`);
+        if (applied.length) notes.push(`${relativeToRoot(root, file)} applies (the project is trusted in Codex's config.toml): ${applied.join(', ')}.`);
+      }
+    }
+  }
   if (config.maxBytes === 0) notes.push('project_doc_max_bytes = 0: Codex reads no project docs.');
   else if (projectRoot === null) notes.push(`No ${config.rootMarkers.length ? config.rootMarkers.join(' or ') : 'project root marker'} above the start folder: Codex reads only the start folder.`);
   else if (projectRoot !== root) {
