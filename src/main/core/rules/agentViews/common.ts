@@ -64,7 +64,7 @@ export interface Probe {
   outside?: string | null;
 }
 
-/** Lookup helpers shared by the three views. */
+/** Lookup helpers shared by the views. */
 export class ViewContext {
   private readonly byPath: Map<string, RuleFile>;
 

@@ -32,8 +32,9 @@ export function copilotApplies(pattern: string, absolute: string): boolean {
  * - always: `<folder>/.github/copilot-instructions.md`, `<folder>/AGENTS.md` (`chat.useAgentsMdFile`),
  *   `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` and `~/.claude/CLAUDE.md` (`chat.useClaudeMdFile`);
  * - `<folder>/.github/instructions/**\/*.instructions.md`: applied when `applyTo` matches the target
- *   (see {@link copilotApplies}); no `applyTo` (or a YAML list, which VS Code ignores) = not automatic,
- *   offered by its `description` when it has one, else attached by hand;
+ *   (see {@link copilotApplies}) one of the request's files; every instruction file, attached or
+ *   not, is also listed to the agent in an `<instructions>` block (path, description, applyTo) for
+ *   it to read (`_getInstructionsWithPatternsList`); no `applyTo` (or a YAML list) = listed only;
  * - `<folder>/.claude/rules/**\/*.md` the same way with `paths` for `applyTo` (the docs say VS Code
  *   reads Claude's rule format; matching `paths` like `applyTo` is this view's assumption);
  * - nested AGENTS.md only with the experimental `chat.useNestedAgentsMdFiles` (off by default).
@@ -132,8 +133,8 @@ async function instructionRow(ctx: ViewContext, f: RuleFile, p: Probe, key: 'app
   }
   if (f.kind !== 'conditional' || f.conditionKey !== key || listForm) {
     const why = listForm ? 'applyTo is a YAML list, which VS Code ignores' : `No ${key}`;
-    const offered = f.description ? `; VS Code offers it to the agent by its description ("${f.description}")` : '; attach it by hand (Add Context > Instructions)';
-    files.push({ ...ignoredRow(p.display, p.size, `${why}: not applied automatically${offered}.`), status: 'conditional' });
+    const offered = f.description ? ` by its description ("${f.description}")` : ' by its path only (no description)';
+    files.push({ ...ignoredRow(p.display, p.size, `${why}: not attached automatically; VS Code lists it to the agent${offered}, which may read it.`), status: 'conditional' });
     return;
   }
   const hit = targetAbs === null ? undefined : f.patterns.find((pat) => copilotApplies(pat, targetAbs));
@@ -143,6 +144,6 @@ async function instructionRow(ctx: ViewContext, f: RuleFile, p: Probe, key: 'app
     count(p.size);
     files.push(loadedRow(p.display, p.size, 'on-read', `${key} "${hit}" matches the path (VS Code matches **/${hit.replace(/^\*\*\//, '')} against the absolute path, ignoring case).`));
   } else {
-    files.push({ ...ignoredRow(p.display, p.size, `Applied when the agent works on a file matching ${f.patterns.map((x) => `"${x}"`).join(', ')} (anywhere in the path, any case).`), status: 'conditional' });
+    files.push({ ...ignoredRow(p.display, p.size, `Attached when the request's files match ${f.patterns.map((x) => `"${x}"`).join(', ')} (anywhere in the path, any case); until then VS Code only lists it to the agent with its ${key}.`), status: 'conditional' });
   }
 }
