@@ -175,4 +175,28 @@ describe.skipIf(!marker)(`Codex 0.166.0 sends what the Codex view predicts (real
       expect(sent.replace(`${outsideText}\n\n`, '')).toBe(view.content);
     }
   });
+
+  it('project_root_markers = [".hg"] in the user config moves the root below the git root; an empty AGENTS.override.md still wins its folder', async () => {
+    const { view, main } = await run({
+      tree: {
+        'AGENTS.md': 'git root rule, above the .hg root\n',
+        'pkg/.hg/requires': 'store\n',
+        'pkg/AGENTS.md': 'hg root rule H1\n',
+        'pkg/a/AGENTS.override.md': ' \n\t\n',
+        'pkg/a/AGENTS.md': 'hidden by the empty override\n',
+        'pkg/a/notes.txt': 'notes\n',
+      },
+      start: 'pkg/a',
+      read: 'notes.txt',
+      extraToml: 'project_root_markers = [".hg"]',
+    });
+    expect(view.files.map((f) => [f.path, f.status])).toEqual([
+      ['pkg/AGENTS.md', 'loaded'],
+      ['pkg/a/AGENTS.md', 'ignored'],
+      ['pkg/a/AGENTS.override.md', 'skipped'],
+      ['AGENTS.md', 'ignored'],
+    ]);
+    for (const req of main) expect(agentsTexts(req)).toEqual([view.content]);
+    expect(view.content).toContain('hg root rule H1');
+  });
 });

@@ -151,6 +151,7 @@ export async function codexView(ctx: ViewContext, fromRel: string, targetRel: st
     'Codex does not expand @imports: @path lines reach the model as plain text.',
     'Codex keeps a UTF-8 BOM as an invisible U+FEFF character.',
     'Codex does not read rule folders (.claude/rules, .cursor/rules, .github/instructions).',
+    'Codex reads project docs once, at start: touching a file below the start folder adds nothing.',
   ];
   const root = ctx.catalog.root;
   const home = codexHome ?? path.join(ctx.catalog.homeDir, '.codex');
