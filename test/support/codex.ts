@@ -41,23 +41,8 @@ export async function codexWorld(reply: (req: FakeOpenAIRequest) => FakeOpenAIRe
   const marker = await installCachedPreset('codex', dataDir);
   const fake = await startFakeOpenAI(reply);
   const codexHome = path.join(home, '.codex');
-  fs.mkdirSync(codexHome, { recursive: true });
-  fs.writeFileSync(
-    path.join(codexHome, 'config.toml'),
-    [
-      'model = "gpt-5.5"',
-      'model_provider = "atrium_fake"',
-      'check_for_update_on_startup = false',
-      '',
-      '[model_providers.atrium_fake]',
-      'name = "Atrium fake"',
-      `base_url = "${fake.url}"`,
-      'env_key = "ATRIUM_FAKE_OPENAI_KEY"',
-      'wire_api = "responses"',
-      '',
-    ].join('\n'),
-  );
-  const env = agentTestEnv(/^(OPENAI_|CODEX_|ATRIUM_FAKE_|DISABLE_MCP|INITIAL_AGENT_MODE)/, { HOME: home, ATRIUM_FAKE_OPENAI_KEY: 'sk-fake', NO_COLOR: '1' });
+  writeCodexFakeConfig(codexHome, fake.url);
+  const env = codexTestEnv({ HOME: home });
   const engines = agentEngines(dirs, env);
   const world: CodexWorld = {
     ...dirs,
@@ -76,6 +61,39 @@ export async function codexWorld(reply: (req: FakeOpenAIRequest) => FakeOpenAIRe
     },
   };
   return world;
+}
+
+/**
+ * Writes `<codexHome>/config.toml` pointing Codex 0.166.0 at the fake Responses endpoint `fakeUrl`
+ * through a custom model provider (agents-offline.md "A.": no login needed, no WebSocket), with
+ * update checks off, followed by `extraToml` (e.g. `project_doc_max_bytes = 64`). Creates the folder.
+ */
+export function writeCodexFakeConfig(codexHome: string, fakeUrl: string, extraToml = ''): void {
+  fs.mkdirSync(codexHome, { recursive: true });
+  fs.writeFileSync(
+    path.join(codexHome, 'config.toml'),
+    [
+      'model = "gpt-5.5"',
+      'model_provider = "atrium_fake"',
+      'check_for_update_on_startup = false',
+      extraToml,
+      '',
+      '[model_providers.atrium_fake]',
+      'name = "Atrium fake"',
+      `base_url = "${fakeUrl}"`,
+      'env_key = "ATRIUM_FAKE_OPENAI_KEY"',
+      'wire_api = "responses"',
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * The environment a Codex test agent runs with: the machine's environment without OPENAI_* / CODEX_*
+ * (and the other agent switches), plus the fake's key, NO_COLOR and `extra` (HOME, CODEX_HOME…).
+ */
+export function codexTestEnv(extra: Record<string, string>): Record<string, string> {
+  return agentTestEnv(/^(OPENAI_|CODEX_|ATRIUM_FAKE_|DISABLE_MCP|INITIAL_AGENT_MODE)/, { ATRIUM_FAKE_OPENAI_KEY: 'sk-fake', NO_COLOR: '1', ...extra });
 }
 
 /** The Codex binary's JS launcher next to the installed codex-acp (`@openai/codex/bin/codex.js`). */

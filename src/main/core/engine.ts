@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import { EventBus } from './events/bus';
 import { ExtensionsService } from './api/extensionsService';
 import { projectPluginStates } from './extensions/plugins/states';
@@ -22,6 +23,11 @@ export interface EngineOptions {
   dataDir: string;
   /** Home directory used for user-level resources; defaults to `os.homedir()`, overridable for tests. */
   homeDir?: string;
+  /**
+   * Codex's home (`$CODEX_HOME`: global AGENTS.md, config.toml) for the Codex rules view. Default:
+   * `$CODEX_HOME` when `homeDir` is not overridden, else `<homeDir>/.codex` (so tests stay isolated).
+   */
+  codexHome?: string;
   /**
    * Overrides restricted mode's gate (tests only, e.g. `fixedGate(true)`); defaults to the engine's
    * {@link TrustService}, which answers from the recorded folder-trust decisions.
@@ -50,6 +56,8 @@ export interface EngineOptions {
 export interface Engine {
   readonly dataDir: string;
   readonly homeDir: string;
+  /** Codex's home as resolved from {@link EngineOptions.codexHome}. */
+  readonly codexHome: string;
   readonly store: Store;
   readonly bus: EventBus;
   readonly workspaces: WorkspaceService;
@@ -92,6 +100,8 @@ export function createEngine(options: EngineOptions): Engine {
   const store = openStore(options.dataDir);
   const bus = new EventBus();
   const homeDir = options.homeDir ?? os.homedir();
+  const envCodexHome = options.homeDir === undefined ? process.env.CODEX_HOME : undefined;
+  const codexHome = options.codexHome ?? (envCodexHome ? path.resolve(envCodexHome) : path.join(homeDir, '.codex'));
   // trust changes re-emit the workspace list, which carries each workspace's trust state
   let workspaces: WorkspaceService | null = null;
   const trust = new TrustService({ store, bus, homeDir, onChanged: () => workspaces?.notifyTrustChanged() });
@@ -142,13 +152,14 @@ export function createEngine(options: EngineOptions): Engine {
   return {
     dataDir: options.dataDir,
     homeDir,
+    codexHome,
     store,
     bus,
     workspaces,
     trust,
     trustGate,
     resources,
-    rules: new RulesService(resources),
+    rules: new RulesService(resources, { codexHome }),
     sessions,
     hooks,
     extensions: new ExtensionsService(resources, trustGate, homeDir),

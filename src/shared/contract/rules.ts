@@ -158,8 +158,8 @@ export const RuleFileDetail = z.object({
 });
 export type RuleFileDetail = z.infer<typeof RuleFileDetail>;
 
-export const RuleAgentName = z.enum(['codex', 'claude', 'gemini']);
-export const RuleExplainAgent = z.enum(['atrium', 'codex', 'claude', 'gemini']);
+export const RuleAgentName = z.enum(['codex', 'claude', 'gemini', 'copilot']);
+export const RuleExplainAgent = z.enum(['atrium', 'codex', 'claude', 'gemini', 'copilot']);
 
 export const RuleAgentViewFile = z.object({
   path: z.string(),

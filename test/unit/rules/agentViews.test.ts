@@ -18,18 +18,21 @@ describe('agent views (issue 4 §4)', () => {
     expect(byPath['pkg/AGENTS.md']).toMatchObject({ status: 'cut', loadedBytes: 0 });
     expect(byPath['CLAUDE.md']).toMatchObject({ status: 'ignored' });
     expect(view.content).not.toContain('AHOY MATE');
-    expect(view.content.startsWith('global codex\n\n--- project-doc ---\n\n')).toBe(true);
+    // Codex's own framing: one user message headed by the start folder, global text first
+    expect(view.content.startsWith(`# AGENTS.md instructions for ${catalog.root}/pkg\n\n<INSTRUCTIONS>\nglobal codex\n\n--- project-doc ---\n\n`)).toBe(true);
+    expect(view.content.endsWith('\n</INSTRUCTIONS>')).toBe(true);
   });
 
   it('Codex: an empty AGENTS.override.md wins its folder and is skipped, so AGENTS.md there is unused', async () => {
     const dir = makeRepo({ 'AGENTS.md': 'root', 'svc/AGENTS.md': 'svc rules', 'svc/AGENTS.override.md': '  \n' });
-    const view = await agentView(await buildCatalog(dir), 'codex', 'svc');
+    const catalog = await buildCatalog(dir);
+    const view = await agentView(catalog, 'codex', 'svc');
     expect(rows(view)).toEqual([
       ['AGENTS.md', 'loaded'],
       ['svc/AGENTS.md', 'ignored'],
       ['svc/AGENTS.override.md', 'skipped'],
     ]);
-    expect(view.content).toBe('root');
+    expect(view.content).toBe(`# AGENTS.md instructions for ${catalog.root}/svc\n\n<INSTRUCTIONS>\nroot\n</INSTRUCTIONS>`);
   });
 
   it('Claude Code: CLAUDE.md chain and unconditional rules at start, conditional and nested ones on read, AGENTS.md ignored', async () => {

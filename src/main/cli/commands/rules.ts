@@ -11,7 +11,7 @@ interface ExplainOptions extends GlobalOptions {
   from?: string;
   loaded?: string;
   budget?: string;
-  agent?: 'atrium' | 'codex' | 'claude' | 'gemini';
+  agent?: 'atrium' | 'codex' | 'claude' | 'gemini' | 'copilot';
   content?: boolean;
 }
 
@@ -39,7 +39,7 @@ export function registerRulesCommands(program: Command): void {
       .option('--from <dir>', 'folder the session starts in (default: DIR)')
       .option('--loaded <ids>', 'comma-separated rule ids the session already loaded')
       .option('--budget <bytes>', 'contextual budget in bytes (default 32768)')
-      .addOption(new Option('--agent <agent>', "whose view: Atrium's selection or what that agent would load").choices(['atrium', 'codex', 'claude', 'gemini']).default('atrium'))
+      .addOption(new Option('--agent <agent>', "whose view: Atrium's selection or what that agent would load").choices(['atrium', 'codex', 'claude', 'gemini', 'copilot']).default('atrium'))
       .option('--content', 'also print the rendered text'),
   ).action((dir: string, opts: ExplainOptions) =>
     withService(opts, async (service, { print }) => {
@@ -65,7 +65,7 @@ function withService(opts: GlobalOptions, fn: (service: RulesService, ctx: CliCo
   return runWithEngine(opts, async (ctx) => {
     const cache = new WorkspaceResourcesCache({ homeDir: ctx.engine.homeDir, trustGate: ctx.engine.trustGate, watch: false });
     try {
-      await fn(new RulesService(cache), ctx);
+      await fn(new RulesService(cache, { codexHome: ctx.engine.codexHome }), ctx);
     } finally {
       await cache.close();
     }
@@ -93,7 +93,7 @@ function describeList(r: RulesListResult): string {
 
 function describeExplanation(r: RulesExplainResult, withContent: boolean): string {
   const lines: string[] = [];
-  const title = r.agent === 'atrium' ? 'Atrium' : r.agent === 'claude' ? 'Claude Code' : r.agent === 'codex' ? 'Codex' : 'Gemini CLI';
+  const title = { atrium: 'Atrium', claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', copilot: 'Copilot (VS Code, modelled from its docs)' }[r.agent];
   lines.push(`${title}, session starting in ${r.fromDir || '(root)'}, touching ${r.targetPath ?? '(a path outside the workspace)'}:`);
   const section = (name: string, rows: RulesExplainResult['static']) => {
     lines.push(`${name}:`);

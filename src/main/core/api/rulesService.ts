@@ -1,7 +1,7 @@
 import type { RuleAgentView as AgentView, RuleFileDetail, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../shared/contract/rules';
 import { AtriumError } from '../../../shared/errors';
 import type { WorkspaceResourcesCache } from '../resources/cache';
-import { agentView, type AgentName } from '../rules/agentViews';
+import { agentView, type AgentName, type AgentViewOptions } from '../rules/agentViews';
 import type { RuleCatalog } from '../rules/catalog';
 import { completePath, type PathCompletionEntry } from '../rules/complete';
 import { explainRules } from '../rules/explain';
@@ -29,7 +29,11 @@ export interface ExplainParams {
  * calls it directly with its DIR argument. Catalogs come from the workspace resources cache.
  */
 export class RulesService {
-  constructor(private readonly resources: WorkspaceResourcesCache) {}
+  /** `views.codexHome` = Codex's `$CODEX_HOME` for the Codex view (default `<homeDir>/.codex`). */
+  constructor(
+    private readonly resources: WorkspaceResourcesCache,
+    private readonly views: AgentViewOptions = {},
+  ) {}
 
   /** `rules.list`. @throws AtriumError for an unusable folder */
   list(dir: string): Promise<RulesListResult> {
@@ -53,7 +57,7 @@ export class RulesService {
   explain(dir: string, params: ExplainParams): Promise<RulesExplainResult> {
     return this.withCatalog(dir, async (c) => {
       if (params.agent && params.agent !== 'atrium') {
-        const view = await agentView(c, params.agent, resolveStartFolder(c, params.from), c.resolveTarget(params.path));
+        const view = await agentView(c, params.agent, resolveStartFolder(c, params.from), c.resolveTarget(params.path), this.views);
         return presentAgentExplanation(c, view);
       }
       return presentExplanation(c, explainRules(c, { path: params.path, from: params.from, loaded: params.loaded, budget: params.budget }));
@@ -62,7 +66,7 @@ export class RulesService {
 
   /** `rules.agentView`. @throws AtriumError as {@link explain} for an unusable `from` */
   agentView(dir: string, agent: AgentName, from?: string, target?: string): Promise<AgentView> {
-    return this.withCatalog(dir, async (c) => presentAgentView(await agentView(c, agent, resolveStartFolder(c, from), target ? c.resolveTarget(target) : null)));
+    return this.withCatalog(dir, async (c) => presentAgentView(await agentView(c, agent, resolveStartFolder(c, from), target ? c.resolveTarget(target) : null, this.views)));
   }
 
   /** `rules.lint`. */

@@ -115,7 +115,7 @@ export function presentExplanation(catalog: RuleCatalog, e: RuleExplanation): Ru
 }
 
 /**
- * `rules.explain --agent codex|claude|gemini`: the agent view in the explain shape. static = loaded
+ * `rules.explain --agent codex|claude|gemini|copilot`: the agent view in the explain shape. static = loaded
  * at start, contextual = loaded on reading the path, dropped = cut/truncated/skipped, skipped =
  * ignored/conditional/restricted; provenanceSha256 = SHA-256 of the content.
  */

@@ -1,12 +1,20 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { RuleCatalog } from '../catalog';
-import { ancestorsOf } from '../paths';
+import { ancestorsOf, isInside } from '../paths';
 import { revealSmuggling } from '../../formats/unicode';
 import type { RuleFile } from '../types';
 
-/** Agents with a view (issue 4 §4). */
-export type AgentName = 'codex' | 'claude' | 'gemini';
+/** Agents with a view (issue 4 §4); `copilot` is VS Code Copilot Chat, modelled from its docs (no offline agent). */
+export type AgentName = 'codex' | 'claude' | 'gemini' | 'copilot';
+
+/**
+ * What a view needs beyond the catalog. `codexHome` = Codex's `$CODEX_HOME` (absolute; default
+ * `<homeDir>/.codex`), where Codex reads its global AGENTS.md and `config.toml`.
+ */
+export interface AgentViewOptions {
+  codexHome?: string;
+}
 
 /**
  * One file in an agent view. `loaded` = read at start (`when: 'start'`) or when a file below is
@@ -50,9 +58,14 @@ export interface Probe {
   size: number;
   /** Catalog entry for it, when the catalog has one. */
   entry: RuleFile | undefined;
+  /**
+   * The real path when a workspace file (root-relative display) resolves outside the catalog root
+   * (a committed `AGENTS.md -> /etc/passwd`), else null. Atrium never reads such a target to show it.
+   */
+  outside?: string | null;
 }
 
-/** Lookup helpers shared by the three views. */
+/** Lookup helpers shared by the views. */
 export class ViewContext {
   private readonly byPath: Map<string, RuleFile>;
 
@@ -81,14 +94,26 @@ export class ViewContext {
     try {
       const st = await fs.stat(absolute);
       if (!st.isFile()) return null;
-      return { absolute, display, size: st.size, entry: this.byPath.get(display) };
+      return { absolute, display, size: st.size, entry: this.byPath.get(display), outside: await this.outsideTarget(absolute, display) };
     } catch {
       return null;
     }
   }
 
-  /** True when Atrium may read the file's content (user files, or trusted project files). */
+  /** Real path of a workspace file whose target lies outside the catalog root, else null. */
+  private async outsideTarget(absolute: string, display: string): Promise<string | null> {
+    if (/^[~/]/.test(display)) return null;
+    try {
+      const real = await fs.realpath(absolute);
+      return isInside(this.catalog.root, real) ? null : real;
+    } catch {
+      return null;
+    }
+  }
+
+  /** True when Atrium may read the file's content (user files, or trusted project files inside the workspace). */
   readable(p: Probe): boolean {
+    if (p.outside) return false;
     if (p.entry) return p.entry.status !== 'restricted';
     return this.catalog.trust === 'trusted' && !/^[~/]/.test(p.display);
   }
@@ -116,6 +141,9 @@ export class ViewContext {
    * what the agent does, and {@link flagRows} notes what Atrium flags.
    */
   problem(p: Probe): AgentViewFile | null {
+    if (p.outside) {
+      return { path: p.display, bytes: p.size, loadedBytes: 0, status: 'restricted', when: null, reason: `Links to ${p.outside} (outside the workspace): the agent would read it; Atrium shows its size only.`, truncatedAt: null };
+    }
     if (p.entry?.status === 'restricted' || (!p.entry && !this.readable(p))) {
       return { path: p.display, bytes: p.size, loadedBytes: 0, status: 'restricted', when: null, reason: 'The folder is not trusted: Atrium shows the name and size only.', truncatedAt: null };
     }

@@ -1,21 +1,33 @@
 import type { RuleCatalog } from '../catalog';
 import { claudeView } from './claude';
 import { codexView } from './codex';
-import { flagRows, ViewContext, type AgentName, type AgentView } from './common';
+import { flagRows, ViewContext, type AgentName, type AgentView, type AgentViewOptions } from './common';
+import { copilotView } from './copilot';
 import { geminiView } from './gemini';
 
-export type { AgentName, AgentView, AgentViewFile } from './common';
+export type { AgentName, AgentView, AgentViewFile, AgentViewOptions } from './common';
+export { copilotApplies } from './copilot';
+export { readCodexDocConfig, type CodexDocConfig } from './codex';
 
 /**
- * "What would this agent load from `fromRel`" (issue 4 §4) for Codex, Claude Code or Gemini CLI:
- * files, bytes, and what is cut, truncated, skipped or ignored and why. `targetRel` (root-relative)
- * adds Claude's on-read files. Reads the disk (agents do not honour `.gitignore` the way Atrium's
- * catalog does); in restricted mode only names and sizes are read. Rows of files Atrium flags with
- * an error say "the agent loads it; Atrium flags it" (see `flagRows`).
+ * "What would this agent load from `fromRel`" (issue 4 §4) for Codex, Claude Code, Gemini CLI or
+ * VS Code Copilot Chat: files, bytes, and what is cut, truncated, skipped or ignored and why.
+ * `targetRel` (root-relative) adds the files loaded on touching that path. Reads the disk (agents
+ * do not honour `.gitignore` the way Atrium's catalog does); in restricted mode only names and
+ * sizes are read, and a file that resolves outside the workspace is never read. Rows of files
+ * Atrium flags with an error say "the agent loads it; Atrium flags it" (see `flagRows`).
+ * `options.codexHome` = Codex's `$CODEX_HOME` (default `<homeDir>/.codex`).
  */
-export async function agentView(catalog: RuleCatalog, agent: AgentName, fromRel: string, targetRel: string | null = null): Promise<AgentView> {
+export async function agentView(catalog: RuleCatalog, agent: AgentName, fromRel: string, targetRel: string | null = null, options: AgentViewOptions = {}): Promise<AgentView> {
   const ctx = new ViewContext(catalog);
-  const view = agent === 'codex' ? await codexView(ctx, fromRel, targetRel) : agent === 'claude' ? await claudeView(ctx, fromRel, targetRel) : await geminiView(ctx, fromRel, targetRel);
+  const view =
+    agent === 'codex'
+      ? await codexView(ctx, fromRel, targetRel, options.codexHome)
+      : agent === 'claude'
+        ? await claudeView(ctx, fromRel, targetRel)
+        : agent === 'copilot'
+          ? await copilotView(ctx, fromRel, targetRel)
+          : await geminiView(ctx, fromRel, targetRel);
   flagRows(ctx, view.files);
   return view;
 }

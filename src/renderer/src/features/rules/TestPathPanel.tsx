@@ -5,12 +5,13 @@ import { formatBytes } from './format';
 import { isStartFolderError, useExplain } from './useExplain';
 import './rules.css';
 
-type Agent = 'atrium' | 'codex' | 'claude' | 'gemini';
+type Agent = 'atrium' | 'codex' | 'claude' | 'gemini' | 'copilot';
 const AGENTS: Array<[Agent, string]> = [
   ['atrium', 'Atrium sessions'],
   ['codex', 'Codex'],
   ['claude', 'Claude Code'],
   ['gemini', 'Gemini CLI'],
+  ['copilot', 'Copilot (VS Code)'],
 ];
 
 /**
