@@ -74,6 +74,15 @@ describe('Gemini CLI 0.61 view: start files, just-in-time files, context.fileNam
     expect(view.notes.some((n) => n.startsWith('Gemini CLI refuses to start: .gemini/settings.json is not valid JSON'))).toBe(true);
   });
 
+  it('an empty context file is skipped: Gemini sends no block for it', async () => {
+    const dir = makeRepo({ 'GEMINI.md': '  \n\n', 'app/GEMINI.md': 'app' });
+    const view = await agentView(await buildCatalog(dir), 'gemini', 'app');
+    expect(rows(view)).toEqual([
+      ['GEMINI.md', 'skipped', null],
+      ['app/GEMINI.md', 'loaded', 'start'],
+    ]);
+  });
+
   it('the same file under two names (AGENTS.md -> GEMINI.md symlink) loads once', async () => {
     const dir = makeRepo({ '.gemini/settings.json': '{"context":{"fileName":["AGENTS.md","GEMINI.md"]}}', 'GEMINI.md': 'shared' });
     fs.symlinkSync('GEMINI.md', path.join(dir, 'AGENTS.md'));

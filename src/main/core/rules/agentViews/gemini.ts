@@ -158,6 +158,7 @@ export async function geminiView(ctx: ViewContext, fromRel: string, targetRel: s
     `Gemini expands @imports that follow a space or a line start, except inside backticks (~~~ fences are not code to it); failed imports are replaced by an HTML comment; max depth ${GEMINI_MAX_IMPORT_DEPTH}.`,
     'Gemini has no size budget: everything is sent.',
   ];
+  if (!trusted) notes.push('Atrium does not trust this folder: it shows names and sizes only, and ignores .gemini/settings.json as Gemini does in a folder it does not trust.');
   for (const b of settings.broken) notes.push(`Gemini CLI refuses to start: ${b.path} is not valid JSON (${b.message}).`);
 
   const display = (abs: string): string => {
@@ -208,8 +209,12 @@ export async function geminiView(ctx: ViewContext, fromRel: string, targetRel: s
     const text = expanded.content.trim();
     const failed = expanded.imports.filter((i) => i.outcome === 'failed' || i.outcome === 'outside');
     const why = failed.length ? `${reason} Gemini replaces ${failed.map((i) => `@${i.path}`).join(', ')} with an "Import failed" comment.` : reason;
+    if (!text) {
+      files.push({ path: p.display, bytes: p.size, loadedBytes: 0, status: 'skipped', when: null, reason: 'Empty (or only whitespace): Gemini sends no block for it.', truncatedAt: null });
+      return null;
+    }
     files.push({ ...loadedRow(p.display, p.size, when, why), loadedBytes: Buffer.byteLength(text) });
-    return text ? geminiContextBlock(abs, text) : null;
+    return geminiContextBlock(abs, text);
   };
 
   const globalBlocks: string[] = [];
