@@ -143,7 +143,8 @@ async function identity(p: string): Promise<string | null> {
  * with Gemini's own grammar (`./geminiImports.ts`). `content` is the text Gemini sends: the
  * `--- Context from: <absolute path> ---` blocks (global, then project, then the on-read frame).
  * Not modelled: extensions' context files, `~/.gemini/tmp/<project>/memory`, `--include-directories`,
- * system settings, and Gemini's own folder trust (Atrium's trust stands in for it).
+ * system settings, and Gemini's own `trustedFolders.json` (Atrium's trust stands in for it, as in the
+ * sessions Atrium starts, which pass Atrium's verdict as `GEMINI_CLI_TRUST_WORKSPACE`).
  */
 export async function geminiView(ctx: ViewContext, fromRel: string, targetRel: string | null = null): Promise<AgentView> {
   const { catalog } = ctx;
@@ -157,6 +158,7 @@ export async function geminiView(ctx: ViewContext, fromRel: string, targetRel: s
     `Context file names: ${names.join(', ')}${settings.from.length ? ` (context.fileName in ${settings.from.join(', ')}; Gemini always adds GEMINI.md)` : ''}.`,
     `Gemini expands @imports that follow a space or a line start, except inside backticks (~~~ fences are not code to it); failed imports are replaced by an HTML comment; max depth ${GEMINI_MAX_IMPORT_DEPTH}.`,
     'Gemini has no size budget: everything is sent.',
+    "Project files and .gemini/settings.json count only in a folder Gemini trusts: in sessions Atrium starts that is Atrium's trust (GEMINI_CLI_TRUST_WORKSPACE); run by hand, Gemini 0.61 asks ~/.gemini/trustedFolders.json (folder trust is on by default).",
   ];
   if (!trusted) notes.push('Atrium does not trust this folder: it shows names and sizes only, and ignores .gemini/settings.json as Gemini does in a folder it does not trust.');
   for (const b of settings.broken) notes.push(`Gemini CLI refuses to start: ${b.path} is not valid JSON (${b.message}).`);
