@@ -66,6 +66,8 @@ describe('Gemini CLI 0.61 view: start files, just-in-time files, context.fileNam
       ['AGENTS.md', 'ignored'],
     ]);
     expect(untrusted.content).toBe('');
+    const nested = makeRepo({ 'app/.gemini/settings.json': '{"context":{"fileName":"AGENTS.md"}}', 'app/AGENTS.md': 'a' });
+    expect((await agentView(await buildCatalog(nested, { home }), 'gemini', 'app')).notes[1]).toContain('context.fileName in app/.gemini/settings.json');
   });
 
   it('a settings file Gemini cannot parse is reported: Gemini refuses to start', async () => {

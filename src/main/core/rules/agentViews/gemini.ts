@@ -37,10 +37,11 @@ export interface GeminiContextNames {
  * when the folder is trusted and is not the home folder) replaces the user's
  * `~/.gemini/settings.json`. Names are trimmed and `path.normalize`d, empty ones dropped, and
  * `GEMINI.md` is always appended (0.61 adds the configured names to the default instead of
- * replacing it). Files are JSON with comments. System settings (`/etc/gemini-cli/settings.json`,
+ * replacing it). Files are JSON with comments. `startDisplay` (root-relative start folder) only names the
+ * workspace file in `from`/`broken`. System settings (`/etc/gemini-cli/settings.json`,
  * which override both) are not read.
  */
-export async function geminiContextNames(homeDir: string, startAbs: string, workspaceTrusted: boolean): Promise<GeminiContextNames> {
+export async function geminiContextNames(homeDir: string, startAbs: string, workspaceTrusted: boolean, startDisplay = '.'): Promise<GeminiContextNames> {
   const broken: GeminiContextNames['broken'] = [];
   const read = async (file: string, display: string): Promise<unknown> => {
     let text: string;
@@ -63,10 +64,11 @@ export async function geminiContextNames(homeDir: string, startAbs: string, work
   let from = value !== undefined ? ['~/.gemini/settings.json'] : [];
   const isHome = path.resolve(startAbs) === path.resolve(homeDir);
   if (workspaceTrusted && !isHome) {
-    const ws = await read(path.join(startAbs, '.gemini', 'settings.json'), '.gemini/settings.json');
+    const shown = startDisplay && startDisplay !== '.' ? `${startDisplay}/.gemini/settings.json` : '.gemini/settings.json';
+    const ws = await read(path.join(startAbs, '.gemini', 'settings.json'), shown);
     if (ws !== undefined) {
       value = ws;
-      from = ['.gemini/settings.json'];
+      from = [shown];
     }
   }
   const given = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -151,7 +153,7 @@ export async function geminiView(ctx: ViewContext, fromRel: string, targetRel: s
   const files: AgentViewFile[] = [];
   const trusted = catalog.trust === 'trusted';
   const startAbs = path.join(catalog.root, fromRel);
-  const settings = await geminiContextNames(catalog.homeDir, startAbs, trusted);
+  const settings = await geminiContextNames(catalog.homeDir, startAbs, trusted, fromRel);
   const names = settings.names;
   const notes = [
     `As Gemini CLI ${GEMINI_VIEW_VERSION} loads it: ~/.gemini context files, then the start folder and its parents up to the git root; files in subfolders load only when a tool touches a path below them.`,
