@@ -61,18 +61,20 @@ describe('agent views (issue 4 §4)', () => {
     expect(view.content).not.toContain('py rule');
   });
 
-  it('Gemini CLI: global, the GEMINI.md chain to the start folder and subfolders below it', async () => {
+  it('Gemini CLI: global and the GEMINI.md chain up from the start folder at start; subfolder files only just in time', async () => {
     const dir = makeRepo({ 'GEMINI.md': 'root', 'a/GEMINI.md': 'a', 'a/b/GEMINI.md': 'b', 'c/GEMINI.md': 'c', 'AGENTS.md': 'agents' });
-    const catalog = await buildCatalog(dir, { home: makeHome({ '.gemini/GEMINI.md': 'global' }) });
+    const home = makeHome({ '.gemini/GEMINI.md': 'global' });
+    const catalog = await buildCatalog(dir, { home });
     const view = await agentView(catalog, 'gemini', 'a');
     expect(rows(view)).toEqual([
       ['~/.gemini/GEMINI.md', 'loaded'],
       ['GEMINI.md', 'loaded'],
       ['a/GEMINI.md', 'loaded'],
       ['AGENTS.md', 'ignored'],
-      ['a/b/GEMINI.md', 'loaded'],
+      ['a/b/GEMINI.md', 'conditional'],
     ]);
-    expect(view.content).toBe('global\n\nroot\n\na\n\nb');
+    const block = (abs: string, text: string) => `--- Context from: ${abs} ---\n${text}\n--- End of Context from: ${abs} ---`;
+    expect(view.content).toBe([block(path.join(home, '.gemini/GEMINI.md'), 'global'), block(path.join(catalog.root, 'GEMINI.md'), 'root'), block(path.join(catalog.root, 'a/GEMINI.md'), 'a')].join('\n\n'));
   });
 
   it('restricted mode shows names and sizes but no content', async () => {

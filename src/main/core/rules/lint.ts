@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RuleCatalog } from './catalog';
 import { RULE_LIMITS } from './limits';
+import { geminiImportWarnings } from './geminiLint';
 import { filesInScope, frontmatterKeyLine, matchesAny } from './patternStats';
 import { compilePatterns } from './patterns';
 import { formatBytes } from './readSource';
@@ -32,7 +33,7 @@ const results = new WeakMap<RuleCatalog, LintResult>();
  * workspace file; slash-less patterns (`*.ts`) that only match direct children of a nested scope;
  * the same content reached by two paths (symlink, import of a file that also loads on its own,
  * identical bodies); a file that only holds a path (a symlink checked out as text); AGENTS.md
- * beyond Codex's 32 KiB budget. Every finding names the file, the line when known and a fix.
+ * beyond Codex's 32 KiB budget; imports in GEMINI.md that Gemini CLI skips (`./geminiLint.ts`). Every finding names the file, the line when known and a fix.
  * Computed once per catalog (memoised); the report is frozen.
  */
 export function lintCatalog(catalog: RuleCatalog): RuleLintReport {
@@ -73,6 +74,7 @@ function lint(catalog: RuleCatalog): LintResult {
       if (dead.size > 0) unmatched.set(file.relativePath, dead);
     }
     lintSymlinkAsText(catalog, file, add);
+    for (const w of geminiImportWarnings(catalog, file)) add(file, w);
     if ((file.format === 'agents' || file.format === 'agents-override') && file.status !== 'overridden' && file.bytes > RULE_LIMITS.codexBudgetBytes) {
       add(
         file,
