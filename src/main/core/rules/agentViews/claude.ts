@@ -295,7 +295,7 @@ function row(f: Loaded, when: 'start' | 'on-read', targetRel?: string): AgentVie
   let reason: string;
   const base = path.posix.basename(f.display);
   if (f.importedBy) reason = base === 'AGENTS.md' ? `Read via ${f.importedBy.display} (import @${f.importedBy.token}).` : `Imported by ${f.importedBy.display} (@${f.importedBy.token}).`;
-  else if (f.isRule && f.matched && targetRel) reason = `paths pattern "${f.matched}" matches ${targetRel} (gitignore semantics).`;
+  else if (f.isRule && f.matched && targetRel) reason = `paths pattern "${f.matched}" matches ${targetRel} (gitignore semantics; Claude strips a trailing /**).`;
   else if (f.isRule && f.frontmatterUnparsed) reason = 'Claude Code cannot parse its frontmatter (YAML), so it ignores paths and always loads this rule.';
   else if (f.isRule) reason = 'Rule without paths: always loaded.';
   else if (f.kind === 'User') reason = 'User memory, loaded in every project.';

@@ -159,7 +159,7 @@ export interface ClaudeImportToken {
  * in text only, so an `@` must follow line start or whitespace (or a markup boundary such as `**`),
  * trailing punctuation stays part of the path (`@notes.md:` names `notes.md:`), `#fragment` is cut
  * and `\ ` is a space; code spans, fenced and indented code, tables and HTML blocks are skipped
- * (block comments are removed first). Accepted tokens start with `./`, `~/`, `/` or
+ * (block comments are removed first, so line numbers count from the text without them). Accepted tokens start with `./`, `~/`, `/` or
  * `[A-Za-z0-9._-]`; relative ones resolve against `fileAbsolute`'s folder, `~/` against `homeDir`.
  * Limits: a line-based reading of Markdown (not Claude's `marked` lexer), so rare constructs
  * (lazy continuation lines, HTML inside lists) may differ.
@@ -167,7 +167,7 @@ export interface ClaudeImportToken {
 export function claudeImportTokens(content: string, fileAbsolute: string, homeDir: string): ClaudeImportToken[] {
   const out: ClaudeImportToken[] = [];
   const seen = new Set<string>();
-  for (const { text, line } of textRuns(content)) {
+  for (const { text, line } of textRuns(content.includes('<!--') ? stripBlockComments(content) : content)) {
     for (const m of text.matchAll(/(?:^|\s)@((?:[^\s\\]|\\ )+)/g)) {
       let token = m[1];
       const hash = token.indexOf('#');
@@ -295,7 +295,7 @@ function textRuns(content: string): Array<{ text: string; line: number }> {
 function inlineText(line: string): string {
   return line
     .replace(/(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, ' ')
-    .replace(/\\./g, ' ')
+    .replace(/\\[!-/:-@[-`{-~]/g, ' ')
     .replace(/[*_~]{1,3}(?=@)/g, ' ')
     .replace(/\[(?=@)/g, ' ');
 }
