@@ -18,6 +18,15 @@ import { buildCatalog, makeHome, makeRepo, type Tree } from '../../unit/rules/he
 const installed = fs.existsSync(CLAUDE_ENTRY);
 if (!installed) console.log(`skipping Claude conformance: ${CLAUDE_ENTRY} is not installed (npm install the devDependencies)`);
 
+/** A folder's names in the file system's order (Node's readdirSync sorts them, Claude does not). */
+function unsorted(dir: string): string[] {
+  const handle = fs.opendirSync(dir);
+  const out: string[] = [];
+  for (let e = handle.readSync(); e; e = handle.readSync()) out.push(e.name);
+  handle.closeSync();
+  return out;
+}
+
 /** `Contents of <abs>[ (<kind>)]:\n\n<text>` blocks of one text, as [header, text] pairs. */
 function contentsBlocks(text: string): Array<{ header: string; text: string }> {
   const out: Array<{ header: string; text: string }> = [];
@@ -117,6 +126,7 @@ describe('Claude Code 2.1.318 loads what the Claude view predicts', () => {
         '.claude/rules/py.md': '---\npaths: "**/*.py"\n---\nPython only.',
         '.claude/rules/bad.md': '---\npaths:\n  - **/*.rs\n---\nUnparseable frontmatter rule.',
         '.claude/rules/bom.md': '\uFEFF---\npaths: "**/*.go"\n---\nBOM rule.',
+        '.claude/rules/never.md': '---\npaths: []\n---\nEmpty paths rule.',
         'CLAUDE.local.md': 'Local memory.',
         'packages/AGENTS.md': 'Packages agents text.',
         'packages/core/CLAUDE.md': 'Core nested memory.',
@@ -134,13 +144,18 @@ describe('Claude Code 2.1.318 loads what the Claude view predicts', () => {
       expect(norm(run.onRead)).toEqual(norm(view.onRead));
       // What the comparison covers, so it cannot pass on two empty lists.
       const rel = (blocks: Array<{ header: string }>) => blocks.map((b) => b.header.replace(/ \(.*\)$/, '').replace(`${root}/`, '').replace(`${home}/`, '~/'));
-      expect(rel(run.start)).toEqual(['~/.claude/CLAUDE.md', 'CLAUDE.md', 'AGENTS.md', 'README', '.claude/CLAUDE.md', '.claude/rules/always.md', '.claude/rules/bad.md', 'CLAUDE.local.md']);
-      expect(rel(run.onRead)).toEqual(['~/.claude/rules/user-pkg.md', 'packages/CLAUDE.md', 'packages/core/CLAUDE.md', 'packages/core/CLAUDE.local.md', 'packages/core/.claude/rules/src.md', '.claude/rules/apps.md', '.claude/rules/ts.md']);
+      // Claude lists .claude/rules in the file system's order, not sorted.
+      const always = unsorted(path.join(root, '.claude/rules')).filter((n) => ['always.md', 'bad.md', 'never.md'].includes(n)).map((n) => `.claude/rules/${n}`);
+      expect(rel(run.start)).toEqual(['~/.claude/CLAUDE.md', 'CLAUDE.md', 'AGENTS.md', 'README', '.claude/CLAUDE.md', ...always, 'CLAUDE.local.md']);
+      expect(rel(run.onRead)).toEqual(['~/.claude/rules/user-pkg.md', 'packages/CLAUDE.md', 'packages/core/CLAUDE.md', 'packages/core/CLAUDE.local.md', 'packages/core/.claude/rules/src.md', ...unsorted(path.join(root, '.claude/rules')).filter((n) => ['apps.md', 'ts.md'].includes(n)).map((n) => `.claude/rules/${n}`)]);
       const rows = Object.fromEntries(view.view.files.map((f) => [f.path, f]));
       expect(rows['AGENTS.md']).toMatchObject({ status: 'loaded', when: 'start', reason: expect.stringContaining('Read via CLAUDE.md (import @AGENTS.md)') });
       expect(rows['packages/AGENTS.md']).toMatchObject({ status: 'loaded', reason: 'Read via packages/CLAUDE.md (symlink).' });
       expect(rows['.claude/rules/bad.md'].reason).toContain('cannot parse its frontmatter');
       expect(rows['.claude/rules/py.md']).toMatchObject({ status: 'conditional' });
+      // A BOM before --- does not stop Claude from reading the frontmatter: the rule stays conditional.
+      expect(rows['.claude/rules/bom.md']).toMatchObject({ status: 'conditional' });
+      expect(rows['.claude/rules/never.md'].reason).toContain('paths is empty');
     },
     200_000,
   );

@@ -7,6 +7,15 @@ import { claudeImportTokens, claudePathsMatch, readClaudeMemory } from '../../..
 import { lintCatalog } from '../../../src/main/core/rules/lint';
 import { buildCatalog, makeHome, makeRepo } from './helpers';
 
+/** A folder's names in the file system's order (Node's readdirSync sorts them, Claude does not). */
+function unsorted(dir: string): string[] {
+  const handle = fs.opendirSync(dir);
+  const out: string[] = [];
+  for (let e = handle.readSync(); e; e = handle.readSync()) out.push(e.name);
+  handle.closeSync();
+  return out;
+}
+
 const tokens = (text: string) => claudeImportTokens(text, '/ws/CLAUDE.md', '/home/u').map((t) => t.token);
 
 describe('Claude Code 2.1.318 @import grammar', () => {
@@ -56,7 +65,9 @@ describe('Claude view (Claude Code 2.1.318)', () => {
     });
     const view = await agentView(await buildCatalog(dir), 'claude', '');
     const loaded = view.files.filter((f) => f.status === 'loaded' && f.loadedBytes > 0);
-    expect(loaded.map((f) => f.path)).toEqual(['CLAUDE.md', 'AGENTS.md', '.claude/CLAUDE.md', '.claude/rules/bad.md', '.claude/rules/r.md', 'CLAUDE.local.md']);
+    // Inside .claude/rules Claude keeps the file system's listing order.
+    const rules = unsorted(path.join(dir, '.claude/rules')).map((n) => `.claude/rules/${n}`);
+    expect(loaded.map((f) => f.path)).toEqual(['CLAUDE.md', 'AGENTS.md', '.claude/CLAUDE.md', ...rules, 'CLAUDE.local.md']);
     expect(loaded.find((f) => f.path === 'AGENTS.md')!.reason).toBe('Read via CLAUDE.md (import @AGENTS.md).');
     expect(loaded.find((f) => f.path === '.claude/rules/bad.md')!.reason).toContain('cannot parse its frontmatter');
     expect(view.usedBytes).toBe(loaded.reduce((s, f) => s + f.bytes, 0));
@@ -66,8 +77,7 @@ describe('Claude view (Claude Code 2.1.318)', () => {
         `Contents of ${dir}/CLAUDE.md (project instructions, checked into the codebase):\n\nRoot @AGENTS.md`,
         `Contents of ${dir}/AGENTS.md (project instructions, checked into the codebase):\n\nShared`,
         `Contents of ${dir}/.claude/CLAUDE.md (project instructions, checked into the codebase):\n\nDot`,
-        `Contents of ${dir}/.claude/rules/bad.md (project instructions, checked into the codebase):\n\nBad`,
-        `Contents of ${dir}/.claude/rules/r.md (project instructions, checked into the codebase):\n\nRule`,
+        ...rules.map((r) => `Contents of ${dir}/${r} (project instructions, checked into the codebase):\n\n${r.endsWith('bad.md') ? 'Bad' : 'Rule'}`),
         `Contents of ${dir}/CLAUDE.local.md (user's private project instructions, not checked in):\n\nLocal`,
       ].join('\n\n'),
     );

@@ -1,4 +1,4 @@
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../paths';
 import { RULE_LIMITS } from '../limits';
@@ -27,6 +27,8 @@ interface Loaded {
   bytes: number;
   paths: string[] | null;
   frontmatterUnparsed: boolean;
+  /** True when the frontmatter has `paths` but no usable pattern (`[]`, `""`, `**`). */
+  emptyPaths: boolean;
   /** Display path of the file whose `@token` imported this one. */
   importedBy: { display: string; token: string } | null;
   /** Display path of the symlink target when the path is a symlink. */
@@ -105,6 +107,7 @@ class Walk {
       bytes: size,
       paths: memory.paths,
       frontmatterUnparsed: memory.frontmatterUnparsed,
+      emptyPaths: memory.emptyPaths,
       importedBy,
       symlinkTo: real !== absolute ? this.display(real) : null,
       isRule: false,
@@ -123,15 +126,10 @@ class Walk {
 
   /** Claude's `cve`: every `.md` below a rules folder (subfolders too), unconditional or conditional ones. */
   async rules(dir: string, kind: ClaudeKind, external: boolean, conditional: boolean): Promise<Loaded[]> {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch {
-      return [];
-    }
+    const entries = await listUnsorted(dir);
     const out: Loaded[] = [];
-    // Claude takes the folder's listing order; Atrium sorts by name so the view is stable.
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    // Claude (Bun's readdir) keeps the order the file system lists the folder in, and so does the view.
+    for (const e of entries) {
       const abs = path.join(dir, e.name);
       let isDir = e.isDirectory();
       let isFile = e.isFile();
@@ -297,6 +295,7 @@ function row(f: Loaded, when: 'start' | 'on-read', targetRel?: string): AgentVie
   if (f.importedBy) reason = base === 'AGENTS.md' ? `Read via ${f.importedBy.display} (import @${f.importedBy.token}).` : `Imported by ${f.importedBy.display} (@${f.importedBy.token}).`;
   else if (f.isRule && f.matched && targetRel) reason = `paths pattern "${f.matched}" matches ${targetRel} (gitignore semantics; Claude strips a trailing /**).`;
   else if (f.isRule && f.frontmatterUnparsed) reason = 'Claude Code cannot parse its frontmatter (YAML), so it ignores paths and always loads this rule.';
+  else if (f.isRule && f.emptyPaths) reason = 'paths is empty, which Claude Code reads as no paths: always loaded.';
   else if (f.isRule) reason = 'Rule without paths: always loaded.';
   else if (f.kind === 'User') reason = 'User memory, loaded in every project.';
   else if (when === 'on-read') reason = `Loaded when Claude reads a file in ${path.posix.dirname(f.display)}/.`;
@@ -325,6 +324,21 @@ function mainCheckoutOf(cwd: string): { main: string; worktree: string } | null 
     }
     if (dir === path.dirname(dir)) return null;
   }
+}
+
+/**
+ * A folder's entries in the file system's own order. Node's `readdir` sorts them (libuv's
+ * scandir) but Claude's does not, so this reads with `opendir`. Empty when unreadable.
+ */
+async function listUnsorted(dir: string): Promise<Dirent[]> {
+  const out: Dirent[] = [];
+  try {
+    const handle = await fs.opendir(dir);
+    for await (const entry of handle) out.push(entry);
+  } catch {
+    return [];
+  }
+  return out;
 }
 
 /** Absolute folders above `root` up to but excluding `/`, farthest first (Claude reads them all). */

@@ -18,6 +18,8 @@ export interface ClaudeMemoryText {
   paths: string[] | null;
   /** True when the file starts with a `---` block that Claude's YAML reading gave up on (so no `paths`). */
   frontmatterUnparsed: boolean;
+  /** True when the frontmatter names `paths` but none is usable (`[]`, `""`, only `**`): Claude loads it always. */
+  emptyPaths: boolean;
 }
 
 /** Claude reads `---\n…---` lazily up to the first `---` (its `ok` regex), after dropping one BOM. */
@@ -39,21 +41,24 @@ export function readClaudeMemory(raw: string): ClaudeMemoryText {
   let body = raw;
   let paths: string[] | null = null;
   let frontmatterUnparsed = false;
+  let emptyPaths = false;
   if (match) {
     body = text.slice(match[0].length);
     const data = parseYaml(match[1] ?? '');
     if (data === undefined) frontmatterUnparsed = (match[1] ?? '').trim() !== '';
     else if (data && typeof data === 'object' && !Array.isArray(data)) {
       const value = (data as Record<string, unknown>).paths;
+      emptyPaths = value !== undefined && value !== null;
       if (value) {
         const list = splitPatterns(value)
           .map((p) => (p.endsWith('/**') ? p.slice(0, -3) : p))
           .filter((p) => p.length > 0);
         if (list.length > 0 && !list.every((p) => p === '**')) paths = list;
       }
+      if (paths) emptyPaths = false;
     }
   }
-  return { content: body.includes('<!--') ? stripBlockComments(body) : body, paths, frontmatterUnparsed };
+  return { content: body.includes('<!--') ? stripBlockComments(body) : body, paths, frontmatterUnparsed, emptyPaths };
 }
 
 function parseYaml(source: string): unknown {
