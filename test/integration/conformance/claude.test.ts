@@ -161,13 +161,17 @@ describe('Claude Code 2.1.318 loads what the Claude view predicts', () => {
   );
 
   it.skipIf(!installed)(
-    'from a subfolder: imports above the start folder and files read outside it attach nothing',
+    'from a subfolder: imports above the start folder, the 5th hop and files read outside it attach nothing',
     async () => {
       const root = makeRepo({
         'CLAUDE.md': 'Root memory @AGENTS.md',
         'AGENTS.md': 'Root agents text.',
         'app/CLAUDE.md': 'App memory, see @notes.md',
-        'app/notes.md': 'App notes.',
+        'app/notes.md': 'App notes, then @h2.md',
+        'app/h2.md': 'Hop 2 @h3.md',
+        'app/h3.md': 'Hop 3 @h4.md',
+        'app/h4.md': 'Hop 4 @h5.md',
+        'app/h5.md': 'Hop 5 is one too deep.',
         'app/.claude/rules/all-ts.md': '---\npaths: "*.ts"\n---\nApp TS rule.',
         'lib/CLAUDE.md': 'Lib memory.',
         'lib/x.ts': 'export {};\n',
@@ -177,7 +181,7 @@ describe('Claude Code 2.1.318 loads what the Claude view predicts', () => {
       const view = await predicted(root, home, 'app', 'lib/x.ts');
       expect(norm(run.start)).toEqual(norm(view.start));
       expect(norm(run.onRead)).toEqual(norm(view.onRead));
-      expect(run.start.map((b) => b.header.replace(/ \(.*\)$/, ''))).toEqual([path.join(root, 'CLAUDE.md'), path.join(root, 'app/CLAUDE.md'), path.join(root, 'app/notes.md')]);
+      expect(run.start.map((b) => b.header.replace(/ \(.*\)$/, ''))).toEqual([path.join(root, 'CLAUDE.md'), path.join(root, 'app/CLAUDE.md'), ...['notes', 'h2', 'h3', 'h4'].map((n) => path.join(root, `app/${n}.md`))]);
       expect(run.onRead).toEqual([]);
       expect(view.view.notes.some((n) => n.includes('outside Claude') && n.includes('lib/x.ts'))).toBe(true);
     },
