@@ -182,7 +182,7 @@ function lintClaudeImports(catalog: RuleCatalog, file: RuleFile, add: Add): void
         'warning',
         `Claude Code skips this import of ${imp.path}${imp.depth > 1 ? ` (via ${imp.from})` : ''}: ${why}. Atrium expands it, so Atrium's text and Claude's differ.`,
         imp.depth === 1 ? imp.line : null,
-        imp.depth >= 5 ? 'Import the file from a shallower level.' : `Write @${path.posix.relative(path.posix.dirname(file.relativePath), imp.path) || imp.path} on its own, after a space, outside code and HTML.`,
+        imp.depth >= 5 ? 'Import the file from a shallower level.' : `Write @${/^[~/]/.test(imp.path) ? imp.path : path.posix.relative(path.posix.dirname(file.relativePath), imp.path)} on its own, after a space, outside code and HTML.`,
       ),
     );
   }
