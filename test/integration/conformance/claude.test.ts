@@ -111,7 +111,14 @@ describe('Claude Code 2.1.318 loads what the Claude view predicts', () => {
     'nested memory, symlinked CLAUDE.md, @imports Claude skips, gitignore paths, CLAUDE.local.md order',
     async () => {
       const tree: Tree = {
-        'CLAUDE.md': 'Root rules.\n\nShared text: @AGENTS.md\nNot imported: @agent-workflow.md: and `@code.md` in a span.\n\n```\n@fenced.md\n```\n\n    @indented.md\n\nAlso @README here.\n<!-- hidden note -->\nEnd.\n',
+        'CLAUDE.md': 'Root rules.\n\nShared text: @AGENTS.md\nNot imported: @agent-workflow.md: and `@code.md` in a span.\n\n```\n@fenced.md\n```\n\n    @indented.md\n\nAlso @README here.\n<!-- hidden note -->\nEnd.\n\n| a | b |\n|---|---|\n| @cell.md | x |\n\n<div>\n@html.md\n</div>\n\n- item @item.md\n- `run @span-in-list.md` now\n\n> quoted @quote.md\n\nglued**@bold.md** and (@paren.md)\n',
+        'cell.md': 'cell text',
+        'html.md': 'html text',
+        'item.md': 'item text',
+        'span-in-list.md': 'span in list text',
+        'quote.md': 'quote text',
+        'bold.md': 'bold text',
+        'paren.md': 'paren text',
         'AGENTS.md': 'Shared agents text.\n',
         'agent-workflow.md': 'workflow text',
         'agent-workflow.md:': 'colon file text',
@@ -146,7 +153,7 @@ describe('Claude Code 2.1.318 loads what the Claude view predicts', () => {
       const rel = (blocks: Array<{ header: string }>) => blocks.map((b) => b.header.replace(/ \(.*\)$/, '').replace(`${root}/`, '').replace(`${home}/`, '~/'));
       // Claude lists .claude/rules in the file system's order, not sorted.
       const always = unsorted(path.join(root, '.claude/rules')).filter((n) => ['always.md', 'bad.md', 'never.md'].includes(n)).map((n) => `.claude/rules/${n}`);
-      expect(rel(run.start)).toEqual(['~/.claude/CLAUDE.md', 'CLAUDE.md', 'AGENTS.md', 'README', '.claude/CLAUDE.md', ...always, 'CLAUDE.local.md']);
+      expect(rel(run.start)).toEqual(['~/.claude/CLAUDE.md', 'CLAUDE.md', 'AGENTS.md', 'README', 'cell.md', 'item.md', 'quote.md', '.claude/CLAUDE.md', ...always, 'CLAUDE.local.md']);
       expect(rel(run.onRead)).toEqual(['~/.claude/rules/user-pkg.md', 'packages/CLAUDE.md', 'packages/core/CLAUDE.md', 'packages/core/CLAUDE.local.md', 'packages/core/.claude/rules/src.md', ...unsorted(path.join(root, '.claude/rules')).filter((n) => ['apps.md', 'ts.md'].includes(n)).map((n) => `.claude/rules/${n}`)]);
       const rows = Object.fromEntries(view.view.files.map((f) => [f.path, f]));
       expect(rows['AGENTS.md']).toMatchObject({ status: 'loaded', when: 'start', reason: expect.stringContaining('Read via CLAUDE.md (import @AGENTS.md)') });

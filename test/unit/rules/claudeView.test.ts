@@ -24,9 +24,9 @@ describe('Claude Code 2.1.318 @import grammar', () => {
     expect(tokens('@README\n@docs/guide.md#setup\n@my\\ file.md\n@@scoped @/ @#x')).toEqual(['README', 'docs/guide.md', 'my file.md']);
   });
 
-  it('ignores code spans, fences (``` and ~~~), indented code, tables and HTML blocks, not HTML comments’ surroundings', () => {
+  it('ignores code spans, fences (``` and ~~~), indented code and HTML blocks, not table rows or HTML comments’ surroundings', () => {
     const text = ['Span `@span.md` here.', '', '```', '@fence.md', '```', '', '~~~', '@tilde.md', '~~~', '', '    @indented.md', '', '| a | b |', '|---|---|', '| @cell.md | x |', '', '<div>', '@html.md', '</div>', '', '<!-- c --> after @after-comment.md', '', '- item @item.md', '> quote @quote.md', '# Head @head.md'].join('\n');
-    expect(tokens(text)).toEqual(['after-comment.md', 'item.md', 'quote.md', 'head.md']);
+    expect(tokens(text)).toEqual(['cell.md', 'after-comment.md', 'item.md', 'quote.md', 'head.md']);
   });
 
   it('resolves relative to the file and ~/ to the home folder', () => {

@@ -171,7 +171,7 @@ function lintClaudeImports(catalog: RuleCatalog, file: RuleFile, add: Add): void
   const absolute = (display: string) => (display.startsWith('~/') ? path.join(catalog.homeDir, display.slice(2)) : path.isAbsolute(display) ? display : path.join(catalog.root, display));
   for (const imp of file.imports) {
     let why: string | null = null;
-    if (imp.depth === 1 && imp.from === file.relativePath && !claude.has(absolute(imp.path))) why = 'it needs whitespace (or the line start) right before @, takes trailing punctuation as part of the path, and ignores @ in code spans, code blocks, tables and HTML blocks';
+    if (imp.depth === 1 && imp.from === file.relativePath && !claude.has(absolute(imp.path))) why = 'it needs whitespace (or the line start) right before @, takes trailing punctuation as part of the path, and ignores @ in code spans, code blocks and HTML blocks';
     else if (imp.depth === 1 && imp.from === file.relativePath && !claudeImportsExtension(imp.path)) why = 'it imports only text files (by extension) or files without an extension';
     else if (imp.depth >= 5) why = 'it follows imports at most 4 levels deep';
     if (!why) continue;

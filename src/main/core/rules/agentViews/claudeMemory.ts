@@ -163,7 +163,8 @@ export interface ClaudeImportToken {
  * The `@path` imports Claude Code 2.1.318 follows in `content` (`cWo`): `(?:^|\s)@((?:[^\s\\]|\\ )+)`
  * in text only, so an `@` must follow line start or whitespace (or a markup boundary such as `**`),
  * trailing punctuation stays part of the path (`@notes.md:` names `notes.md:`), `#fragment` is cut
- * and `\ ` is a space; code spans, fenced and indented code, tables and HTML blocks are skipped
+ * and `\ ` is a space; code spans, fenced and indented code and HTML blocks are skipped (table
+ * rows are read as text, as Claude does)
  * (block comments are removed first, so line numbers count from the text without them). Accepted tokens start with `./`, `~/`, `/` or
  * `[A-Za-z0-9._-]`; relative ones resolve against `fileAbsolute`'s folder, `~/` against `homeDir`.
  * Limits: a line-based reading of Markdown (not Claude's `marked` lexer), so rare constructs
@@ -228,7 +229,7 @@ function stripBlockComments(content: string): string {
   return out.join('\n');
 }
 
-/** Text Claude scans for imports, with its 0-based first line: paragraphs, headings, lists, quotes. */
+/** Text Claude scans for imports, with its 0-based first line: paragraphs, headings, lists, quotes, table rows. */
 function textRuns(content: string): Array<{ text: string; line: number }> {
   const lines = content.split('\n');
   const runs: Array<{ text: string; line: number }> = [];
@@ -236,7 +237,6 @@ function textRuns(content: string): Array<{ text: string; line: number }> {
   let html = false;
   let prevBlank = true;
   let inList = false;
-  let inTable = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const blank = line.trim() === '';
@@ -250,13 +250,6 @@ function textRuns(content: string): Array<{ text: string; line: number }> {
       if (blank) html = false;
       prevBlank = blank;
       continue;
-    }
-    if (inTable) {
-      if (blank) inTable = false;
-      else {
-        prevBlank = false;
-        continue;
-      }
     }
     if (blank) {
       prevBlank = true;
@@ -278,12 +271,6 @@ function textRuns(content: string): Array<{ text: string; line: number }> {
     }
     if (/^ {0,3}<(?:[a-zA-Z/]|!--)/.test(line) && (prevBlank || /^ {0,3}<(?:!--|\/?(?:div|p|pre|table|details|summary|section|script|style|ul|ol|li|h[1-6]|blockquote))\b/i.test(line))) {
       html = true;
-      prevBlank = false;
-      continue;
-    }
-    if (line.includes('|') && i + 1 < lines.length && /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/.test(lines[i + 1]) && lines[i + 1].includes('-')) {
-      inTable = true;
-      i++;
       prevBlank = false;
       continue;
     }
