@@ -3,6 +3,7 @@ import type { RuleCatalog } from './catalog';
 import { RULE_LIMITS } from './limits';
 import { geminiImportWarnings } from './geminiLint';
 import { filesInScope, frontmatterKeyLine, matchesAny } from './patternStats';
+import { claudeImportsExtension, claudeImportTokens } from './agentViews/claudeMemory';
 import { compilePatterns } from './patterns';
 import { formatBytes } from './readSource';
 import type { RuleFile, RuleFinding, RuleSeverity, RuleWarning } from './types';
@@ -89,6 +90,7 @@ function lint(catalog: RuleCatalog): LintResult {
     }
   }
   lintDuplicates(catalog, add);
+  for (const file of catalog.files) lintClaudeImports(catalog, file, add);
   findings.sort((a, b) => (a.path ?? '').localeCompare(b.path ?? '') || (a.line ?? 0) - (b.line ?? 0));
   const counts: Record<RuleSeverity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
@@ -154,6 +156,38 @@ function lintSymlinkAsText(catalog: RuleCatalog, file: RuleFile, add: Add): void
       `Recreate the symlink (ln -sf ${body} ${path.posix.basename(file.relativePath)}) or import the file with @${body}.`,
     ),
   );
+}
+
+/** Formats Claude Code reads, so its own `@import` grammar decides what their imports bring. */
+const CLAUDE_FORMATS = new Set(['claude', 'claude-rules', 'claude-local']);
+
+/**
+ * Imports Atrium's lenient reader expands but Claude Code 2.1.318 does not: a token not preceded
+ * by whitespace, trailing punctuation (`@notes.md:`), inside code or HTML, a non-text extension,
+ * or deeper than Claude's 4 hops. Only for files Claude reads; the token grammar is
+ * `claudeImportTokens` (agentViews/claudeMemory.ts).
+ */
+function lintClaudeImports(catalog: RuleCatalog, file: RuleFile, add: Add): void {
+  if (!CLAUDE_FORMATS.has(file.format) || file.body === null || file.imports.length === 0) return;
+  const claude = new Set(claudeImportTokens(file.body, file.absolutePath, catalog.homeDir).map((t) => t.absolute));
+  const absolute = (display: string) => (display.startsWith('~/') ? path.join(catalog.homeDir, display.slice(2)) : path.isAbsolute(display) ? display : path.join(catalog.root, display));
+  for (const imp of file.imports) {
+    let why: string | null = null;
+    if (imp.depth === 1 && imp.from === file.relativePath && !claude.has(absolute(imp.path))) why = 'it needs whitespace (or the line start) right before @, takes trailing punctuation as part of the path, and ignores @ in code spans, code blocks and HTML blocks';
+    else if (imp.depth === 1 && imp.from === file.relativePath && !claudeImportsExtension(imp.path)) why = 'it imports only text files (by extension) or files without an extension';
+    else if (imp.depth >= 5) why = 'it follows imports at most 4 levels deep';
+    if (!why) continue;
+    add(
+      file,
+      warning(
+        'claude-skips-import',
+        'warning',
+        `Claude Code skips this import of ${imp.path}${imp.depth > 1 ? ` (via ${imp.from})` : ''}: ${why}. Atrium expands it, so Atrium's text and Claude's differ.`,
+        imp.depth === 1 ? imp.line : null,
+        imp.depth >= 5 ? 'Import the file from a shallower level.' : `Write @${/^[~/]/.test(imp.path) ? imp.path : path.posix.relative(path.posix.dirname(file.relativePath), imp.path)} on its own, after a space, outside code and HTML.`,
+      ),
+    );
+  }
 }
 
 function lintDuplicates(catalog: RuleCatalog, add: Add): void {
