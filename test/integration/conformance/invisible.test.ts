@@ -74,6 +74,9 @@ describe('conformance: invisible characters (Claude Code)', () => {
     const row = view.files.find((f) => f.path === 'CLAUDE.md')!;
     expect(row.status).toBe('loaded');
     expect(row.reason).toContain('The agent loads it; Atrium flags it:');
-    expect(view.content).toBe(revealSmuggling(sent.trim()));
+    // The view frames each file as Claude does, and shows the smuggled characters instead of applying them.
+    const framed = `Contents of ${path.join(fs.realpathSync(ws), 'CLAUDE.md')} (project instructions, checked into the codebase):\n\n${sent.trim()}`;
+    expect(view.content).toBe(revealSmuggling(framed));
+    expect(view.content).toContain('⟨U+E0049⟩');
   });
 });

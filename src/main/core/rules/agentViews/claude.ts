@@ -85,7 +85,10 @@ class Walk {
       return [];
     }
     this.processed.add(real);
-    const probe: Probe = { absolute, display: this.display(absolute), size, entry: this.ctx.entry(this.display(absolute)) };
+    const display = this.display(absolute);
+    // A committed file may link anywhere (`CLAUDE.md -> /etc/passwd`): Claude reads it, Atrium only sizes it.
+    const outside = !/^[~/]/.test(display) && !isInside(this.ctx.catalog.root, real) ? real : null;
+    const probe: Probe = { absolute, display, size, entry: this.ctx.entry(display), outside };
     const problem = this.ctx.problem(probe);
     if (problem?.status === 'restricted' || !this.ctx.readable(probe)) {
       this.restricted.push(problem ?? { ...ignoredRow(probe.display, size, 'The folder is not trusted: Atrium shows the name and size only.'), status: 'restricted' });
