@@ -13,6 +13,7 @@ describe('lint (issue 4 §5)', () => {
       '.github/instructions/x.instructions.md': '---\napplyTo: "src/**"\npaths: "src/**"\n---\nCopilot',
       '.claude/rules/none.md': '---\npaths: "**/*.rs"\n---\nRust',
       'pkg/.claude/rules/shallow.md': '---\npaths: "*.ts"\n---\nShallow',
+      'pkg/.cursor/rules/shallow.mdc': '---\nglobs: "*.ts"\n---\nShallow',
       '.claude/rules/never.md': '---\npaths: []\n---\nNever',
       'svc/AGENTS.override.md': '',
       'svc/AGENTS.md': 'svc',
@@ -31,8 +32,10 @@ describe('lint (issue 4 §5)', () => {
     expect(find('.claude/rules/cursor.md', 'foreign-key')?.message).toContain('Claude Code reads only paths');
     expect(find('.github/instructions/x.instructions.md', 'foreign-key')).toMatchObject({ line: 3 });
     expect(find('.claude/rules/none.md', 'pattern-matches-nothing')).toMatchObject({ line: 2, severity: 'warning' });
-    expect(find('pkg/.claude/rules/shallow.md', 'pattern-direct-children-only')?.message).toContain('(1), not the 2 in its subfolders');
-    expect(find('pkg/.claude/rules/shallow.md', 'pattern-direct-children-only')?.fix).toBe('Write **/*.ts to match at any depth.');
+    // Cursor globs are minimatch globs: *.ts is only the folder's own files. Claude's gitignore-style paths match *.ts at any depth, so no such advice for it.
+    expect(find('pkg/.cursor/rules/shallow.mdc', 'pattern-direct-children-only')?.message).toContain('(1), not the 2 in its subfolders');
+    expect(find('pkg/.cursor/rules/shallow.mdc', 'pattern-direct-children-only')?.fix).toBe('Write **/*.ts to match at any depth.');
+    expect(find('pkg/.claude/rules/shallow.md', 'pattern-direct-children-only')).toBeUndefined();
     expect(find('.claude/rules/never.md', 'empty-patterns')).toMatchObject({ line: 2 });
     expect(find('svc/AGENTS.override.md', 'empty-override')).toBeTruthy();
     expect(find('CLAUDE.md', 'import-missing')).toMatchObject({ line: 1 });
@@ -56,7 +59,8 @@ describe('lint (issue 4 §5)', () => {
     const catalog = await buildCatalog(dir);
     expect(countPatternMatches(fileAt(catalog, 'pkg/.claude/rules/ts.md'), catalog.workspaceFiles)).toEqual([
       { pattern: 'src/**/*.ts', matches: 2, capped: false, sample: ['pkg/src/a.ts', 'pkg/src/b/c.ts'] },
-      { pattern: '*.md', matches: 0, capped: false, sample: [] },
+      // Claude's paths are gitignore patterns: *.md matches at any depth (here the rule file itself).
+      { pattern: '*.md', matches: 1, capped: false, sample: ['pkg/.claude/rules/ts.md'] },
     ]);
   });
 });

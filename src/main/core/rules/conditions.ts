@@ -1,4 +1,4 @@
-import { compilePatterns, readPatternValue } from './patterns';
+import { compilePatterns, patternSemanticsOf, readPatternValue } from './patterns';
 import type { CompiledPattern, RuleFormat, RuleKind, RuleWarning } from './types';
 import { warning } from './warnings';
 
@@ -77,7 +77,7 @@ export function resolveCondition(format: RuleFormat, data: Readonly<Record<strin
   if (read.patterns.every((p) => p === '**')) {
     return { kind: 'always', status: 'ok', patterns: [], compiled: [], conditionKey: null, warnings };
   }
-  const compiled = compilePatterns(read.patterns, line);
+  const compiled = compilePatterns(read.patterns, line, patternSemanticsOf(format));
   warnings.push(...compiled.warnings);
   return {
     kind: 'conditional',

@@ -4,7 +4,7 @@ import { RULE_LIMITS } from './limits';
 import { geminiImportWarnings } from './geminiLint';
 import { filesInScope, frontmatterKeyLine, matchesAny } from './patternStats';
 import { claudeImportsExtension, claudeImportTokens } from './agentViews/claudeMemory';
-import { compilePatterns } from './patterns';
+import { compilePatterns, equivalentGlobs, patternSemanticsOf } from './patterns';
 import { formatBytes } from './readSource';
 import type { RuleFile, RuleFinding, RuleSeverity, RuleWarning } from './types';
 import { warning } from './warnings';
@@ -106,16 +106,19 @@ function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): Set<strin
   const dead = new Set<string>();
   const line = frontmatterKeyLine(file, file.conditionKey);
   const where = file.scope ? `${file.scope}/` : 'the repository root';
+  const semantics = patternSemanticsOf(file.format);
+  // Whether a pattern matches only at its written place: Claude's gitignore-style `paths` and Copilot's `applyTo` already match at any depth where they have no anchoring `/`.
+  const anchored = (p: string) => equivalentGlobs(p, semantics).every((g) => !g.startsWith('**/'));
   for (const pattern of file.compiledPatterns) {
     if (!matchesAny(pattern, file.scope, catalog.workspaceFiles)) {
       dead.add(pattern.pattern);
       add(
         file,
-        warning('pattern-matches-nothing', 'warning', `Pattern "${pattern.pattern}" matches no file in the workspace (patterns are relative to ${where}).`, line, pattern.pattern.startsWith('**/') ? 'Check the pattern against the tree, or remove it.' : `Check the pattern against the tree; to match in any folder write **/${pattern.pattern}.`),
+        warning('pattern-matches-nothing', 'warning', `Pattern "${pattern.pattern}" matches no file in the workspace (patterns are relative to ${where}).`, line, pattern.pattern.startsWith('**/') || !anchored(pattern.pattern) ? 'Check the pattern against the tree, or remove it.' : `Check the pattern against the tree; to match in any folder write **/${pattern.pattern}.`),
       );
       continue;
     }
-    if (pattern.pattern.includes('/') || pattern.pattern.startsWith('!')) continue;
+    if (pattern.pattern.includes('/') || pattern.pattern.startsWith('!') || !anchored(pattern.pattern)) continue;
     const deep = compilePatterns([`**/${pattern.pattern}`], null).compiled[0];
     if (!deep) continue;
     let direct = 0;

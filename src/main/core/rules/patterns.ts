@@ -84,6 +84,46 @@ export function readPatternValue(key: string, value: unknown, line: number | nul
   return { patterns, explicitlyEmpty: items.length === 0, warnings, invalid: false };
 }
 
+/**
+ * How the tool that reads a rule matches its patterns against a path relative to the rule's scope:
+ * - `glob`: minimatch (`dot: true`, braces expanded): `*.ts` only directly in the scope (Cursor,
+ *   Blade, Atrium's default);
+ * - `gitignore`: Claude Code 2.1.318's `paths` (the `ignore` package after one trailing `/**` is
+ *   stripped): a pattern without a `/` (other than a trailing one) matches a name at any depth,
+ *   one with a `/` is anchored at the scope, and a matched folder matches everything below it, so
+ *   `apps/**` matches `packages/x/apps/a.ts` and `*.ts` matches at any depth; case is ignored
+ *   (the package's default `ignorecase`, which Claude keeps);
+ * - `anywhere`: VS Code Copilot's `applyTo` (`computeAutomaticInstructions.ts`): `**\/` is put in
+ *   front and the path is compared ignoring case, so `src/**` matches `pkg/SRC/a.ts`.
+ */
+export type PatternSemantics = 'glob' | 'gitignore' | 'anywhere';
+
+/** The semantics of the tool that reads files of `format` (see {@link PatternSemantics}). */
+export function patternSemanticsOf(format: string): PatternSemantics {
+  if (format === 'claude-rules') return 'gitignore';
+  if (format === 'copilot-instructions') return 'anywhere';
+  return 'glob';
+}
+
+/**
+ * The minimatch globs equivalent to one brace-free pattern under `semantics` (their union matches
+ * exactly the paths the tool's own matcher accepts; `test/unit/rules/patternSemantics.test.ts`
+ * checks the gitignore case against the `ignore` package).
+ */
+export function equivalentGlobs(pattern: string, semantics: PatternSemantics): string[] {
+  if (semantics === 'glob') return [pattern];
+  if (semantics === 'anywhere') return [pattern.startsWith('**/') ? pattern : `**/${pattern}`];
+  let p = pattern.endsWith('/**') ? pattern.slice(0, -3) : pattern;
+  const dirOnly = p.endsWith('/');
+  if (dirOnly) p = p.replace(/\/+$/, '');
+  const anchored = p.includes('/');
+  p = p.replace(/^\/+/, '');
+  if (!p || p === '**') return ['**'];
+  const base = anchored || p.startsWith('**/') ? p : `**/${p}`;
+  // A folder-only pattern matches what is inside the folder, never a file of that name.
+  return dirOnly ? [`${base}/**/*`] : [base, `${base}/**`];
+}
+
 /** Outcome of {@link compilePatterns}: compiled patterns, or errors that make the file invalid. */
 export interface CompiledPatterns {
   compiled: CompiledPattern[];
@@ -92,13 +132,14 @@ export interface CompiledPatterns {
 }
 
 /**
- * Validates and compiles patterns with minimatch (`dot: true`, braces expanded). A pattern that
+ * Validates and compiles patterns with minimatch (`dot: true`, braces expanded), each translated
+ * to the globs of the reading tool's `semantics` ({@link equivalentGlobs}). A pattern that
  * is absolute, contains a `..` segment, is longer than 512 characters, expands to more than 256
  * brace alternatives, contains hidden controls or fails to compile makes the file invalid (one
  * error warning naming the pattern). A leading `!` or `#` gets a warning (lists are OR-ed, so a
  * negation matches almost everything; `#` is a comment that never matches).
  */
-export function compilePatterns(patterns: readonly string[], line: number | null): CompiledPatterns {
+export function compilePatterns(patterns: readonly string[], line: number | null, semantics: PatternSemantics = 'glob'): CompiledPatterns {
   const warnings: RuleWarning[] = [];
   const compiled: CompiledPattern[] = [];
   let invalid = false;
@@ -114,7 +155,7 @@ export function compilePatterns(patterns: readonly string[], line: number | null
     } else if (pattern.startsWith('#')) {
       warnings.push(warning('pattern-comment', 'warning', `Pattern "${pattern}" starts with "#", which glob engines read as a comment: it never matches.`, line, `Escape it as \\${pattern} or remove it.`));
     }
-    const matcher = compileOne(pattern);
+    const matcher = compileOne(pattern, semantics);
     if (!matcher) {
       warnings.push(warning('pattern-invalid', 'error', `Pattern "${pattern}" does not compile as a glob.`, line, 'Check brackets and braces; escape a literal "[" as "\\[".'));
       invalid = true;
@@ -146,32 +187,37 @@ function patternProblem(pattern: string): { message: string; fix: string } | nul
 const compileCache = new Map<string, CompiledPattern | null>();
 const COMPILE_CACHE_MAX = 10_000;
 
-function compileOne(pattern: string): CompiledPattern | null {
-  const cached = compileCache.get(pattern);
+function compileOne(pattern: string, semantics: PatternSemantics): CompiledPattern | null {
+  const key = `${semantics}\0${pattern}`;
+  const cached = compileCache.get(key);
   if (cached !== undefined) return cached;
-  const compiled = compileUncached(pattern);
+  const compiled = compileUncached(pattern, semantics);
   if (compileCache.size >= COMPILE_CACHE_MAX) compileCache.delete(compileCache.keys().next().value!);
-  compileCache.set(pattern, compiled);
+  compileCache.set(key, compiled);
   return compiled;
 }
 
-function compileUncached(pattern: string): CompiledPattern | null {
+function compileUncached(pattern: string, semantics: PatternSemantics): CompiledPattern | null {
   try {
     const alternatives: PatternAlternative[] = [];
-    for (const expanded of minimatch.braceExpand(pattern)) {
-      const mm = new Minimatch(expanded, { dot: true, nobrace: true });
+    const nocase = semantics !== 'glob';
+    for (const expanded of minimatch.braceExpand(pattern).flatMap((g) => equivalentGlobs(g, semantics))) {
+      const mm = new Minimatch(expanded, { dot: true, nobrace: true, nocase });
       if (mm.comment) continue;
-      const re = mm.negate ? null : mm.makeRe();
+      // minimatch 10.2.6's makeRe drops a trailing `/**` after a second globstar (`a/**/b/**` becomes
+      // /^a(…)b$/ and misses `a/b/x`), so such globs are matched by `match`, which is right.
+      const re = mm.negate || (expanded.match(/\*\*/g)?.length ?? 0) > 1 ? null : mm.makeRe();
       if (re === false) return null;
-      const prefix = literalPrefix(expanded);
-      const suffix = literalSuffix(expanded);
+      // The literal pre-checks compare case-sensitively, so a case-blind pattern has none.
+      const prefix = nocase ? '' : literalPrefix(expanded);
+      const suffix = nocase ? '' : literalSuffix(expanded);
       const bare = prefix.endsWith('/') ? prefix.slice(0, -1) : null;
       const test = (p: string): boolean => {
         if (!p.endsWith(suffix)) return false;
         if (!p.startsWith(prefix) && p !== bare) return false;
         return re ? re.test(p) : mm.match(p);
       };
-      alternatives.push(Object.freeze({ glob: expanded, prefix, suffix, literal: !mm.negate && !GLOB_CHARS.test(expanded), test }));
+      alternatives.push(Object.freeze({ glob: expanded, prefix, suffix, literal: !nocase && !mm.negate && !GLOB_CHARS.test(expanded), test }));
     }
     const test = (p: string): boolean => {
       for (const alt of alternatives) if (alt.test(p)) return true;
