@@ -9,6 +9,13 @@ const rows = (view: { files: Array<{ path: string; status: string }> }) => view.
 const framed = (cwd: string, body: string) => `# AGENTS.md instructions for ${cwd}\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>`;
 
 describe('Codex view (Codex 0.166.0 project docs)', () => {
+  it('a CLAUDE.md that is a symlink to AGENTS.md is said to be the same file, not a name to add to the fallbacks', async () => {
+    const root = makeRepo({ 'AGENTS.md': 'Shared rules.\n' }, { git: true });
+    fs.symlinkSync('AGENTS.md', path.join(root, 'CLAUDE.md'));
+    const view = await agentView(await buildCatalog(root, { home: makeHome() }), 'codex', '');
+    expect(view.files.find((f) => f.path === 'CLAUDE.md')).toMatchObject({ status: 'ignored', reason: 'Same file as AGENTS.md, which Codex reads: its text is already in.' });
+  });
+
   it('a nested folder with its own .git file (worktree, submodule) is its own project root', async () => {
     const dir = makeRepo({ 'AGENTS.md': 'outer root', 'mod/.git': 'gitdir: ../.git/modules/mod\n', 'mod/AGENTS.md': 'module root', 'mod/src/AGENTS.md': 'module src' });
     const catalog = await buildCatalog(dir);

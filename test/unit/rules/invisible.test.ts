@@ -49,7 +49,7 @@ describe('invisible characters: classes (formats/unicode scanInvisible)', () => 
       ['a bidi isolate', 'smuggling'],
       ['a bidi isolate', 'smuggling'],
       ['a bidi embedding', 'smuggling'],
-      ['a bidi embedding', 'smuggling'],
+      ['a bidi pop (end of an embedding or override)', 'smuggling'],
       ['a control character', 'smuggling'],
     ]);
     expect(scanInvisible('a\tb\r\nc')).toEqual([]);

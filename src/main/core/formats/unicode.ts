@@ -166,7 +166,7 @@ function classify(cp: number): { class: InvisibleClass; what: string } | null {
   if (cp === 0x09 || cp === 0x0a || cp === 0x0d) return null;
   if (cp === 0x0b || cp === 0x0c) return { class: 'harmless', what: cp === 0x0b ? 'a vertical tab' : 'a form feed' };
   if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp <= 0x9f)) return { class: 'smuggling', what: 'a control character' };
-  if (cp >= 0x202a && cp <= 0x202e) return { class: 'smuggling', what: cp === 0x202d || cp === 0x202e ? 'a bidi override' : 'a bidi embedding' };
+  if (cp >= 0x202a && cp <= 0x202e) return { class: 'smuggling', what: cp === 0x202d || cp === 0x202e ? 'a bidi override' : cp === 0x202c ? 'a bidi pop (end of an embedding or override)' : 'a bidi embedding' };
   if (cp >= 0x2066 && cp <= 0x2069) return { class: 'smuggling', what: 'a bidi isolate' };
   if (cp === 0x2065 || (cp >= 0x206a && cp <= 0x206f)) return { class: 'smuggling', what: 'a deprecated or unassigned format character' };
   if (cp >= 0xfff9 && cp <= 0xfffb) return { class: 'smuggling', what: 'an interlinear annotation control' };

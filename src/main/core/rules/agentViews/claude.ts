@@ -262,7 +262,7 @@ export async function claudeView(ctx: ViewContext, fromRel: string, targetRel: s
   for (const dirRel of ctx.chain(fromRel)) {
     const dir = dirRel ? path.join(root, dirRel) : root;
     for (const f of await conditional.rules(path.join(dir, '.claude', 'rules'), 'Project', false, true)) {
-      if (!loadedDisplays.has(f.display)) files.push({ path: f.display, bytes: f.bytes, loadedBytes: 0, status: 'conditional', when: null, reason: `Loads when Claude reads a file matching ${f.paths!.join(', ')} (gitignore patterns, relative to ${dirRel || 'the repository root'}).`, truncatedAt: null });
+      if (!loadedDisplays.has(f.display)) files.push({ path: f.display, bytes: f.bytes, loadedBytes: 0, status: 'conditional', when: null, reason: `Loads when Claude reads a file matching ${f.paths!.join(', ')} (gitignore patterns, as Claude reads them after stripping one trailing /**; relative to ${dirRel || 'the repository root'}).`, truncatedAt: null });
     }
   }
   for (const f of ctx.catalog.files) {

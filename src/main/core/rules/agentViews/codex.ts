@@ -263,7 +263,9 @@ export async function codexView(ctx: ViewContext, fromRel: string, targetRel: st
       } else if (scopeContains(fromRel, dir)) files.push(ignoredRow(f.relativePath, f.bytes, 'Below the start folder: Codex reads only the folders from the project root down to where it starts.'));
       else if (scopeContains(dir, fromRel)) files.push(ignoredRow(f.relativePath, f.bytes, "Above Codex's project root (the nearest folder with a root marker): Codex does not read it."));
     } else if (chainRel.has(f.scope) && INSTRUCTION_FORMATS.has(f.format)) {
-      files.push(ignoredRow(f.relativePath, f.bytes, 'Codex reads only AGENTS.override.md or AGENTS.md (list this name in project_doc_fallback_filenames to include it).'));
+      // A CLAUDE.md -> AGENTS.md symlink is not missing from Codex: its text arrives as AGENTS.md.
+      const twin = f.realPath ? ctx.catalog.files.find((o) => o !== f && o.realPath === f.realPath && files.some((r) => r.path === o.relativePath && r.loadedBytes > 0)) : undefined;
+      files.push(ignoredRow(f.relativePath, f.bytes, twin ? `Same file as ${twin.relativePath}, which Codex reads: its text is already in.` : 'Codex reads only AGENTS.override.md or AGENTS.md (list this name in project_doc_fallback_filenames to include it).'));
     }
   }
 
