@@ -104,9 +104,15 @@ function describeExplanation(r: RulesExplainResult, withContent: boolean): strin
   section(r.agent === 'atrium' ? 'Contextual' : 'On reading the path', r.contextual);
   if (r.dropped.length) section(r.agent === 'atrium' ? 'Dropped (budget)' : 'Cut, truncated or skipped', r.dropped);
   if (r.collapsed.length) section('Same file as a loaded one (loaded once)', r.collapsed);
+  // An agent view is about every file the agent could see: what it ignores, would load on a match or Atrium may only size is part of the answer.
+  if (r.agent !== 'atrium' && r.skipped.length) {
+    lines.push('Not loaded:');
+    r.skipped.forEach((row, i) => lines.push(`  ${i + 1}. ${row.path}  ${formatBytes(row.bytes)}  [${row.reason}] ${row.detail}`));
+  }
   const b = r.budget;
   const fmt = (x: { maxBytes: number | null; usedBytes: number }) => `${formatBytes(x.usedBytes)}${x.maxBytes === null ? '' : ` of ${formatBytes(x.maxBytes)}`}`;
-  lines.push(`Budget: static ${fmt(b.static)}, contextual ${fmt(b.contextual)}; rendered ${formatBytes(r.contentBytes)}; provenance ${r.provenanceSha256.slice(0, 16)}`);
+  if (r.agent === 'atrium') lines.push(`Budget: static ${fmt(b.static)}, contextual ${fmt(b.contextual)}; rendered ${formatBytes(r.contentBytes)}; provenance ${r.provenanceSha256.slice(0, 16)}`);
+  else lines.push(`Loaded: ${fmt(b.static)} at start, ${formatBytes(b.contextual.usedBytes)} on reading the path; text ${formatBytes(r.contentBytes)}; provenance ${r.provenanceSha256.slice(0, 16)}`);
   if (r.agentView?.notes.length) lines.push(...r.agentView.notes.map((n) => `Note: ${n}`));
   if (withContent) lines.push('', r.content);
   return lines.join('\n');

@@ -132,6 +132,7 @@ export function presentAgentExplanation(catalog: RuleCatalog, view: CoreAgentVie
     sameAs: null,
   });
   const loaded = view.files.filter((f) => f.status === 'loaded' || f.status === 'truncated');
+  const onReadBytes = loaded.filter((f) => f.when === 'on-read').reduce((s, f) => s + f.loadedBytes, 0);
   return {
     root: catalog.root,
     agent: view.agent,
@@ -147,8 +148,9 @@ export function presentAgentExplanation(catalog: RuleCatalog, view: CoreAgentVie
     content: view.content,
     references: [],
     budget: {
-      static: { maxBytes: view.budgetBytes, usedBytes: view.usedBytes },
-      contextual: { maxBytes: null, usedBytes: loaded.filter((f) => f.when === 'on-read').reduce((s, f) => s + f.loadedBytes, 0) },
+      // usedBytes counts start and on-read files (and expanded imports): the start part is the rest.
+      static: { maxBytes: view.budgetBytes, usedBytes: Math.max(0, view.usedBytes - onReadBytes) },
+      contextual: { maxBytes: null, usedBytes: onReadBytes },
     },
     agentView: presentAgentView(view),
   };
