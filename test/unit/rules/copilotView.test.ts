@@ -21,6 +21,7 @@ describe('Copilot view (VS Code Copilot Chat, modelled from its docs)', () => {
       '.github/instructions/ts.instructions.md': '---\napplyTo: "src/**/*.ts"\n---\nts rules',
       '.github/instructions/py.instructions.md': '---\napplyTo: "**/*.py"\n---\npy rules',
       '.github/instructions/review.instructions.md': '---\ndescription: Code review checklist\n---\nreview rules',
+      '.github/instructions/empty.instructions.md': '---\napplyTo: ""\n---\nempty rules',
       'pkg/.github/copilot-instructions.md': 'nested wide',
       'pkg/.github/instructions/n.instructions.md': '---\napplyTo: "**"\n---\nnested rules',
       'pkg/AGENTS.md': 'pkg agents',
@@ -35,6 +36,7 @@ describe('Copilot view (VS Code Copilot Chat, modelled from its docs)', () => {
     expect(byPath['.github/instructions/py.instructions.md']).toMatchObject({ status: 'conditional' });
     expect(byPath['.github/instructions/review.instructions.md']).toMatchObject({ status: 'conditional' });
     expect(byPath['.github/instructions/review.instructions.md'].reason).toContain('description');
+    expect(byPath['.github/instructions/empty.instructions.md'].reason).toContain('applyTo is empty, so no file attaches it');
     expect(byPath['pkg/.github/copilot-instructions.md']).toMatchObject({ status: 'ignored' });
     expect(byPath['pkg/.github/instructions/n.instructions.md']).toMatchObject({ status: 'ignored' });
     expect(byPath['pkg/AGENTS.md']).toMatchObject({ status: 'ignored' });

@@ -137,6 +137,10 @@ async function instructionRow(ctx: ViewContext, f: RuleFile, p: Probe, key: 'app
     files.push({ ...ignoredRow(p.display, p.size, `${why}: not attached automatically; VS Code lists it to the agent${offered}, which may read it.`), status: 'conditional' });
     return;
   }
+  if (f.patterns.length === 0) {
+    files.push({ ...ignoredRow(p.display, p.size, `${key} is empty, so no file attaches it; VS Code only lists it to the agent, which may read it.`), status: 'conditional' });
+    return;
+  }
   const hit = targetAbs === null ? undefined : f.patterns.find((pat) => copilotApplies(pat, targetAbs));
   if (hit !== undefined) {
     const text = await ctx.text(p);
