@@ -19,6 +19,18 @@ function unsorted(dir: string): string[] {
 const tokens = (text: string) => claudeImportTokens(text, '/ws/CLAUDE.md', '/home/u').map((t) => t.token);
 
 describe('Claude Code 2.1.318 @import grammar', () => {
+  it('CLAUDE.md -> AGENTS.md: AGENTS.md follows CLAUDE.md as read via the symlink, and a GEMINI.md -> AGENTS.md twin is the same file, not advice to import it', async () => {
+    const root = makeRepo({ 'AGENTS.md': 'Shared.\n', 'CLAUDE.local.md': 'Local.\n' });
+    fs.symlinkSync('AGENTS.md', path.join(root, 'CLAUDE.md'));
+    fs.symlinkSync('AGENTS.md', path.join(root, 'GEMINI.md'));
+    const view = await agentView(await buildCatalog(root, { home: makeHome() }), 'claude', '');
+    const order = view.files.map((f) => f.path);
+    expect(order.indexOf('AGENTS.md')).toBe(order.indexOf('CLAUDE.md') + 1);
+    expect(order.indexOf('AGENTS.md')).toBeLessThan(order.indexOf('CLAUDE.local.md'));
+    expect(view.files.find((f) => f.path === 'AGENTS.md')).toMatchObject({ status: 'loaded', loadedBytes: 0, reason: 'Read via CLAUDE.md (symlink).' });
+    expect(view.files.find((f) => f.path === 'GEMINI.md')).toMatchObject({ status: 'ignored', reason: 'Same file as AGENTS.md, which Claude reads via CLAUDE.md: its text is already in.' });
+  });
+
   it('needs whitespace or line start before @ and keeps trailing punctuation', () => {
     expect(tokens('See @a.md and @agent-workflow.md: then (@paren.md) x@mail.md')).toEqual(['a.md', 'agent-workflow.md:']);
     expect(tokens('@README\n@docs/guide.md#setup\n@my\\ file.md\n@@scoped @/ @#x')).toEqual(['README', 'docs/guide.md', 'my file.md']);

@@ -271,7 +271,14 @@ export async function claudeView(ctx: ViewContext, fromRel: string, targetRel: s
     const inChain = ctx.chain(fromRel).includes(f.scope) || (targetRel !== null && ctx.chain(dirOf(targetRel)).includes(f.scope));
     if (!inChain) continue;
     const via = [...startFiles, ...readFiles].find((l) => l.symlinkTo === f.relativePath);
-    if (via) files.push({ ...ignoredRow(f.relativePath, f.bytes, `Read via ${via.display} (symlink).`), status: 'loaded', loadedBytes: 0, when: startFiles.includes(via) ? 'start' : 'on-read' });
+    // GEMINI.md -> AGENTS.md next to CLAUDE.md -> AGENTS.md: Claude already has the text, so no advice to import it.
+    const twin = via ? undefined : f.realPath ? [...startFiles, ...readFiles].find((l) => l.symlinkTo !== null && ctx.entry(l.symlinkTo)?.realPath === f.realPath) : undefined;
+    if (via) {
+      // Right after the file Claude reads it through, where the text arrives.
+      const row: AgentViewFile = { ...ignoredRow(f.relativePath, f.bytes, `Read via ${via.display} (symlink).`), status: 'loaded', loadedBytes: 0, when: startFiles.includes(via) ? 'start' : 'on-read' };
+      const at = files.findIndex((r) => r.path === via.display);
+      files.splice(at < 0 ? files.length : at + 1, 0, row);
+    } else if (twin) files.push(ignoredRow(f.relativePath, f.bytes, `Same file as ${twin.symlinkTo}, which Claude reads via ${twin.display}: its text is already in.`));
     else files.push(ignoredRow(f.relativePath, f.bytes, 'Claude Code does not read this file; add a CLAUDE.md containing @' + path.posix.basename(f.relativePath) + ' to share it.'));
   }
   files.push(...walk.restricted);
