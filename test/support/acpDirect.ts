@@ -35,7 +35,9 @@ export interface DirectAgentRun {
  * @throws Error with the agent's stderr when it exits early or the run times out.
  */
 export async function runAgentDirect(launch: DirectAgentLaunch): Promise<DirectAgentRun> {
-  const child: ChildProcess = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Its own process group, so the agent's children (Claude's CLI, Codex's app-server) stop with it.
+  const child: ChildProcess = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += String(d)));
   const exited = new Promise<never>((_, reject) => child.once('exit', (code, signal) => reject(new Error(`agent exited (${code ?? signal}) before the run ended:\n${stderr}`))));
@@ -73,7 +75,25 @@ export async function runAgentDirect(launch: DirectAgentLaunch): Promise<DirectA
     return { stopReasons, updates, stderr };
   } finally {
     clearTimeout(timer);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+    await stopGroup(child, gone);
   }
+}
+
+/**
+ * Stops the agent's whole process group and waits until it is gone (SIGTERM, then SIGKILL after
+ * 3 s), so no agent process still writes into the test's temp folders when they are removed.
+ */
+async function stopGroup(child: ChildProcess, gone: Promise<void>): Promise<void> {
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  const exited = await Promise.race([gone.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 3000))]);
+  // The leader may exit first while its children linger: the group is killed either way.
+  signal('SIGKILL');
+  if (!exited) await Promise.race([gone, new Promise((r) => setTimeout(r, 2000))]);
 }
