@@ -37,6 +37,8 @@ describe('lint (issue 4 §5)', () => {
     expect(find('pkg/.cursor/rules/shallow.mdc', 'pattern-direct-children-only')?.fix).toBe('Write **/*.ts to match at any depth.');
     expect(find('pkg/.claude/rules/shallow.md', 'pattern-direct-children-only')).toBeUndefined();
     expect(find('.claude/rules/never.md', 'empty-patterns')).toMatchObject({ line: 2 });
+    // Claude itself reads paths: [] as no condition; the finding says both sides instead of "can never load".
+    expect(find('.claude/rules/never.md', 'empty-patterns')?.message).toBe('paths is empty: Claude Code loads this rule always when it reads .claude/rules itself, while Atrium never loads it.');
     expect(find('svc/AGENTS.override.md', 'empty-override')).toBeTruthy();
     expect(find('CLAUDE.md', 'import-missing')).toMatchObject({ line: 1 });
     expect(find('CLAUDE.md', 'duplicate-content')?.message).toContain('Imports AGENTS.md, which also loads on its own');

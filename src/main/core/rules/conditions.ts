@@ -71,7 +71,9 @@ export function resolveCondition(format: RuleFormat, data: Readonly<Record<strin
   warnings.push(...read.warnings);
   if (read.invalid) return { kind: 'conditional', status: 'invalid', patterns: [], compiled: [], conditionKey: key, warnings };
   if (read.patterns.length === 0) {
-    warnings.push(warning('empty-patterns', 'warning', `${key} is empty, so this file can never load.`, line, `List at least one pattern, e.g. ${key}: "src/**", or remove ${key} to make the rule unconditional.`));
+    // Claude Code 2.1.318 reads an empty paths list as no condition and loads the rule always; Atrium's catalog never loads it, so the two disagree and the file should say what it means.
+    const message = format === 'claude-rules' ? `${key} is empty: Claude Code loads this rule always when it reads .claude/rules itself, while Atrium never loads it.` : `${key} is empty, so this file can never load.`;
+    warnings.push(warning('empty-patterns', 'warning', message, line, `List at least one pattern, e.g. ${key}: "src/**", or remove ${key} to make the rule unconditional.`));
     return { kind: 'conditional', status: 'inert', patterns: [], compiled: [], conditionKey: key, warnings };
   }
   if (read.patterns.every((p) => p === '**')) {
