@@ -7,7 +7,7 @@ import { CLAUDE_ENTRY } from '../../support/claude';
 import { runAgentDirect } from '../../support/acpDirect';
 import { endsWithToolResult, startFakeAnthropic, type FakeAnthropic, type FakeRequest } from '../../support/fakeAnthropic';
 import { agentTestEnv } from '../../support/policy';
-import { buildCatalog, makeHome, makeRepo, type Tree } from '../../unit/rules/helpers';
+import { buildCatalog, makeHome, makeRepo, unsorted, type Tree } from '../../unit/rules/helpers';
 
 /**
  * Conformance of the Claude view with Claude Code 2.1.318 itself (driven by claude-agent-acp
@@ -17,15 +17,6 @@ import { buildCatalog, makeHome, makeRepo, type Tree } from '../../unit/rules/he
  */
 const installed = fs.existsSync(CLAUDE_ENTRY);
 if (!installed) console.log(`skipping Claude conformance: ${CLAUDE_ENTRY} is not installed (npm install the devDependencies)`);
-
-/** A folder's names in the file system's order (Node's readdirSync sorts them, Claude does not). */
-function unsorted(dir: string): string[] {
-  const handle = fs.opendirSync(dir);
-  const out: string[] = [];
-  for (let e = handle.readSync(); e; e = handle.readSync()) out.push(e.name);
-  handle.closeSync();
-  return out;
-}
 
 /** `Contents of <abs>[ (<kind>)]:\n\n<text>` blocks of one text, as [header, text] pairs. */
 function contentsBlocks(text: string): Array<{ header: string; text: string }> {

@@ -5,16 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { agentView } from '../../../src/main/core/rules/agentViews';
 import { claudeImportTokens, claudePathsMatch, readClaudeMemory } from '../../../src/main/core/rules/agentViews/claudeMemory';
 import { lintCatalog } from '../../../src/main/core/rules/lint';
-import { buildCatalog, makeHome, makeRepo } from './helpers';
-
-/** A folder's names in the file system's order (Node's readdirSync sorts them, Claude does not). */
-function unsorted(dir: string): string[] {
-  const handle = fs.opendirSync(dir);
-  const out: string[] = [];
-  for (let e = handle.readSync(); e; e = handle.readSync()) out.push(e.name);
-  handle.closeSync();
-  return out;
-}
+import { buildCatalog, makeHome, makeRepo, unsorted } from './helpers';
 
 const tokens = (text: string) => claudeImportTokens(text, '/ws/CLAUDE.md', '/home/u').map((t) => t.token);
 

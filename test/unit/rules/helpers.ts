@@ -7,6 +7,15 @@ import type { RuleFile } from '../../../src/main/core/rules/types';
 import { fixedGate, type TrustGate } from '../../../src/main/core/trust/gate';
 import { tempDir } from '../../support/tempDir';
 
+/** A folder's names in the file system's order (Node's readdirSync sorts them, Claude does not). */
+export function unsorted(dir: string): string[] {
+  const handle = fs.opendirSync(dir);
+  const out: string[] = [];
+  for (let e = handle.readSync(); e; e = handle.readSync()) out.push(e.name);
+  handle.closeSync();
+  return out;
+}
+
 /** Files to write: path → text (or bytes). */
 export type Tree = Record<string, string | Buffer>;
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseJsonText } from '../../formats/json';
 import { scopeContains } from '../paths';
 import { ignoredRow, loadedRow, ViewContext, type AgentView, type AgentViewFile, type Probe } from './common';
-import { expandGeminiImports, GEMINI_MAX_IMPORT_DEPTH } from './geminiImports';
+import { expandGeminiImports, GEMINI_MAX_IMPORT_DEPTH, geminiGitRoot } from './geminiImports';
 
 /** The version of Gemini CLI whose loading this view reproduces (the pinned preset). */
 export const GEMINI_VIEW_VERSION = '0.61.0';
@@ -77,22 +77,6 @@ export async function geminiContextNames(homeDir: string, startAbs: string, work
   for (const n of given) if (n.trim()) names.add(path.normalize(n.trim()));
   names.add(DEFAULT_NAME);
   return { names: [...names], from, broken };
-}
-
-/** The first folder from `dir` up that holds `.git` (file or directory), as Gemini's `findProjectRoot` finds it, or null. */
-async function gitRootOf(dir: string): Promise<string | null> {
-  let current = path.resolve(dir);
-  for (;;) {
-    try {
-      await fs.access(path.join(current, '.git'));
-      return current;
-    } catch {
-      // climb
-    }
-    const parent = path.dirname(current);
-    if (parent === current) return null;
-    current = parent;
-  }
 }
 
 /** Gemini's `findUpwardGeminiFiles`: from `startDir` up to `stopDir` (inclusive), each folder's names in order, top folder first; stops at `~/.gemini`. */
@@ -233,7 +217,7 @@ export async function geminiView(ctx: ViewContext, fromRel: string, targetRel: s
     if (block) globalBlocks.push(block);
   }
 
-  const gitRoot = await gitRootOf(startAbs);
+  const gitRoot = await geminiGitRoot(startAbs);
   const ceiling = gitRoot ?? startAbs;
   const projectBlocks: string[] = [];
   const startPaths = (await upward(startAbs, ceiling, names, catalog.homeDir)).sort();

@@ -95,8 +95,8 @@ export function geminiCodeRegions(content: string): Array<[number, number]> {
   return regions;
 }
 
-/** Gemini's project root for imports (`findProjectRoot` with the `.git` marker): the first folder from `dir` up holding `.git`, else `dir` itself. */
-export async function geminiImportRoot(dir: string): Promise<string> {
+/** The first folder from `dir` up that holds `.git` (file or directory), as Gemini CLI 0.61.0's `findProjectRoot` finds it, or null. */
+export async function geminiGitRoot(dir: string): Promise<string | null> {
   let current = path.resolve(dir);
   for (;;) {
     try {
@@ -106,9 +106,14 @@ export async function geminiImportRoot(dir: string): Promise<string> {
       // keep climbing
     }
     const parent = path.dirname(current);
-    if (parent === current) return path.resolve(dir);
+    if (parent === current) return null;
     current = parent;
   }
+}
+
+/** Gemini's project root for imports (`findProjectRoot` with the `.git` marker): {@link geminiGitRoot}, else `dir` itself. */
+export async function geminiImportRoot(dir: string): Promise<string> {
+  return (await geminiGitRoot(dir)) ?? path.resolve(dir);
 }
 
 /** Gemini's `robustRealpath`: the real path, or for a missing file the real path of its nearest existing ancestor joined with the rest. */
