@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import type { AgentPreset } from '../../../src/main/core/sessions/presets';
-import { agentText, items, lastTurnText, NESTED_RULES, notices, policyWorlds, promptAndWait, READ_PKG_TURN, sessionWithNestedRules } from '../../support/policy';
+import type { RuleFormat } from '../../../src/main/core/rules/types';
+import { agentText, items, type PolicyWorld, lastTurnText, NESTED_RULES, notices, policyWorlds, promptAndWait, READ_PKG_TURN, sessionWithNestedRules } from '../../support/policy';
 import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 
 /**
@@ -23,6 +24,29 @@ const SCENARIO = {
 };
 
 const worlds = policyWorlds();
+
+/** An engine on `world` whose only preset runs the scripted agent as one that reads `format` rule files natively. */
+function nativePresetEngine(world: PolicyWorld, id: string, format: RuleFormat) {
+  const bin = path.join(world.base, 'bin');
+  fs.mkdirSync(bin);
+  const { command, args } = scriptedAgentCommand(world.base, {}, 'native');
+  fs.writeFileSync(path.join(bin, 'scripted-native'), `#!/bin/sh\nexec ${[command, ...args].map((a) => `'${a}'`).join(' ')}\n`, { mode: 0o755 });
+  const preset: AgentPreset = {
+    id,
+    name: `${id} agent`,
+    description: `reads ${format} rule files itself`,
+    package: id,
+    version: '1.0.0',
+    bin: 'scripted-native',
+    launch: 'exec',
+    args: [],
+    env: {},
+    allowScripts: [],
+    initialModeId: null,
+    nativeRuleFormats: [format],
+  };
+  return world.openTrusted({ sessions: { presets: [preset], envPath: bin } });
+}
 
 describe('sessions obey the workspace rules (scripted agent)', () => {
   it('sends static rules once, attaches nested AGENTS.md rules after a read, blocks the first write then lets the retry through', async () => {
@@ -240,25 +264,7 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
 
   it('does not send rule files a preset says its agent loads natively, and says so in the transcript', async () => {
     const world = worlds.create({}, { 'AGENTS.md': 'Agents rule: loaded by the agent itself.\n', 'CLAUDE.md': 'Claude rule: sent by Atrium.\n' });
-    const bin = path.join(world.base, 'bin');
-    fs.mkdirSync(bin);
-    const { command, args } = scriptedAgentCommand(world.base, {}, 'native');
-    fs.writeFileSync(path.join(bin, 'scripted-native'), `#!/bin/sh\nexec ${[command, ...args].map((a) => `'${a}'`).join(' ')}\n`, { mode: 0o755 });
-    const preset: AgentPreset = {
-      id: 'native-test',
-      name: 'Native test agent',
-      description: 'reads AGENTS.md itself',
-      package: 'native-test',
-      version: '1.0.0',
-      bin: 'scripted-native',
-      launch: 'exec',
-      args: [],
-      env: {},
-      allowScripts: [],
-      initialModeId: null,
-      nativeRuleFormats: ['agents'],
-    };
-    const engine = world.openTrusted({ sessions: { presets: [preset], envPath: bin } });
+    const engine = nativePresetEngine(world, 'native-test', 'agents');
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'native-test' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
     const text = agentText(engine, s.id);
@@ -277,25 +283,7 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
   it('a kept file whose symlinked twin the agent reads natively is not sent either (GEMINI.md -> AGENTS.md for an agent that reads GEMINI.md)', async () => {
     const world = worlds.create({}, { 'AGENTS.md': 'Shared rule: the agent reads it as GEMINI.md.\n', 'CLAUDE.md': 'Claude rule: sent by Atrium.\n' });
     fs.symlinkSync('AGENTS.md', path.join(world.ws, 'GEMINI.md'));
-    const bin = path.join(world.base, 'bin');
-    fs.mkdirSync(bin);
-    const { command, args } = scriptedAgentCommand(world.base, {}, 'native');
-    fs.writeFileSync(path.join(bin, 'scripted-native'), `#!/bin/sh\nexec ${[command, ...args].map((a) => `'${a}'`).join(' ')}\n`, { mode: 0o755 });
-    const preset: AgentPreset = {
-      id: 'native-twin-test',
-      name: 'Native twin test agent',
-      description: 'reads GEMINI.md itself',
-      package: 'native-twin-test',
-      version: '1.0.0',
-      bin: 'scripted-native',
-      launch: 'exec',
-      args: [],
-      env: {},
-      allowScripts: [],
-      initialModeId: null,
-      nativeRuleFormats: ['gemini'],
-    };
-    const engine = world.openTrusted({ sessions: { presets: [preset], envPath: bin } });
+    const engine = nativePresetEngine(world, 'native-twin-test', 'gemini');
     const s = engine.sessions.create({ cwd: world.ws, agentId: 'native-twin-test' });
     expect(await promptAndWait(engine, s.id, 'hello')).toBe('end_turn');
     const text = agentText(engine, s.id);
