@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
-import { AgentInstallProgress, AgentSessionListing, AgentSummary, PermissionItem, Session, SessionDetails, TranscriptItem } from './sessions';
+import { AgentInstallProgress, AgentSessionListing, AgentSummary, ItemAppend, PermissionItem, Session, SessionDetails, TranscriptItem } from './sessions';
 
 /**
  * The requests and pushed events of agent sessions (`agents.*`, `sessions.*`, `sessionEvent`, ...),
@@ -160,8 +160,9 @@ export const sessionEvents = defineEvents({
     payload: z.object({ session: Session }),
   },
   sessionEvent: {
-    description: 'Transcript delta: items created or changed (upsert by id), pushed only after they are durable.',
-    payload: z.object({ sessionId: z.string(), lastSeq: z.number().int(), items: z.array(TranscriptItem) }),
+    description:
+      'Transcript delta, pushed only after it is durable: `items` created or changed (upsert by id), and `appends`: text appended to items that only grew (apply at `offset`; a different local length means a missed event: refetch the item).',
+    payload: z.object({ sessionId: z.string(), lastSeq: z.number().int(), items: z.array(TranscriptItem), appends: z.array(ItemAppend).optional() }),
   },
   permissionRequested: {
     description: 'An agent asks for permission; answer with sessions.answerPermission. Raise a notification when no window is open. Pushed again (same requestId, new surfaceId) when the addressed surface detaches while the request is pending.',

@@ -353,9 +353,25 @@ export const NoticeItem = z.object({
 /** End of a turn with its stop reason. */
 export const StopItem = z.object({ ...itemBase, kind: z.literal('stop'), stopReason: StopReason, error: z.string().nullable() });
 
-/** One transcript entry. Upsert by `id`: `sessionEvent` re-sends an item whenever it changes. */
+/** One transcript entry. Upsert by `id`: `sessionEvent` re-sends an item whenever it changes (or only its appended text, as an {@link ItemAppend}). */
 export const TranscriptItem = z.discriminatedUnion('kind', [UserMessageItem, AgentMessageItem, ToolCallItem, PlanItem, PermissionItem, NoticeItem, StopItem]);
 export type TranscriptItem = z.infer<typeof TranscriptItem>;
+
+/**
+ * Text appended to a transcript item that only grew (an agent message, thought or user message
+ * chunk) since the previous `sessionEvent` that carried it: its text is now `text` appended at
+ * character `offset` (UTF-16 code units, i.e. JavaScript string length), and its `updatedAt` is
+ * `updatedAt`. A consumer whose copy of the item does not have exactly `offset` characters missed
+ * an event (it subscribed mid-stream, or reconnected) and must refetch the item
+ * (`sessions.transcript` with `after: itemId - 1, limit: 1`) instead of appending.
+ */
+export const ItemAppend = z.object({
+  itemId: z.number().int().positive(),
+  offset: z.number().int().nonnegative(),
+  text: z.string(),
+  updatedAt: z.string(),
+});
+export type ItemAppend = z.infer<typeof ItemAppend>;
 
 /** A session with what its view needs besides the transcript. */
 export const SessionDetails = Session.extend({

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/main/core/engine';
+import { SessionTables } from '../../../src/main/core/sessions/tables';
 import { repoRoot } from '../../support/corpus';
 import { isAlive, sessionEngine, TSX_LOADER, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
@@ -54,14 +55,15 @@ describe('crash safety: Atrium killed with SIGKILL mid-stream', () => {
     // every event reported before the kill is present, without gaps
     expect(seqs.length).toBeGreaterThanOrEqual(lastSeq);
     expect(seqs.slice(0, lastSeq)).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
-    // every pushed item is stored with at least the pushed text
+    // every pushed item is stored with at least the pushed text (read as every reader does: the item
+    // row plus the chunks appended to it, which the killed host could not fold any more)
+    const tables = SessionTables.of(db);
     for (const line of reported) {
       for (const item of line.items) {
-        const row = db.prepare('SELECT data FROM session_items WHERE session_id = ? AND item = ?').get(sessionId, item.id) as { data: string } | undefined;
-        expect(row, `item ${item.id}`).toBeDefined();
-        const stored = JSON.parse(row!.data) as { kind: string; text?: string };
-        expect(stored.kind).toBe(item.kind);
-        expect(stored.text?.length ?? 0).toBeGreaterThanOrEqual(item.length);
+        const stored = tables.item(sessionId, item.id) as { kind: string; text?: string } | null;
+        expect(stored, `item ${item.id}`).not.toBeNull();
+        expect(stored!.kind).toBe(item.kind);
+        expect(stored!.text?.length ?? 0).toBeGreaterThanOrEqual(item.length);
       }
     }
     const shown = engine.sessions.show(sessionId);

@@ -82,7 +82,7 @@ async function pickup(code: string, opts: PickupOptions): Promise<void> {
     const r = remote;
     if (!json) process.stderr.write(`Picked up ${session.id} (${session.agentId}) in ${session.cwd}. Type a prompt and press Enter; Ctrl+C detaches.\n`);
     const printer = new SessionPrinter(
-      { subscribe: (l) => r.subscribe(l), answerPermission: (sessionId, requestId, optionId, byPolicy) => r.call('sessions.answerPermission', optionId === null ? { sessionId, requestId, cancelled: true, byPolicy } : { sessionId, requestId, optionId, byPolicy }), surfaceId: surface.surfaceId },
+      { subscribe: (l) => r.subscribe(l), answerPermission: (sessionId, requestId, optionId, byPolicy) => r.call('sessions.answerPermission', optionId === null ? { sessionId, requestId, cancelled: true, byPolicy } : { sessionId, requestId, optionId, byPolicy }), surfaceId: surface.surfaceId, item: async (sessionId, itemId) => (await r.call('sessions.transcript', { sessionId, after: itemId - 1, limit: 1 })).items.find((i) => i.id === itemId) ?? null },
       () => session.id,
       json,
       policy,

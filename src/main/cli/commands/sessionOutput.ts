@@ -1,5 +1,5 @@
 import readline from 'node:readline';
-import type { PermissionItem, Session, TranscriptItem } from '../../../shared/contract';
+import type { ItemAppend, PermissionItem, Session, TranscriptItem } from '../../../shared/contract';
 import type { Engine } from '../../core/engine';
 
 /** How the CLI answers permission requests: ask on stdin, or a fixed policy for scripts and CI. */
@@ -45,6 +45,12 @@ export interface SessionFeed {
   answerPermission(sessionId: string, requestId: string, optionId: string | null, byPolicy: boolean): void | Promise<unknown>;
   /** This surface's id: permission requests routed to another surface are left to it. */
   surfaceId?: string;
+  /**
+   * Reads one transcript item as stored now (null: no such item). Used when an append arrives for
+   * an item this printer does not have up to the append's offset (it attached mid-stream). Absent:
+   * such appends are not printed.
+   */
+  item?(sessionId: string, itemId: number): TranscriptItem | null | Promise<TranscriptItem | null>;
 }
 
 /** The engine as a {@link SessionFeed}. */
@@ -52,6 +58,7 @@ export function engineFeed(engine: Engine): SessionFeed {
   return {
     subscribe: (listener) => engine.bus.subscribe((event, payload) => listener(event, payload)),
     answerPermission: (sessionId, requestId, optionId, byPolicy) => void engine.sessions.answerPermission(sessionId, requestId, optionId, byPolicy ? 'policy' : 'user'),
+    item: (sessionId, itemId) => engine.sessions.transcript(sessionId, { after: itemId - 1, limit: 1 }).items.find((i) => i.id === itemId) ?? null,
   };
 }
 
@@ -73,6 +80,10 @@ export class SessionPrinter {
   private readonly seenRequests = new Set<string>();
 
   private readonly feed: SessionFeed;
+  /** The latest text items seen whole or rebuilt from appends (bounded), so appends can be printed. */
+  private readonly texts = new Map<number, TranscriptItem>();
+  /** Items being re-read after a missed append. */
+  private readonly refetching = new Set<number>();
 
   constructor(
     source: Engine | SessionFeed,
@@ -86,7 +97,11 @@ export class SessionPrinter {
       const id = p.sessionId ?? p.session?.id;
       if (!id || id !== this.sessionId()) return;
       if (this.json) process.stdout.write(`${JSON.stringify({ event, ...p })}\n`);
-      if (event === 'sessionEvent' && !this.json) for (const item of (payload as { items: TranscriptItem[] }).items) this.human(item);
+      if (event === 'sessionEvent' && !this.json) {
+        const { items, appends } = payload as { items: TranscriptItem[]; appends?: ItemAppend[] };
+        for (const item of items) this.human(item);
+        for (const append of appends ?? []) this.append(id, append);
+      }
       if (event === 'permissionRequested') this.offer((payload as { permission: PermissionItem }).permission, p.surfaceId);
     });
   }
@@ -137,7 +152,38 @@ export class SessionPrinter {
     this.lastKind = 'line';
   }
 
+  /**
+   * Prints appended text: extends the item this printer has (when it has the text up to the
+   * offset), else re-reads the item from the feed and prints it from what was printed so far.
+   */
+  private append(sessionId: string, a: ItemAppend): void {
+    const known = this.texts.get(a.itemId);
+    if (known && 'text' in known && typeof known.text === 'string' && a.offset <= known.text.length) {
+      const have = known.text.length - a.offset;
+      if (have < a.text.length) this.human({ ...known, text: known.text + a.text.slice(have), updatedAt: a.updatedAt } as TranscriptItem);
+      return;
+    }
+    if (!this.feed.item || this.refetching.has(a.itemId)) return;
+    this.refetching.add(a.itemId);
+    const done = (item: TranscriptItem | null) => {
+      this.refetching.delete(a.itemId);
+      if (item && this.sessionId() === sessionId) this.human(item);
+    };
+    try {
+      const got = this.feed.item(sessionId, a.itemId);
+      if (got instanceof Promise) got.then(done, () => this.refetching.delete(a.itemId));
+      else done(got);
+    } catch {
+      this.refetching.delete(a.itemId);
+    }
+  }
+
   private human(item: TranscriptItem): void {
+    if (item.kind === 'agent_message' || item.kind === 'agent_thought' || item.kind === 'user_message') {
+      this.texts.delete(item.id);
+      this.texts.set(item.id, item);
+      if (this.texts.size > 64) this.texts.delete(this.texts.keys().next().value as number);
+    }
     switch (item.kind) {
       case 'agent_message':
       case 'agent_thought': {

@@ -1,15 +1,22 @@
-import type { Session } from '../../../shared/contract';
+import type { ItemAppend, Session, TranscriptItem } from '../../../shared/contract';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import { STORED_TERMINAL_CHARS, type JournalEvent } from './events';
 import { Projector } from './projector';
 import type { SessionRecord } from './records';
-import { SessionTables } from './tables';
+import { hasText, SessionTables } from './tables';
 
 /** How long streamed updates may wait in memory before they are written (milliseconds). */
 export const DEFAULT_BATCH_MS = 25;
 /** Buffered updates that force a write regardless of the timer. */
 const MAX_BUFFERED = 2000;
+/**
+ * Adjacent plain-text chunks of one message in a batch are stored as one `update` event while their
+ * text together stays within this many characters: the per-row overhead (ids, timestamp, JSON keys,
+ * about 190 bytes) would otherwise cost several times the text of 32-byte tokens. Larger chunks are
+ * stored as they came.
+ */
+export const MERGE_CHUNK_CHARS = 4096;
 
 /** Options of a {@link Journal}. */
 export interface JournalOptions {
@@ -35,6 +42,12 @@ export class Journal {
   private timer: NodeJS.Timeout | null = null;
   private readonly tables: SessionTables;
   private readonly batchMs: number;
+  /** Durable version of each text item that may still grow (the open message, items just closed), by id. */
+  private growing = new Map<number, TranscriptItem>();
+  /** Items this journal wrote chunk rows for that are not folded yet. */
+  private chunked = new Set<number>();
+  /** False until the first write folded chunks a killed process left behind. */
+  private orphansFolded = false;
 
   constructor(
     private readonly store: Store,
@@ -81,13 +94,14 @@ export class Journal {
       this.timer = null;
     }
     if (this.pending.length === 0) return;
-    const batch = this.pending;
+    const batch = mergeTextChunks(this.pending);
     this.pending = [];
     const before = structuredClone(this.projector.record);
+    const itemsBefore = { growing: new Map(this.growing), chunked: new Set(this.chunked), orphansFolded: this.orphansFolded };
     const committed: Array<{ seq: number; event: JournalEvent }> = [];
-    let items;
+    let pushed;
     try {
-      items = this.store.transaction(() => {
+      pushed = this.store.transaction(() => {
         const r = this.projector.record;
         for (const { event, at } of batch) {
           const seq = r.lastSeq + 1;
@@ -100,20 +114,21 @@ export class Journal {
           }
           committed.push({ seq, event });
         }
-        const dirty = this.projector.takeDirty();
-        for (const item of dirty) this.tables.saveItem(r.id, item);
+        const changes = this.saveItems(this.projector.takeDirty());
         this.tables.saveSession(r);
-        return dirty;
+        return changes;
       });
     } catch (error) {
       // the transaction rolled back: forget the in-memory effects too
       this.projector = this.makeProjector(before);
+      ({ growing: this.growing, chunked: this.chunked, orphansFolded: this.orphansFolded } = itemsBefore);
       throw error;
     }
     const header = this.projector.headerChanged;
     this.projector.headerChanged = false;
     const record = this.projector.record;
-    if (items.length) this.bus.emit('sessionEvent', { sessionId: record.id, lastSeq: record.lastSeq, items });
+    const { items, appends } = pushed;
+    if (items.length || appends.length) this.bus.emit('sessionEvent', { sessionId: record.id, lastSeq: record.lastSeq, items, ...(appends.length ? { appends } : {}) });
     if (header) this.bus.emit('sessionUpdated', { session: this.options.summarize(record) });
     try {
       this.options.onCommitted?.(committed);
@@ -127,13 +142,77 @@ export class Journal {
     this.bus.emit('sessionUpdated', { session: this.options.summarize(this.record) });
   }
 
-  /** Flushes and stops the batch timer. */
+  /** Flushes, stops the batch timer and folds the chunks of growing items into their rows. */
   close(): void {
     try {
       this.flush();
+      this.foldAll();
     } catch (error) {
       console.error(`[atrium] session ${this.record.id}: writing events failed:`, error);
     }
+  }
+
+  /**
+   * Writes the changed items of a batch (inside the write transaction) and says what to push. A
+   * text item that only grew since its last write gets one chunk row with the new text and is
+   * pushed as an append `{itemId, offset, text}`; any other change rewrites the row (deleting its
+   * chunks) and is pushed whole. Items that stopped growing (no longer the open message) are folded.
+   * So a streamed message costs its text once in chunks and once when folded, not once per batch.
+   */
+  private saveItems(dirty: TranscriptItem[]): { items: TranscriptItem[]; appends: ItemAppend[] } {
+    const r = this.projector.record;
+    if (!this.orphansFolded) {
+      // a process killed mid-stream left chunks: fold them now that this one writes the session
+      for (const id of this.tables.chunkedItems(r.id)) this.foldStored(id);
+      this.orphansFolded = true;
+    }
+    const items: TranscriptItem[] = [];
+    const appends: ItemAppend[] = [];
+    const open = this.projector.open?.id;
+    for (const item of dirty) {
+      const prev = this.growing.get(item.id);
+      if (prev && grewOnly(prev, item)) {
+        const offset = (prev as { text: string }).text.length;
+        const text = (item as { text: string }).text.slice(offset);
+        appends.push({ itemId: item.id, offset, text, updatedAt: item.updatedAt });
+        if (item.id === open) {
+          this.tables.appendChunk(r.id, item.id, r.lastSeq, item.updatedAt, text);
+          this.chunked.add(item.id);
+          this.growing.set(item.id, item);
+          continue;
+        }
+      } else {
+        items.push(item);
+      }
+      // a new item, a change other than appended text, or the last text of an item that closed
+      if (this.chunked.delete(item.id)) this.tables.foldChunks(r.id, item);
+      else this.tables.saveItem(r.id, item);
+      if (hasText(item)) this.growing.set(item.id, item);
+    }
+    for (const id of this.growing.keys()) {
+      if (id === open) continue;
+      this.growing.delete(id);
+      if (this.chunked.delete(id)) this.foldStored(id);
+    }
+    return { items, appends };
+  }
+
+  /** Folds the stored chunks of item `id` into its row, from what is stored (never a stale copy). */
+  private foldStored(id: number): void {
+    const sessionId = this.projector.record.id;
+    const item = this.tables.item(sessionId, id);
+    if (item) this.tables.foldChunks(sessionId, item);
+  }
+
+  /** Folds every item this journal left chunked (one transaction); the next write of them is whole. */
+  private foldAll(): void {
+    if (this.chunked.size === 0) return;
+    const ids = [...this.chunked];
+    this.store.transaction(() => {
+      for (const id of ids) this.foldStored(id);
+    });
+    this.chunked.clear();
+    this.growing.clear();
   }
 
   private makeProjector(record: SessionRecord): Projector {
@@ -146,4 +225,74 @@ export class Journal {
       lastAgentTitle: (beforeSeq) => this.tables.lastAgentTitle(id, beforeSeq),
     });
   }
+}
+
+/** True when `next` is `prev` with text appended and nothing else changed but `updatedAt`. */
+function grewOnly(prev: TranscriptItem, next: TranscriptItem): boolean {
+  if (!hasText(prev) || !hasText(next) || prev.kind !== next.kind) return false;
+  if (next.text.length <= prev.text.length || !next.text.startsWith(prev.text)) return false;
+  return JSON.stringify({ ...prev, text: '', updatedAt: '' }) === JSON.stringify({ ...next, text: '', updatedAt: '' });
+}
+
+type Pending = { event: JournalEvent; at: string };
+
+/** The text of a plain text chunk update that may merge with its neighbours, or null. */
+function mergeable(p: Pending): { update: { sessionUpdate: string; messageId?: unknown; content: { type: 'text'; text: string } }; replay?: boolean } | null {
+  if (p.event.kind !== 'update') return null;
+  const data = p.event.data as { update?: unknown; replay?: unknown };
+  const u = data.update as { sessionUpdate?: unknown; content?: { type?: unknown; text?: unknown }; messageId?: unknown } | null;
+  if (!u || typeof u !== 'object') return null;
+  if (u.sessionUpdate !== 'agent_message_chunk' && u.sessionUpdate !== 'agent_thought_chunk' && u.sessionUpdate !== 'user_message_chunk') return null;
+  if (Object.keys(u).some((k) => k !== 'sessionUpdate' && k !== 'content' && k !== 'messageId')) return null;
+  if (Object.keys(data).some((k) => k !== 'update' && k !== 'replay')) return null;
+  const c = u.content;
+  if (!c || typeof c !== 'object' || c.type !== 'text' || typeof c.text !== 'string' || Object.keys(c).length !== 2) return null;
+  return data as ReturnType<typeof mergeable>;
+}
+
+/**
+ * Merges runs of adjacent plain-text chunk updates of the same kind, message id and replay flag
+ * into one update each (text joined, stamped with the last one's time) while the text stays within
+ * {@link MERGE_CHUNK_CHARS}. The projection of the merged events is the projection of the
+ * originals (the projector only concatenates such text), so the log stays a faithful source.
+ */
+export function mergeTextChunks(batch: Pending[]): Pending[] {
+  const out: Pending[] = [];
+  let run: { data: NonNullable<ReturnType<typeof mergeable>>; parts: string[]; length: number; at: string } | null = null;
+  const end = () => {
+    if (!run) return;
+    const { data, parts, at } = run;
+    out.push({ event: { kind: 'update', data: { ...data, update: { ...data.update, content: { type: 'text', text: parts.join('') } } } as never }, at });
+    run = null;
+  };
+  for (const p of batch) {
+    const data = mergeable(p);
+    if (!data) {
+      end();
+      out.push(p);
+      continue;
+    }
+    const text = data.update.content.text;
+    const current = run as typeof run;
+    if (
+      current &&
+      current.data.update.sessionUpdate === data.update.sessionUpdate &&
+      current.data.update.messageId === data.update.messageId &&
+      Boolean(current.data.replay) === Boolean(data.replay) &&
+      current.length + text.length <= MERGE_CHUNK_CHARS
+    ) {
+      current.parts.push(text);
+      current.length += text.length;
+      current.at = p.at;
+      continue;
+    }
+    end();
+    if (text.length >= MERGE_CHUNK_CHARS) {
+      out.push(p);
+      continue;
+    }
+    run = { data, parts: [text], length: text.length, at: p.at };
+  }
+  end();
+  return out;
 }

@@ -36,6 +36,11 @@ export class SessionTables {
   private readonly selectConversation: Statement;
   private readonly selectTitleEvents: Statement;
   private readonly openStatements = new Map<string, Statement>();
+  private readonly insertChunk: Statement;
+  private readonly deleteChunks: Statement;
+  private readonly selectChunks: Statement;
+  private readonly selectChunkRange: Statement;
+  private readonly selectChunkedItems: Statement;
 
   private constructor(readonly db: Database) {
     this.insertSession = db.prepare(INSERT_SESSION_SQL);
@@ -49,12 +54,17 @@ export class SessionTables {
       `INSERT INTO session_terminals (session_id, terminal_id, output, truncated, exit_code, signal) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (session_id, terminal_id) DO UPDATE SET output = excluded.output, truncated = excluded.truncated, exit_code = excluded.exit_code, signal = excluded.signal`,
     );
+    this.insertChunk = db.prepare('INSERT INTO session_item_chunks (session_id, item, seq, at, text) VALUES (?, ?, ?, ?, ?)');
+    this.deleteChunks = db.prepare('DELETE FROM session_item_chunks WHERE session_id = ? AND item = ?');
+    this.selectChunks = db.prepare('SELECT item, at, text FROM session_item_chunks WHERE session_id = ? AND item = ? ORDER BY seq');
+    this.selectChunkRange = db.prepare('SELECT item, at, text FROM session_item_chunks WHERE session_id = ? AND item BETWEEN ? AND ? ORDER BY item, seq');
+    this.selectChunkedItems = db.prepare('SELECT DISTINCT item FROM session_item_chunks WHERE session_id = ? ORDER BY item');
     this.selectSession = db.prepare('SELECT * FROM sessions WHERE id = ?');
-    this.selectItem = db.prepare('SELECT data FROM session_items WHERE session_id = ? AND item = ?');
-    this.selectByRef = db.prepare('SELECT data FROM session_items WHERE session_id = ? AND ref = ? ORDER BY item DESC LIMIT 1');
-    this.selectTail = db.prepare('SELECT data FROM session_items WHERE session_id = ? ORDER BY item DESC LIMIT ?');
-    this.selectBefore = db.prepare('SELECT data FROM session_items WHERE session_id = ? AND item < ? ORDER BY item DESC LIMIT ?');
-    this.selectAfter = db.prepare('SELECT data FROM session_items WHERE session_id = ? AND item > ? ORDER BY item ASC LIMIT ?');
+    this.selectItem = db.prepare('SELECT item, data FROM session_items WHERE session_id = ? AND item = ?');
+    this.selectByRef = db.prepare('SELECT item, data FROM session_items WHERE session_id = ? AND ref = ? ORDER BY item DESC LIMIT 1');
+    this.selectTail = db.prepare('SELECT item, data FROM session_items WHERE session_id = ? ORDER BY item DESC LIMIT ?');
+    this.selectBefore = db.prepare('SELECT item, data FROM session_items WHERE session_id = ? AND item < ? ORDER BY item DESC LIMIT ?');
+    this.selectAfter = db.prepare('SELECT item, data FROM session_items WHERE session_id = ? AND item > ? ORDER BY item ASC LIMIT ?');
     this.selectTerminal = db.prepare('SELECT * FROM session_terminals WHERE session_id = ? AND terminal_id = ?');
     this.selectConversation = db.prepare("SELECT 1 FROM session_items WHERE session_id = ? AND kind IN ('user_message', 'agent_message') LIMIT 1");
     this.selectTitleEvents = db.prepare(
@@ -80,22 +90,45 @@ export class SessionTables {
     this.updateSession.run(toParams(record));
   }
 
-  /** Inserts or replaces an item. */
+  /** Inserts or replaces an item (its whole JSON; chunks of it, if any, must be deleted with {@link foldChunks}). */
   saveItem(sessionId: string, item: TranscriptItem): void {
     const { ref, status } = itemColumns(item);
     this.upsertItem.run(sessionId, item.id, item.kind, ref, status, JSON.stringify(item));
   }
 
-  /** One item by id, or null. */
+  /**
+   * Appends `text` to the stored text of message item `itemId` as one chunk row (the item's row is
+   * not rewritten): `seq` orders the chunks (the batch's last event seq; unique per item), `at` is
+   * the item's new `updatedAt`. Readers of this class see row text + chunks at once.
+   */
+  appendChunk(sessionId: string, itemId: number, seq: number, at: string, text: string): void {
+    this.insertChunk.run(sessionId, itemId, seq, at, text);
+  }
+
+  /**
+   * Compacts an item whose chunks are folded: writes `item` whole (it must be the item with every
+   * chunk applied) and deletes its chunk rows. One row rewrite per item, when it stops growing.
+   */
+  foldChunks(sessionId: string, item: TranscriptItem): void {
+    this.saveItem(sessionId, item);
+    this.deleteChunks.run(sessionId, item.id);
+  }
+
+  /** Ids of the session's items that have chunk rows (still growing, or left by a killed process), ascending. */
+  chunkedItems(sessionId: string): number[] {
+    return (this.selectChunkedItems.all(sessionId) as Array<{ item: number }>).map((r) => r.item);
+  }
+
+  /** One item by id (its chunks applied), or null. */
   item(sessionId: string, id: number): TranscriptItem | null {
-    const row = this.selectItem.get(sessionId, id) as { data: string } | undefined;
-    return row ? parseItem(row.data) : null;
+    const row = this.selectItem.get(sessionId, id) as ItemRow | undefined;
+    return row ? this.withChunks(sessionId, [row])[0] : null;
   }
 
   /** The latest item with this ref (tool call id, permission request id, prompt id), or null. */
   itemByRef(sessionId: string, ref: string): TranscriptItem | null {
-    const row = this.selectByRef.get(sessionId, ref) as { data: string } | undefined;
-    return row ? parseItem(row.data) : null;
+    const row = this.selectByRef.get(sessionId, ref) as ItemRow | undefined;
+    return row ? this.withChunks(sessionId, [row])[0] : null;
   }
 
   /** Ids of items whose status is one of `statuses` (served by a partial index). */
@@ -109,11 +142,44 @@ export class SessionTables {
     return (stmt.all(sessionId, ...statuses) as Array<{ item: number }>).map((r) => r.item);
   }
 
-  /** A page of items in ascending order: the last `limit`, or those before/after an item id. */
+  /** A page of items in ascending order (chunks applied): the last `limit`, or those before/after an item id. */
   page(sessionId: string, limit: number, before?: number, after?: number): TranscriptItem[] {
-    if (after !== undefined) return (this.selectAfter.all(sessionId, after, limit) as Array<{ data: string }>).map((r) => parseItem(r.data)).filter(isItem);
-    const rows = (before !== undefined ? this.selectBefore.all(sessionId, before, limit) : this.selectTail.all(sessionId, limit)) as Array<{ data: string }>;
-    return rows.map((r) => parseItem(r.data)).filter(isItem).reverse();
+    if (after !== undefined) return this.withChunks(sessionId, this.selectAfter.all(sessionId, after, limit) as ItemRow[]);
+    const rows = (before !== undefined ? this.selectBefore.all(sessionId, before, limit) : this.selectTail.all(sessionId, limit)) as ItemRow[];
+    return this.withChunks(sessionId, rows.reverse());
+  }
+
+  /**
+   * Parses rows (any order) and appends each item's chunk rows to its text, in seq order, taking
+   * the last chunk's `at` as `updatedAt`. One range scan of the (small: only growing items have
+   * any) chunk table per call.
+   */
+  private withChunks(sessionId: string, rows: ItemRow[]): TranscriptItem[] {
+    const items = rows.map((r) => parseItem(r.data));
+    if (rows.length === 0) return items;
+    let lo = rows[0].item;
+    let hi = lo;
+    for (const r of rows) {
+      if (r.item < lo) lo = r.item;
+      if (r.item > hi) hi = r.item;
+    }
+    const chunks = (lo === hi ? this.selectChunks.all(sessionId, lo) : this.selectChunkRange.all(sessionId, lo, hi)) as Array<{ item: number; at: string; text: string }>;
+    if (chunks.length === 0) return items;
+    const byItem = new Map<number, { at: string; text: string[] }>();
+    for (const c of chunks) {
+      const entry = byItem.get(c.item);
+      if (entry) {
+        entry.text.push(c.text);
+        entry.at = c.at;
+      } else {
+        byItem.set(c.item, { at: c.at, text: [c.text] });
+      }
+    }
+    return items.map((item) => {
+      const extra = byItem.get(item.id);
+      if (!extra || !hasText(item)) return item;
+      return { ...item, text: item.text + extra.text.join(''), updatedAt: extra.at };
+    });
   }
 
   /** True when the transcript holds at least one user or agent message. */
@@ -169,10 +235,16 @@ export class SessionTables {
   }
 }
 
+interface ItemRow {
+  item: number;
+  data: string;
+}
+
 function parseItem(data: string): TranscriptItem {
   return JSON.parse(data) as TranscriptItem;
 }
 
-function isItem(item: TranscriptItem | null): item is TranscriptItem {
-  return item !== null;
+/** The item kinds whose `text` grows by chunks. */
+export function hasText(item: TranscriptItem): item is Extract<TranscriptItem, { kind: 'agent_message' | 'agent_thought' | 'user_message' }> {
+  return item.kind === 'agent_message' || item.kind === 'agent_thought' || item.kind === 'user_message';
 }

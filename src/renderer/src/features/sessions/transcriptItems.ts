@@ -1,4 +1,4 @@
-import type { TranscriptItem } from '../../../../shared/contract';
+import type { ItemAppend, TranscriptItem } from '../../../../shared/contract';
 
 /**
  * Upserts `changed` into `items` (ascending by id) and returns a new array; items already present
@@ -29,4 +29,51 @@ export function upsertItems(items: readonly TranscriptItem[], changed: readonly 
 export function mergeSnapshot(items: readonly TranscriptItem[], snapshot: readonly TranscriptItem[], dropBelow: number | null): TranscriptItem[] {
   const merged = upsertItems(items, snapshot);
   return dropBelow === null ? merged : merged.filter((i) => i.id >= dropBelow);
+}
+
+/**
+ * Applies one `sessionEvent` to the loaded items (ascending by id): `items` are upserted, each of
+ * `appends` extends its item's text at `offset`. Items below `floor` (older than the loaded page;
+ * null = everything is loaded) are ignored. An append whose item is not loaded, or whose offset is
+ * beyond the loaded text, means an event was missed: its item id is returned in `refetch` (the
+ * caller re-reads it) and nothing is guessed. An append at an offset the loaded text already
+ * passed (a snapshot newer than the event) adds only the part not yet there.
+ */
+export function applySessionEvent(
+  items: readonly TranscriptItem[],
+  event: { items: readonly TranscriptItem[]; appends?: readonly ItemAppend[] },
+  floor: number | null,
+): { items: TranscriptItem[]; refetch: number[] } {
+  const whole = floor === null ? event.items : event.items.filter((i) => i.id >= floor);
+  let out = whole.length ? upsertItems(items, whole) : items.slice();
+  const refetch: number[] = [];
+  for (const a of event.appends ?? []) {
+    if (floor !== null && a.itemId < floor) continue;
+    const at = indexOf(out, a.itemId);
+    const item = at < 0 ? null : out[at];
+    if (!item || !('text' in item) || typeof item.text !== 'string' || a.offset > item.text.length) {
+      if (!refetch.includes(a.itemId)) refetch.push(a.itemId);
+      continue;
+    }
+    const have = item.text.length - a.offset;
+    if (have >= a.text.length) continue;
+    if (out === items) out = items.slice();
+    out[at] = { ...item, text: item.text + a.text.slice(have), updatedAt: a.updatedAt } as TranscriptItem;
+  }
+  return { items: out, refetch };
+}
+
+/** Index of the item with `id` in `items` (ascending by id), or -1. The streamed item is usually last. */
+function indexOf(items: readonly TranscriptItem[], id: number): number {
+  const last = items.length - 1;
+  if (last >= 0 && items[last].id === id) return last;
+  let lo = 0;
+  let hi = last;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid].id < id) lo = mid + 1;
+    else if (items[mid].id > id) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
 }

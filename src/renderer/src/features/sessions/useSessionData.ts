@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PermissionItem, Session, SessionDetails, TranscriptItem } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
-import { mergeSnapshot, upsertItems } from './transcriptItems';
+import { applySessionEvent, mergeSnapshot, upsertItems } from './transcriptItems';
 
 /** Transcript items loaded per page. */
 export const PAGE_SIZE = 150;
@@ -24,7 +24,8 @@ export interface SessionData {
 
 /**
  * One session's live data: `sessions.show` plus the last page of `sessions.transcript`, then
- * `sessionEvent` deltas (upsert by item id) and `sessionUpdated` headers. Older items are paged in
+ * `sessionEvent` deltas (upsert by item id; appended text at its offset, an item whose offset does
+ * not match is re-read) and `sessionUpdated` headers. Older items are paged in
  * with `before`. The WebSocket delivers events and responses in order, so a snapshot wins over the
  * events that arrived before it; everything is reloaded after a reconnect.
  */
@@ -42,6 +43,8 @@ export function useSessionData(sessionId: string): SessionData {
   const olderBusy = useRef(false);
   const generation = useRef(0);
   const lastHeader = useRef<Pick<Session, 'state' | 'live'> | null>(null);
+  /** Items being re-read after a missed append (one request per item at a time). */
+  const refetching = useRef(new Set<number>());
 
   const refreshDetails = useCallback(() => {
     if (!client) return;
@@ -84,8 +87,25 @@ export function useSessionData(sessionId: string): SessionData {
     const offItems = client.on('sessionEvent', (p) => {
       if (p.sessionId !== sessionId) return;
       const floor = hasBeforeRef.current ? firstId.current : null;
-      const visible = floor === null ? p.items : p.items.filter((i) => i.id >= floor);
-      if (visible.length) setItems((current) => upsertItems(current, visible));
+      setItems((current) => {
+        const { items: next, refetch } = applySessionEvent(current, p, floor);
+        // a missed append (subscribed mid-stream, snapshot raced): re-read the item, never show a guess
+        for (const id of refetch) {
+          if (refetching.current.has(id)) continue;
+          refetching.current.add(id);
+          const gen = generation.current;
+          client
+            .request('sessions.transcript', { sessionId, after: id - 1, limit: 1 })
+            .then((page) => {
+              if (gen !== generation.current) return;
+              const fresh = page.items.filter((i) => i.id === id);
+              if (fresh.length) setItems((latest) => upsertItems(latest, fresh));
+            })
+            .catch(() => undefined)
+            .finally(() => refetching.current.delete(id));
+        }
+        return next;
+      });
       const perms = p.items.filter((i): i is PermissionItem => i.kind === 'permission');
       if (perms.length) {
         setPending((current) => {
