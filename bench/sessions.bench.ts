@@ -8,9 +8,15 @@
  * 2. Time to open a session with 10^3, 10^5 and 10^6 stored events: reopen the database, then
  *    `sessions.show` + the last transcript page (what the UI does). Must stay flat.
  * 3. Main-process memory with 20 live sessions (20 agent processes, each after a streamed turn).
+ * 4. What one long message costs: a scripted agent streams 256 KB in 32-byte chunks into a live
+ *    session (real 25 ms batches); bytes written to SQLite (logical: the values of every row
+ *    inserted or updated, counted by temporary triggers; physical: WAL growth with automatic
+ *    checkpoints off) and bytes pushed (`sessionEvent` frames as the WebSocket sends them), each
+ *    per streamed text byte. Aim <= 3.
  *
  * Aims (issue 7): >= 20,000 updates/s persisted; open < 50 ms at 10^6 events. Prints a table on
- * stderr and one JSON line on stdout; asserts nothing. Run alone: `node --import tsx bench/sessions.bench.ts`.
+ * stderr and one JSON line on stdout; asserts nothing. Run alone: `node --import tsx bench/sessions.bench.ts`
+ * (`--long-message`: only measurement 4).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -23,6 +29,7 @@ import { Journal } from '../src/main/core/sessions/journal';
 import type { SessionRecord } from '../src/main/core/sessions/records';
 import { toSession } from '../src/main/core/sessions/records';
 import { SessionTables } from '../src/main/core/sessions/tables';
+import { SESSION_TABLES, writeMeter } from '../test/support/writeBytes';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -36,6 +43,35 @@ export interface SessionsBenchResult {
   writePathOnly: { updates: number; seconds: number; updatesPerSecond: number; broadcasts: number };
   openSession: Array<{ events: number; items: number; firstOpenMs: number; medianOpenMs: number }>;
   liveSessions: { sessions: number; rssBeforeMiB: number; rssAfterMiB: number; heapUsedAfterMiB: number; perSessionMiB: number; agentProcessesRssMiB: number };
+  longMessage: LongMessageResult;
+}
+
+/** Cost of streaming one long message; byte ratios are per streamed UTF-8 text byte. */
+export interface LongMessageCost {
+  streamedBytes: number;
+  chunkBytes: number;
+  updates: number;
+  updatesPerSecond: number;
+  batches: number;
+  /** Logical bytes of rows written (all session tables) per streamed byte, and per table. */
+  writtenPerByte: number;
+  writtenByTable: Record<string, number>;
+  /** WAL growth per streamed byte (pages as SQLite wrote them, checkpoints off). */
+  walPerByte: number;
+  /** Database file growth after a final checkpoint, per streamed byte. */
+  fileGrowthPerByte: number;
+  /** `sessionEvent` frames (`{"event", "payload"}` JSON, as the server sends each tab) per streamed byte. */
+  pushedPerByte: number;
+  /** `sessionUpdated` frames per streamed byte (header pushes; not part of the aim). */
+  headerPushedPerByte: number;
+}
+
+/** {@link LongMessageCost} of the free-running agent plus the same message at a fixed number of chunks per 25 ms batch. */
+export interface LongMessageResult {
+  /** The scripted agent streams as fast as it can (hundreds of chunks per batch). */
+  agent: LongMessageCost;
+  /** The journal fed in-process, a batch cut every `chunksPerBatch` chunks (1 ≈ a model at 40 tokens/s). */
+  paced: Array<LongMessageCost & { chunksPerBatch: number }>;
 }
 
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
@@ -185,7 +221,111 @@ async function liveSessions(base: string): Promise<SessionsBenchResult['liveSess
   }
 }
 
-/** Runs the three measurements and prints them. */
+/** Starts measuring one session's writes (temporary triggers, WAL with checkpoints off) and pushes on `engine`. */
+function costMeter(engine: Engine, sessionId: () => string) {
+  const db = engine.store.db;
+  const existing = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name));
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.pragma('wal_autocheckpoint = 0');
+  const wal = `${engine.store.file}-wal`;
+  const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+  const walBefore = size(wal);
+  const fileBefore = size(engine.store.file);
+  const meter = writeMeter(db, SESSION_TABLES.filter((t) => existing.has(t)));
+  let pushed = 0;
+  let headers = 0;
+  let batches = 0;
+  const off = engine.bus.subscribe((event, payload) => {
+    const p = payload as { sessionId?: string; session?: { id: string } };
+    if ((p.sessionId ?? p.session?.id) !== sessionId()) return;
+    const frame = Buffer.byteLength(JSON.stringify({ event, payload }));
+    if (event === 'sessionEvent') {
+      pushed += frame;
+      batches++;
+    } else if (event === 'sessionUpdated') {
+      headers += frame;
+    }
+  });
+  return {
+    /** Stops measuring; `text` is the streamed message (its UTF-8 bytes are the denominator). */
+    stop(streamed: number, chunkBytes: number, updates: number, seconds: number): LongMessageCost {
+      off();
+      const written = meter.read();
+      const walGrowth = size(wal) - walBefore;
+      meter.remove();
+      db.pragma('wal_autocheckpoint = 1000');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const per = (n: number) => round(n / streamed, 3);
+      const byTable: Record<string, number> = {};
+      for (const [table, v] of Object.entries(written)) if (table !== 'total' && v.bytes > 0) byTable[table] = per(v.bytes);
+      return {
+        streamedBytes: streamed,
+        chunkBytes,
+        updates,
+        updatesPerSecond: Math.round(updates / seconds),
+        batches,
+        writtenPerByte: per(written.total.bytes),
+        writtenByTable: byTable,
+        walPerByte: per(walGrowth),
+        fileGrowthPerByte: per(size(engine.store.file) - fileBefore),
+        pushedPerByte: per(pushed),
+        headerPushedPerByte: per(headers),
+      };
+    },
+  };
+}
+
+/** One long message fed through a real journal in-process, a batch cut (flush) every `perBatch` chunks. */
+function pacedMessage(engine: Engine, ws: string, streamedBytes: number, chunkBytes: number, perBatch: number): LongMessageCost & { chunksPerBatch: number } {
+  const record = newRecord(ws);
+  SessionTables.of(engine.store.db).createSession(record);
+  const journal = new Journal(engine.store, engine.bus, record, { batchMs: 1_000_000, summarize: (r) => toSession(r, { live: false, queue: [], pendingPermissions: 0 }) });
+  const promptId = crypto.randomUUID();
+  journal.append({ kind: 'prompt_queued', data: { promptId, text: 'long', blocks: [], queuedAt: new Date().toISOString() } });
+  journal.append({ kind: 'prompt_sent', data: { promptId } });
+  journal.flush();
+  const meter = costMeter(engine, () => record.id);
+  const chunk = 'x'.repeat(chunkBytes - 1) + '\n';
+  const updates = Math.ceil(streamedBytes / chunkBytes);
+  const started = performance.now();
+  for (let i = 0; i < updates; i++) {
+    journal.append({ kind: 'update', data: { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } } } });
+    if ((i + 1) % perBatch === 0) journal.flush();
+  }
+  journal.append({ kind: 'turn_end', data: { stopReason: 'end_turn', error: null } });
+  journal.close();
+  const seconds = (performance.now() - started) / 1000;
+  return { ...meter.stop(updates * chunkBytes, chunkBytes, updates, seconds), chunksPerBatch: perBatch };
+}
+
+/** Measurement 4 alone: `node --import tsx bench/sessions.bench.ts --long-message` runs only this. */
+export async function longMessage(base: string): Promise<LongMessageResult> {
+  const streamedBytes = 256 * 1024;
+  const chunkBytes = 32;
+  const ws = path.join(base, 'ws-long');
+  fs.mkdirSync(ws);
+  const engine = createEngine({ dataDir: path.join(base, 'data-long'), watchResources: false, sessions: { envPath: '', idleMs: 0 } });
+  try {
+    defineScripted(engine, base, { turns: [{ match: 'long', steps: [{ stream: { bytes: streamedBytes, chunkBytes } }] }] });
+    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    await engine.sessions.resume(s.id);
+    const meter = costMeter(engine, () => s.id);
+    const started = performance.now();
+    const { promptId } = engine.sessions.prompt(s.id, 'long');
+    await engine.sessions.waitForTurn(s.id, promptId);
+    const seconds = (performance.now() - started) / 1000;
+    const streamed = engine.sessions
+      .transcript(s.id, { limit: 1000 })
+      .items.reduce((n, i) => n + (i.kind === 'agent_message' ? Buffer.byteLength(i.text) : 0), 0);
+    const agent = meter.stop(streamed, chunkBytes, Math.ceil(streamedBytes / chunkBytes), seconds);
+    const paced = [1, 16, 256].map((k) => pacedMessage(engine, ws, streamedBytes, chunkBytes, k));
+    return { agent, paced };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Runs the measurements and prints them. */
 export default async function benchSessions(): Promise<SessionsBenchResult> {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-sessions-')));
   try {
@@ -194,7 +334,9 @@ export default async function benchSessions(): Promise<SessionsBenchResult> {
     const { write, open } = await openTimes(base);
     process.stderr.write('sessions bench: 20 live sessions…\n');
     const live = await liveSessions(base);
-    const result: SessionsBenchResult = { bench: 'sessions', cpus: os.cpus().length, streamEndToEnd: streamed, writePathOnly: write, openSession: open, liveSessions: live };
+    process.stderr.write('sessions bench: one long message (256 KB in 32-byte chunks)…\n');
+    const long = await longMessage(base);
+    const result: SessionsBenchResult = { bench: 'sessions', cpus: os.cpus().length, streamEndToEnd: streamed, writePathOnly: write, openSession: open, liveSessions: live, longMessage: long };
     process.stderr.write(
       [
         'sessions bench:',
@@ -202,6 +344,7 @@ export default async function benchSessions(): Promise<SessionsBenchResult> {
         `  write path only:   ${write.updatesPerSecond.toLocaleString('en')} updates/s (${write.updates.toLocaleString('en')} in ${write.seconds} s)`,
         ...open.map((o) => `  open session:      ${o.events.toLocaleString('en').padStart(9)} events, ${o.items.toLocaleString('en')} items: first ${o.firstOpenMs} ms, median ${o.medianOpenMs} ms (aim < 50 ms)`),
         `  20 live sessions:  main RSS ${live.rssBeforeMiB} → ${live.rssAfterMiB} MiB (${live.perSessionMiB} MiB/session, heap ${live.heapUsedAfterMiB} MiB); agent processes ${live.agentProcessesRssMiB} MiB together`,
+        longMessageLine(long),
       ].join('\n') + '\n',
     );
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -211,6 +354,30 @@ export default async function benchSessions(): Promise<SessionsBenchResult> {
   }
 }
 
+/** The bench lines for one long message. */
+export function longMessageLine(l: LongMessageResult): string {
+  const line = (label: string, c: LongMessageCost) => {
+    const tables = Object.entries(c.writtenByTable).map(([t, v]) => `${t.replace(/^session_/, '')} ${v}`).join(', ');
+    return `  ${label.padEnd(28)} ${c.updatesPerSecond.toLocaleString('en').padStart(7)} updates/s, ${String(c.batches).padStart(4)} pushes; per streamed byte: written ${c.writtenPerByte} (${tables}), WAL ${c.walPerByte}, file +${c.fileGrowthPerByte}; pushed ${c.pushedPerByte} (+ headers ${c.headerPushedPerByte})`;
+  };
+  return [
+    `  one long message: ${Math.round(l.agent.streamedBytes / 1024)} KB in ${l.agent.chunkBytes}-byte chunks (aim <= 3 bytes written and pushed per streamed byte)`,
+    line('scripted agent, free-running:', l.agent),
+    ...l.paced.map((p) => line(`${p.chunksPerBatch} chunk(s) per batch:`, p)),
+  ].join('\n');
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  await benchSessions();
+  if (process.argv.includes('--long-message')) {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-sessions-')));
+    try {
+      const long = await longMessage(base);
+      process.stderr.write(`sessions bench:\n${longMessageLine(long)}\n`);
+      process.stdout.write(`${JSON.stringify({ bench: 'sessions', longMessage: long })}\n`);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  } else {
+    await benchSessions();
+  }
 }
