@@ -24,6 +24,12 @@ export interface JournalOptions {
   batchMs?: number;
   /** Builds the pushed Session from the record (adds live facts: queue, pending permissions, live). */
   summarize: (record: SessionRecord) => Session;
+  /**
+   * Store adjacent small text chunks of a batch as one log row (default true; see
+   * {@link MERGE_CHUNK_CHARS}). False keeps one row per update (benchmarks that need a log of an
+   * exact size).
+   */
+  mergeChunks?: boolean;
   /** Observes every committed batch (tests, hooks); errors are swallowed. */
   onCommitted?: (events: ReadonlyArray<{ seq: number; event: JournalEvent }>) => void;
 }
@@ -94,7 +100,7 @@ export class Journal {
       this.timer = null;
     }
     if (this.pending.length === 0) return;
-    const batch = mergeTextChunks(this.pending);
+    const batch = this.options.mergeChunks === false ? this.pending : mergeTextChunks(this.pending);
     this.pending = [];
     const before = structuredClone(this.projector.record);
     const itemsBefore = { growing: new Map(this.growing), chunked: new Set(this.chunked), orphansFolded: this.orphansFolded };
