@@ -49,6 +49,17 @@ export function SessionStatusBanner({
         {resumeButton}
       </div>
     );
+  if (session.state === 'paused')
+    // shown only while no rule mismatch card (with the two ways on) is there; Resume checks the rules again
+    return (
+      <div className="sess-banner sess-banner-warn" role="status">
+        <span>
+          <strong>Paused: rules changed.</strong> The rules this session was given changed since it started, so it takes no prompts until you choose: continue with the current
+          rules, or start a new session with them. Resume checks the rules again.
+        </span>
+        {resumeButton}
+      </div>
+    );
   if (session.state === 'interrupted')
     return (
       <div className="sess-banner sess-banner-warn" role="status">
