@@ -3,9 +3,9 @@ import type { SessionDetails } from '../../../../shared/contract';
 
 /**
  * Says what the session's state means and what to do next (Resume, Diagnostics), for every
- * non-running state. Nothing while a rule mismatch is pending (`ruleMismatch`): the session failed
- * closed and a resume fails again until the user picks one of RuleMismatch's two ways on, so a
- * Resume button there would only mislead.
+ * non-running state. Nothing while a rule mismatch is pending (`ruleMismatch`): the session is
+ * paused (it failed closed) and a resume fails again until the user picks one of RuleMismatch's
+ * two ways on, so a Resume button there would only mislead.
  */
 export function SessionStatusBanner({
   session,
