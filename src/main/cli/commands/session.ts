@@ -133,8 +133,8 @@ export function registerSessionCommands(program: Command): void {
       'after',
       [
         '',
-        'A session whose rules (or approved hooks and MCP servers) changed since it was created does not resume: it',
-        'is "paused: rules changed", `session show` lists the changed files, and `session prompt` refuses it. Choose:',
+        'A session whose rule files changed since it was created does not resume (fail closed): it is',
+        '"paused: rules changed", `session show` lists the changed files, and `session prompt` refuses it. Choose:',
         '  atrium session resume ID --continue-with-current-rules   keep the transcript, go on under the current rules',
         '  atrium session resume ID --new                           a fresh session with the current rules',
         'With --json: {"session"} (--new: {"session": the new one, "previous": the paused one}).',
