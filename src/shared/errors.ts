@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'AGENT_ERROR',
   'SESSION_NOT_FOUND',
   'SESSION_CLOSED',
+  'SESSION_PAUSED',
   'PERMISSION_NOT_FOUND',
   'PATH_OUTSIDE_SESSION',
   // sessions that obey the workspace (issue 8)

@@ -115,7 +115,7 @@ test('start a session with the fixture agent, answer a permission prompt, stop a
   await expect(sessions.transcript).toContainText('echo: still there?');
 });
 
-test('a rule edited while Atrium was stopped fails the session closed; the diff shows and "Continue with the current rules" resumes it', async ({ page }) => {
+test('a rule edited while Atrium was stopped pauses the session ("paused: rules changed"); the diff shows, prompts are refused, and "Continue with the current rules" resumes it', async ({ page }) => {
   const { dataDir, ws } = prepare();
   writeFileSync(path.join(ws, 'AGENTS.md'), '# Project rules\n\nAlways be kind.\n');
   cli(dataDir, 'trust', 'set', ws, 'trusted', '--data-dir', dataDir);
@@ -141,12 +141,23 @@ test('a rule edited while Atrium was stopped fails the session closed; the diff 
   await expect(mismatch.locator('[data-change="edited"]')).toContainText('AGENTS.md');
   await mismatch.getByText('Diff', { exact: true }).click();
   await expect(mismatch.getByLabel('Diff of AGENTS.md')).toContainText('+Never push to main.');
+  // paused, not failed: the state names the reason
+  await expect(sessions.state()).toHaveText('paused: rules changed');
+  await expect(sessions.state()).toHaveAttribute('data-session-state', 'paused');
+  // a prompt on the paused session starts nothing: it is refused, and the text stays in the input
+  await sessions.send('sneak past');
+  await expect(page.getByText('Could not send the prompt')).toBeVisible();
+  await expect(sessions.input).toHaveValue('sneak past');
+  await expect(sessions.items('user_message').filter({ hasText: 'sneak past' })).toHaveCount(0);
+  await expect(sessions.state()).toHaveText('paused: rules changed');
+  await sessions.input.fill('');
   // the only ways on are the card's two: no Resume (it would fail closed again)
   await expect(mismatch.getByRole('button', { name: 'Start a new session' })).toBeVisible();
   await expect(sessions.view.getByRole('button', { name: /^Resum/ })).toHaveCount(0);
   await mismatch.getByRole('button', { name: 'Continue with the current rules' }).click();
   await expect(mismatch).toBeHidden();
   await expect(sessions.transcript).toContainText('Continued with the current rules');
+  await expect(sessions.state()).toHaveText('idle');
   await sessions.send('and now');
   // the agent was resumed with the current rules: they are sent again, edited
   await expect(sessions.items('agent_message').last()).toContainText('Never push to main.');

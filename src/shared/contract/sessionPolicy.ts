@@ -319,8 +319,9 @@ export const sessionPolicyRequests = defineRequests({
     result: z.object({ policy: SessionPolicy }),
   },
   'sessions.resolveRuleMismatch': {
-    description: 'After a resume failed closed on changed rules: `continue` records the current rules and resumes; `new` starts a new session with the current rules (the old one is closed).',
-    params: z.object({ ...sessionRef, action: z.enum(['continue', 'new']) }),
+    description:
+      'After a resume failed closed on changed rules (the session is `paused`): `continue` records the current rules and resumes; `new` starts a new session with the same agent, folder, mode and title and the current rules (the old one is closed, or left as it is with keepPrevious).',
+    params: z.object({ ...sessionRef, action: z.enum(['continue', 'new']), keepPrevious: z.boolean().optional() }),
     result: z.object({ session: Session }),
   },
   'sessions.execution': {

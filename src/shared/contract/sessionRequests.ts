@@ -65,7 +65,8 @@ export const sessionRequests = defineRequests({
     result: z.object({ session: Session }),
   },
   'sessions.prompt': {
-    description: 'Queues a prompt; it runs when the previous turn ends (position 0 = runs now). Resumes a session whose agent is not running.',
+    description:
+      'Queues a prompt; it runs when the previous turn ends (position 0 = runs now). Resumes a session whose agent is not running. A `paused` session refuses it (SESSION_PAUSED): resolve the pause first (sessions.resolveRuleMismatch).',
     params: z.object({ ...sessionRef, text: z.string().min(1), surfaceId: z.string().min(1).max(200).optional() }),
     result: z.object({ promptId: z.string(), position: z.number().int(), session: Session }),
   },
@@ -90,7 +91,8 @@ export const sessionRequests = defineRequests({
     result: z.object({ session: Session }),
   },
   'sessions.resume': {
-    description: 'Starts the agent again and re-attaches (session/resume, else session/load, else session/new); resolves when done, outcome in `session.resume`.',
+    description:
+      'Starts the agent again and re-attaches (session/resume, else session/load, else session/new); resolves when done, outcome in `session.resume`. When the rules the session was given changed, it ends `paused` (reason `rules_changed`) instead.',
     params: z.object(sessionRef),
     result: z.object({ session: Session }),
   },

@@ -82,10 +82,20 @@ export type AgentInstallProgress = z.infer<typeof AgentInstallProgress>;
  * `busy`: a turn is running; `awaiting_permission`: a turn waits for the user's permission answer;
  * `interrupted`: a turn or start-up was cut off (Atrium quit or crashed) — resumable;
  * `failed`: the agent crashed or could not start (see `lastError`, `exit`) — resumable on request;
+ * `paused`: Atrium refused to re-attach the agent on purpose (see `pausedReason`; `lastError` says
+ * what changed) — resumable, and prompts are refused until the user chooses how to go on;
  * `closed`: closed by the user — resumable on request.
  */
-export const SessionState = z.enum(['starting', 'idle', 'busy', 'awaiting_permission', 'interrupted', 'failed', 'closed']);
+export const SessionState = z.enum(['starting', 'idle', 'busy', 'awaiting_permission', 'interrupted', 'failed', 'paused', 'closed']);
 export type SessionState = z.infer<typeof SessionState>;
+
+/**
+ * Why a session is `paused`. `rules_changed`: the rules (or hook / MCP snapshot inputs) it was given
+ * changed since it was created, so its resume failed closed; continue with the current rules
+ * (`sessions.resolveRuleMismatch` `continue`) or start a new session with them (`new`).
+ */
+export const PausedReason = z.enum(['rules_changed']);
+export type PausedReason = z.infer<typeof PausedReason>;
 
 /** How the last (re)attachment to the agent's session went. Never silent: also a transcript notice. */
 export const ResumeOutcome = z.enum(['resumed', 'loaded', 'replaced-by-new', 'failed']);
@@ -159,6 +169,8 @@ export const Session = z.object({
   agentSessionId: z.string().nullable(),
   title: z.string().nullable(),
   state: SessionState,
+  /** Why the session is `paused` (null in every other state). */
+  pausedReason: PausedReason.nullable(),
   /** True while an agent process is attached (an idle session may have none after idle shutdown or a restart). */
   live: z.boolean(),
   stopReason: StopReason.nullable(),

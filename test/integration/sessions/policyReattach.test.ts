@@ -18,12 +18,13 @@ const SCENARIO = {
 const worlds = policyWorlds();
 
 /** Asserts the fail-closed state after a re-attach attempt, as after a restart. */
-function expectFailedClosed(engine: Engine, sessionId: string, change: [string, string, string], before: string, after: string) {
-  const failed = engine.sessions.show(sessionId);
-  expect(failed.state).toBe('failed');
-  expect(failed.live).toBe(false);
-  expect(failed.lastError).toContain('Project rule provenance mismatch');
-  expect(failed.lastError).toContain(change[0]);
+function expectPausedClosed(engine: Engine, sessionId: string, change: [string, string, string], before: string, after: string) {
+  const paused = engine.sessions.show(sessionId);
+  expect(paused.state).toBe('paused');
+  expect(paused.pausedReason).toBe('rules_changed');
+  expect(paused.live).toBe(false);
+  expect(paused.lastError).toContain('Project rule provenance mismatch');
+  expect(paused.lastError).toContain(change[0]);
   const policy = engine.policy.view(sessionId);
   expect(policy.mismatch?.actions).toEqual(['continue', 'new']);
   expect(policy.mismatch!.changes.map((c) => [c.relativePath, c.change, c.scope])).toEqual([change]);
@@ -43,7 +44,7 @@ describe('re-attaching an agent in the same Atrium process re-checks the rules (
     world.write({ 'AGENTS.md': 'Root rule: be very kind.\n' });
     const blocked = engine.sessions.prompt(s.id, 'continue');
     expect(await engine.sessions.waitForTurn(s.id, blocked.promptId)).toBe('dropped');
-    expectFailedClosed(engine, s.id, ['AGENTS.md', 'edited', 'static'], 'Root rule: always be kind.', 'Root rule: be very kind.');
+    expectPausedClosed(engine, s.id, ['AGENTS.md', 'edited', 'static'], 'Root rule: always be kind.', 'Root rule: be very kind.');
     expect(engine.policy.view(s.id).mismatch?.recordedProvenanceSha256).toBe(recorded);
 
     const continued = await engine.policy.resolveMismatch(s.id, 'continue');
@@ -68,10 +69,10 @@ describe('re-attaching an agent in the same Atrium process re-checks the rules (
 
     world.write({ 'pkg/AGENTS.md': 'Nested rule: use spaces in pkg.\n' });
     await engine.sessions.resume(s.id);
-    expectFailedClosed(engine, s.id, ['pkg/AGENTS.md', 'edited', 'contextual'], 'Nested rule: use tabs in pkg.', 'Nested rule: use spaces in pkg.');
+    expectPausedClosed(engine, s.id, ['pkg/AGENTS.md', 'edited', 'contextual'], 'Nested rule: use tabs in pkg.', 'Nested rule: use spaces in pkg.');
     // another attempt stays closed, with one notice
     await engine.sessions.resume(s.id);
-    expect(engine.sessions.show(s.id).state).toBe('failed');
+    expect(engine.sessions.show(s.id).state).toBe('paused');
     expect(notices(engine, s.id, 'rules_mismatch')).toHaveLength(1);
 
     const continued = await engine.policy.resolveMismatch(s.id, 'continue');

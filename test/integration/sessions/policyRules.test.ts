@@ -160,11 +160,14 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
     engine = world.open();
     const blocked = engine.sessions.prompt(s.id, 'continue');
     expect(await engine.sessions.waitForTurn(s.id, blocked.promptId)).toBe('dropped');
-    const failed = engine.sessions.show(s.id);
-    expect(failed.state).toBe('failed');
-    expect(failed.lastError).toContain('Project rule provenance mismatch');
-    expect(failed.lastError).toContain('AGENTS.md');
-    expect(failed.live).toBe(false);
+    const paused = engine.sessions.show(s.id);
+    expect(paused.state).toBe('paused');
+    expect(paused.pausedReason).toBe('rules_changed');
+    expect(paused.lastError).toContain('Project rule provenance mismatch');
+    expect(paused.lastError).toContain('AGENTS.md');
+    expect(paused.live).toBe(false);
+    // a paused session takes no prompt: it would only start an agent under rules nobody accepted
+    expect(() => engine.sessions.prompt(s.id, 'again')).toThrow(expect.objectContaining({ code: 'SESSION_PAUSED' }));
 
     const policy = engine.policy.view(s.id);
     expect(policy.mismatch?.actions).toEqual(['continue', 'new']);
@@ -181,7 +184,7 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
 
     // still closed on another attempt
     await engine.sessions.resume(s.id);
-    expect(engine.sessions.show(s.id).state).toBe('failed');
+    expect(engine.sessions.show(s.id).state).toBe('paused');
     expect(notices(engine, s.id, 'rules_mismatch')).toHaveLength(1);
 
     const continued = await engine.policy.resolveMismatch(s.id, 'continue');

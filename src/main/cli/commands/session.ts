@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { agentBehaviourLines } from '../../../shared/agentBehaviourText';
 import type { AgentBehaviour, Session, StopReason } from '../../../shared/contract';
+import { sessionStateText } from '../../../shared/sessionStateText';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 import { registerPickupCommand } from './pickup';
@@ -69,15 +70,17 @@ export function registerSessionCommands(program: Command): void {
       }),
     );
 
-  withGlobalOptions(session.command('prompt <id> <text>').description('send a prompt (resuming the session first) and wait for the turn to end'))
+  withGlobalOptions(session.command('prompt <id> <text>').description('send a prompt (resuming the session first) and wait for the turn to end; refused (exit 1) on a paused session'))
     .option('--on-permission <policy>', 'ask | allow-once | reject', 'ask')
     .action((id: string, text: string, opts: RunOptions) =>
       runWithEngine(opts, async (ctx) => {
         const policy = checkPolicy(opts.onPermission);
-        ctx.engine.sessions.show(id); // SESSION_NOT_FOUND before anything starts
+        // SESSION_NOT_FOUND before anything starts; a paused session starts nothing until the user chooses
+        if (ctx.engine.sessions.show(id).state === 'paused') throw new CliError(pausedText(id));
         const printer = new SessionPrinter(ctx.engine, () => id, ctx.json, policy);
         try {
           const resumed = await ctx.dispatcher.call('sessions.resume', { sessionId: id });
+          if (resumed.session.state === 'paused') throw new CliError(pausedText(id));
           if (resumed.session.state === 'failed') throw new CliError(`The agent could not resume: ${resumed.session.lastError ?? 'unknown error'}`);
           const stop = await runPrompt(ctx, id, text);
           finish(ctx, ctx.engine.sessions.show(id), stop);
@@ -108,7 +111,8 @@ export function registerSessionCommands(program: Command): void {
         }
         process.stdout.write(`${describeSession(session)}\n`);
         if (session.resume) process.stdout.write(`Resume: ${session.resume.outcome}${session.resume.message ? ` (${session.resume.message})` : ''}\n`);
-        if (session.lastError) process.stdout.write(`Last error: ${session.lastError}\n`);
+        if (session.state === 'paused') process.stdout.write(`${session.lastError ?? ''}\n${pausedText(session.id)}\n`);
+        else if (session.lastError) process.stdout.write(`Last error: ${session.lastError}\n`);
         if (transcript.hasBefore) process.stdout.write(`… ${transcript.items[0]?.id ? transcript.items[0].id - 1 : 0} earlier items\n`);
         new SessionPrinter(ctx.engine, () => null, false, 'ask').printItems(transcript.items); // answers nothing: no session id
         if (session.diagnostics.stderrTail.trim()) process.stdout.write(`--- agent stderr (tail) ---\n${session.diagnostics.stderrTail.trim().split('\n').slice(-20).join('\n')}\n`);
@@ -122,13 +126,45 @@ export function registerSessionCommands(program: Command): void {
     }),
   );
 
-  withGlobalOptions(session.command('resume <id>').description('start the agent and re-attach (resume, load or new); prints the outcome')).action((id: string, opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ dispatcher, print }) => {
-      const { session: s } = await dispatcher.call('sessions.resume', { sessionId: id });
-      print({ session: s }, () => `${describeSession(s)}\nResume: ${s.resume ? `${s.resume.outcome}${s.resume.message ? ` (${s.resume.message})` : ''}` : 'started'}`);
-      if (s.state === 'failed') process.exitCode = 1;
-    }),
-  );
+  withGlobalOptions(session.command('resume <id>').description('start the agent and re-attach (resume, load or new); prints the outcome'))
+    .option('--continue-with-current-rules', 'on a session paused because its rules changed: accept the current rules (recorded in the transcript; static rules go again with the next prompt), then resume')
+    .option('--new', 'on a session paused because its rules changed: start a new session with the same agent, folder, mode and title and the current rules; prints its id (the old session stays paused)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A session whose rule files changed since it was created does not resume (fail closed): it is',
+        '"paused: rules changed", `session show` lists the changed files, and `session prompt` refuses it. Choose:',
+        '  atrium session resume ID --continue-with-current-rules   keep the transcript, go on under the current rules',
+        '  atrium session resume ID --new                           a fresh session with the current rules',
+        'With --json: {"session"} (--new: {"session": the new one, "previous": the paused one}).',
+      ].join('\n'),
+    )
+    .action((id: string, opts: GlobalOptions & { continueWithCurrentRules?: boolean; new?: boolean }) =>
+      runWithEngine(opts, async ({ dispatcher, print }) => {
+        if (opts.continueWithCurrentRules && opts.new) throw new CliError('Give either --continue-with-current-rules or --new, not both.', 2);
+        if (opts.new) {
+          const { session: created } = await dispatcher.call('sessions.resolveRuleMismatch', { sessionId: id, action: 'new', keepPrevious: true });
+          // wait for the new session's agent, as `session new` does
+          const { session: started } = await dispatcher.call('sessions.resume', { sessionId: created.id });
+          const { session: previous } = await dispatcher.call('sessions.show', { sessionId: id });
+          print({ session: started, previous: stripDetails(previous) }, () =>
+            [`New session ${started.id} (${started.agentId}) in ${started.cwd}, with the current rules.`, describeSession(started), `The old session ${id} stays ${sessionStateText(previous)}.`].join('\n'),
+          );
+          if (started.state === 'failed' || started.state === 'paused') process.exitCode = 1;
+          return;
+        }
+        const { session: s } = opts.continueWithCurrentRules
+          ? await dispatcher.call('sessions.resolveRuleMismatch', { sessionId: id, action: 'continue' })
+          : await dispatcher.call('sessions.resume', { sessionId: id });
+        print({ session: s }, () =>
+          s.state === 'paused'
+            ? `${describeSession(s)}\n${pausedText(s.id)}`
+            : `${describeSession(s)}\nResume: ${s.resume ? `${s.resume.outcome}${s.resume.message ? ` (${s.resume.message})` : ''}` : 'started'}`,
+        );
+        if (s.state === 'failed' || s.state === 'paused') process.exitCode = 1;
+      }),
+    );
 
   registerPickupCommand(session);
 
@@ -190,15 +226,31 @@ async function runPrompt(ctx: CliContext, sessionId: string, text: string): Prom
  */
 function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null, agentBehaviour?: { behaviour: AgentBehaviour; lines: string[] }): void {
   ctx.print({ session: s, stopReason: stop, ...(agentBehaviour ? { agentBehaviour } : {}) }, () => `${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
-  if (s.state === 'failed' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
+  if (s.state === 'failed' || s.state === 'paused' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
+}
+
+/** What a paused session means and the two commands that go on from it. */
+function pausedText(id: string): string {
+  return [
+    `Session ${id} is paused: its rules changed since it was created, so it does not continue until you choose (\`atrium session show ${id}\` lists the changes).`,
+    `  atrium session resume ${id} --continue-with-current-rules   accept the current rules and resume`,
+    `  atrium session resume ${id} --new                           start a new session with the current rules`,
+  ].join('\n');
+}
+
+/** A Session without the details `sessions.show` adds (permissions, diagnostics). */
+function stripDetails(s: Session & { permissions?: unknown; diagnostics?: unknown }): Session {
+  const { permissions: _p, diagnostics: _d, ...rest } = s;
+  return rest;
 }
 
 /**
  * One line per session: `id  state  agent  updated  title  cwd`. The state says in words whether an
- * agent process is attached ("idle, agent running"; none after idle shutdown, close or a restart).
+ * agent process is attached ("idle, agent running"; none after idle shutdown, close or a restart),
+ * and why a session is paused ("paused: rules changed").
  */
 export function describeSession(s: Session): string {
-  return `${s.id}  ${s.state}${s.live ? ', agent running' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
+  return `${s.id}  ${sessionStateText(s)}${s.live ? ', agent running' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
 }
 
 

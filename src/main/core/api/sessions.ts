@@ -35,7 +35,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.adopt': async (p) => ({ session: await sessions.adopt(p) }),
     // issue 8: sessions that obey the workspace
     'sessions.policy': ({ sessionId }) => ({ policy: policy.view(sessionId) }),
-    'sessions.resolveRuleMismatch': async ({ sessionId, action }) => ({ session: await policy.resolveMismatch(sessionId, action) }),
+    'sessions.resolveRuleMismatch': async ({ sessionId, action, keepPrevious }) => ({ session: await policy.resolveMismatch(sessionId, action, { keepPrevious }) }),
     'sessions.execution': ({ sessionId }) => ({ execution: policy.execution(sessionId) }),
     'sessions.archive': ({ sessionId, removeWorktree, discardChanges }) => policy.archive(sessionId, { removeWorktree, discardChanges }),
     'sessions.handover': ({ sessionId }) => policy.issueHandover(sessionId),

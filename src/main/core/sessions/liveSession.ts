@@ -215,7 +215,8 @@ export class LiveSession {
     } catch (error) {
       // a hook refused the start (e.g. rules changed since the session was created: fail closed)
       const message = error instanceof Error ? error.message : String(error);
-      this.failStart(message, '');
+      if (error instanceof AtriumError && error.code === 'RULE_PROVENANCE_MISMATCH') this.pause(message);
+      else this.failStart(message, '');
       throw error instanceof AtriumError ? error : new AtriumError('AGENT_START_FAILED', message);
     }
     this.env = launch.env;
@@ -266,6 +267,16 @@ export class LiveSession {
       this.failStart(message, info?.stderr ?? '');
       throw new AtriumError('AGENT_START_FAILED', message);
     }
+  }
+
+  /**
+   * The start was refused on purpose because the session's rules changed (fail closed): the
+   * session is `paused`, not failed (nothing crashed; the policy's notice lists the changes), and
+   * waiting prompts are dropped so nothing runs under rules the user has not accepted.
+   */
+  private pause(message: string): void {
+    this.setState('paused', message);
+    this.queue.dropAll('the rules of this session changed');
   }
 
   private failStart(message: string, stderrTail: string): void {
@@ -361,7 +372,7 @@ export class LiveSession {
       } else if (cutOff) {
         this.append({ kind: 'interrupted', data: { reason: `${mode.reason} during ${this.record.state === 'starting' ? 'start-up' : 'a turn'}; resume to continue.` } });
         this.setState('interrupted');
-      } else if (this.record.state !== 'failed' && this.record.state !== 'closed' && this.record.state !== 'interrupted') {
+      } else if (this.record.state !== 'failed' && this.record.state !== 'paused' && this.record.state !== 'closed' && this.record.state !== 'interrupted') {
         this.setState('idle');
       }
       this.journal.announce();

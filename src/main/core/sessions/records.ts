@@ -1,6 +1,7 @@
 import type {
   AgentCapabilitiesInfo,
   AgentCommand,
+  PausedReason,
   ResumeOutcome,
   Session,
   SessionConfigOption,
@@ -156,8 +157,26 @@ export interface LiveFacts {
   pendingPermissions: number;
 }
 
+/**
+ * How the message of a resume that failed closed on changed rules starts (the policy's
+ * `mismatchMessage`). Sessions stored as `failed` with it before `paused` existed read as paused.
+ */
+export const RULES_CHANGED_MESSAGE_START = 'Project rule provenance mismatch';
+
+/**
+ * Why a session is paused, or null when it is not: a `paused` record (its only reason so far is
+ * changed rules), or a `failed` one whose last error is a fail-closed rule mismatch (written before
+ * the state existed; it is still resumable the same way).
+ */
+export function pausedReasonOf(s: Pick<SessionRecord, 'state' | 'lastError'>): PausedReason | null {
+  if (s.state === 'paused') return 'rules_changed';
+  if (s.state === 'failed' && s.lastError?.startsWith(RULES_CHANGED_MESSAGE_START)) return 'rules_changed';
+  return null;
+}
+
 /** Record + live facts → the contract's Session. */
 export function toSession(s: SessionRecord, live: LiveFacts): Session {
+  const pausedReason = pausedReasonOf(s);
   return {
     id: s.id,
     workspaceId: s.workspaceId,
@@ -167,7 +186,8 @@ export function toSession(s: SessionRecord, live: LiveFacts): Session {
     agentVersion: s.agentVersion,
     agentSessionId: s.agentSessionId,
     title: s.title,
-    state: s.state,
+    state: pausedReason ? 'paused' : s.state,
+    pausedReason,
     live: live.live,
     stopReason: s.stopReason,
     resume: s.resume,

@@ -47,6 +47,14 @@ export interface SessionServiceOptions {
   clientVersion?: string;
 }
 
+/** The refusal of a prompt on a paused session, naming both ways on. */
+function pausedError(): AtriumError {
+  return new AtriumError(
+    'SESSION_PAUSED',
+    'This session is paused: the rules it was given changed since it started, so it takes no prompts until you choose. Continue with the current rules, or start a new session with them (the transcript lists the changed files).',
+  );
+}
+
 /** Default idle shutdown (VibeAround: 10 minutes). */
 export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 
@@ -138,12 +146,14 @@ export class SessionService {
   }
 
   /**
-   * Queues a prompt (resuming the agent first when it is not running).
-   * @throws AtriumError SESSION_NOT_FOUND
+   * Queues a prompt (resuming the agent first when it is not running). A `paused` session refuses
+   * prompts: they would only start an agent under rules the user has not chosen yet.
+   * @throws AtriumError SESSION_NOT_FOUND | SESSION_PAUSED
    */
   prompt(sessionId: string, text: string, surfaceId?: string): { promptId: string; position: number; session: Session } {
     this.assertOpen();
     const live = this.load(sessionId);
+    if (live.summary().state === 'paused') throw pausedError();
     const { promptId, position } = live.prompt(text, surfaceId ?? null);
     return { promptId, position, session: live.summary() };
   }
@@ -175,7 +185,8 @@ export class SessionService {
 
   /**
    * Starts the agent and re-attaches (resume → load → new); resolves when done. A live session is
-   * returned as is. Failures are recorded on the session (state `failed`, resume outcome `failed`).
+   * returned as is. Failures are recorded on the session (state `failed`, resume outcome `failed`;
+   * `paused` when a hook refused because the session's rules changed).
    * @throws AtriumError SESSION_NOT_FOUND
    */
   async resume(sessionId: string): Promise<Session> {

@@ -271,23 +271,27 @@ export class WorkspacePolicy implements SessionHooks {
    * session's (the new provenance and every changed file are recorded in the transcript; static
    * rules are sent again with the next prompt, changed contextual references are dropped so they
    * load again when triggered) and resumes; `new` starts a new session in the same place with the
-   * same agent (and a new worktree for a worktree session) and closes this one.
+   * same agent, mode and title (and a new worktree for a worktree session) and closes this one,
+   * unless `keepPrevious` (the CLI's `--new`: the old session stays as it is, paused).
    * @throws AtriumError SESSION_NOT_FOUND | INVALID_PARAMS (no mismatch to resolve)
    */
-  async resolveMismatch(sessionId: string, action: 'continue' | 'new'): Promise<Session> {
+  async resolveMismatch(sessionId: string, action: 'continue' | 'new', options: { keepPrevious?: boolean } = {}): Promise<Session> {
     const session = this.deps.sessions.show(sessionId);
-    const st: PolicyState = this.core.state(this.deps.sessions.load(sessionId).hookContextForService());
-    if (!st.row.mismatch) throw new AtriumError('INVALID_PARAMS', 'This session has no rule mismatch to resolve.');
+    const live = this.deps.sessions.load(sessionId);
+    const st: PolicyState = this.core.state(live.hookContextForService());
+    if (!st.row.mismatch) throw new AtriumError('INVALID_PARAMS', 'This session has no rule mismatch to resolve: its rules are unchanged, so a plain resume continues it.');
     if (action === 'new') {
       const worktree = st.row.execution.kind === 'worktree';
       const created = this.deps.sessions.create({
         workspaceId: session.workspaceId ?? undefined,
         cwd: worktree ? st.row.fromDir : session.cwd,
         agentId: session.agentId,
+        // the mode the session was last in (the agent's report), else the one the user chose
+        modeId: session.modes?.currentModeId ?? live.record.desiredModeId ?? undefined,
         title: session.title ?? undefined,
         worktree,
       });
-      await this.deps.sessions.closeSession(sessionId).catch(() => undefined);
+      if (!options.keepPrevious) await this.deps.sessions.closeSession(sessionId).catch(() => undefined);
       return created;
     }
     await acceptCurrentRules(this.core, st);

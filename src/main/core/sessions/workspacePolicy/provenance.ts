@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { LoadedContextualRule, PolicyRuleRef, ProvenanceMismatch, RuleFileChange } from '../../../../shared/contract';
 import type { RuleCatalog } from '../../rules/catalog';
 import type { RuleSelection } from '../../rules/types';
+import { RULES_CHANGED_MESSAGE_START } from '../records';
 
 /** Largest diff text reported per file (characters). */
 const MAX_DIFF = 64 * 1024;
@@ -80,7 +81,7 @@ export function diffOf(name: string, before: string | null, after: string | null
 export function mismatchMessage(m: ProvenanceMismatch): string {
   const lines = m.changes.slice(0, 20).map((c) => `  ${c.change} ${c.relativePath} (${c.scope})`);
   return [
-    `Project rule provenance mismatch: the rules this session was given changed, so it does not continue (fail closed).`,
+    `${RULES_CHANGED_MESSAGE_START}: the rules this session was given changed, so it does not continue (fail closed).`,
     ...lines,
     `Continue with the current rules (the new provenance is recorded in the transcript), or start a new session.`,
   ].join('\n');

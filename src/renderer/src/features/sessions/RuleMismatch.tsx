@@ -5,7 +5,7 @@ import type { ProvenanceMismatch } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 
 /**
- * A session that failed closed because its rule files changed (issue 8): which files changed, with
+ * A session paused because its rule files changed (it failed closed): which files changed, with
  * their unified diffs, and the two ways on: continue with the current rules, or a new session.
  */
 export function RuleMismatch({ sessionId, mismatch, onResolved }: { sessionId: string; mismatch: ProvenanceMismatch; onResolved(): void }) {

@@ -3,9 +3,9 @@ import type { SessionDetails } from '../../../../shared/contract';
 
 /**
  * Says what the session's state means and what to do next (Resume, Diagnostics), for every
- * non-running state. Nothing while a rule mismatch is pending (`ruleMismatch`): the session failed
- * closed and a resume fails again until the user picks one of RuleMismatch's two ways on, so a
- * Resume button there would only mislead.
+ * non-running state. Nothing while a rule mismatch is pending (`ruleMismatch`): the session is
+ * paused (it failed closed) and a resume fails again until the user picks one of RuleMismatch's
+ * two ways on, so a Resume button there would only mislead.
  */
 export function SessionStatusBanner({
   session,
@@ -46,6 +46,17 @@ export function SessionStatusBanner({
           an API key, install it), then Resume.
         </span>
         {diagButton}
+        {resumeButton}
+      </div>
+    );
+  if (session.state === 'paused')
+    // shown only while no rule mismatch card (with the two ways on) is there; Resume checks the rules again
+    return (
+      <div className="sess-banner sess-banner-warn" role="status">
+        <span>
+          <strong>Paused: rules changed.</strong> The rules this session was given changed since it started, so it takes no prompts until you choose: continue with the current
+          rules, or start a new session with them. Resume checks the rules again.
+        </span>
         {resumeButton}
       </div>
     );

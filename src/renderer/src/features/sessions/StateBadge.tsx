@@ -1,15 +1,16 @@
 import { Hand } from 'lucide-react';
 import type { Session } from '../../../../shared/contract';
+import { sessionStateText } from '../../../../shared/sessionStateText';
 import { STATE_LABEL } from './format';
 
-/** A session's state as a small badge; a waiting permission request shows as "needs you". */
-export function SessionStateBadge({ session }: { session: Pick<Session, 'state' | 'pendingPermissions' | 'live'> }) {
+/** A session's state as a small badge; a waiting permission request shows as "needs you", a paused session names its reason ("paused: rules changed"). */
+export function SessionStateBadge({ session }: { session: Pick<Session, 'state' | 'pendingPermissions' | 'live' | 'pausedReason'> }) {
   const needsYou = session.pendingPermissions > 0;
   const s = needsYou ? STATE_LABEL.awaiting_permission : STATE_LABEL[session.state];
   return (
     <span className={`badge sess-state ${s.className}`} data-session-state={session.state} title={s.hint}>
       {needsYou && <Hand size={11} aria-hidden />}
-      {s.label}
+      {!needsYou && session.state === 'paused' ? sessionStateText(session) : s.label}
     </span>
   );
 }

@@ -8,12 +8,13 @@ export const STATE_LABEL: Record<SessionState, { label: string; className: strin
   awaiting_permission: { label: 'needs you', className: 'sess-state-attention', hint: 'The agent waits for your permission answer' },
   interrupted: { label: 'interrupted', className: 'sess-state-interrupted', hint: 'Cut off when Atrium stopped; resume to continue' },
   failed: { label: 'failed', className: 'sess-state-failed', hint: 'The agent crashed or could not start; see Diagnostics, then resume' },
+  paused: { label: 'paused', className: 'sess-state-paused', hint: 'Its rules changed since it started: continue with the current rules, or start a new session' },
   closed: { label: 'closed', className: 'sess-state-closed', hint: 'Closed; resume to continue' },
 };
 
 /** States in which Resume makes sense (also an idle session without a running agent). */
 export function canResume(s: Pick<Session, 'state' | 'live'>): boolean {
-  return s.state === 'closed' || s.state === 'interrupted' || s.state === 'failed' || (s.state === 'idle' && !s.live);
+  return s.state === 'closed' || s.state === 'interrupted' || s.state === 'failed' || s.state === 'paused' || (s.state === 'idle' && !s.live);
 }
 
 /** True while a turn runs (Stop applies). */
