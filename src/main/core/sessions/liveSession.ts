@@ -12,7 +12,7 @@ import type { JournalEvent, PermissionRoute } from './events';
 import type { HookChain, HookContext } from './hooks';
 import { Journal } from './journal';
 import { announcePermission, askPermission, permissionRoute, retargetPermissions } from './permissionRouting';
-import { PermissionBroker, type AnsweredBy } from './permissions';
+import { notPendingError, PermissionBroker, type AnsweredBy } from './permissions';
 import { killProcessTree } from '../process/processTree';
 import { PromptQueue } from './promptQueue';
 import { toSession, type SessionRecord } from './records';
@@ -433,6 +433,10 @@ export class LiveSession {
    * @throws AtriumError PERMISSION_NOT_FOUND | INVALID_PARAMS
    */
   answerPermission(requestId: string, optionId: string | null, by: AnsweredBy = 'user'): PermissionItem {
+    if (!this.permissions.ids().includes(requestId)) {
+      const recorded = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
+      throw notPendingError(requestId, recorded?.kind === 'permission' ? recorded : null);
+    }
     this.permissions.answer(requestId, optionId, by);
     const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
     if (!item || item.kind !== 'permission') throw new AtriumError('PERMISSION_NOT_FOUND', `Permission request "${requestId}" is not recorded.`);
