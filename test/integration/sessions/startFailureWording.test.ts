@@ -154,7 +154,7 @@ describe('answering a request that is no longer pending', () => {
     await engine.close();
     engine = world.open();
     expect(() => engine.sessions.answerPermission(s.id, requestId, 'allow')).toThrow(expect.objectContaining({ code: 'PERMISSION_NOT_FOUND', message: expect.stringMatching(said) }));
-    expect(() => engine.sessions.answerPermission(s.id, 'never-asked', 'allow')).toThrow(expect.objectContaining({ code: 'PERMISSION_NOT_FOUND', message: expect.stringContaining('No permission request "never-asked"') }));
+    expect(() => engine.sessions.answerPermission(s.id, 'never-asked', 'allow')).toThrow(expect.objectContaining({ code: 'PERMISSION_NOT_FOUND', message: expect.stringContaining('No pending permission request "never-asked" in this session') }));
   }, 60_000);
 });
 

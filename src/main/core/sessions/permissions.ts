@@ -81,14 +81,15 @@ export class PermissionBroker {
  * with its turn, or already answered (and by whom).
  */
 export function notPendingError(requestId: string, item: Pick<PermissionItem, 'state' | 'optionId' | 'answeredBy'> | null): AtriumError {
-  if (!item) return new AtriumError('PERMISSION_NOT_FOUND', `No permission request "${requestId}" in this session.`);
+  const head = `No pending permission request "${requestId}"`;
+  if (!item) return new AtriumError('PERMISSION_NOT_FOUND', `${head} in this session.`);
   if (item.state === 'cancelled' && item.answeredBy === 'shutdown') {
-    return new AtriumError('PERMISSION_NOT_FOUND', `Permission request "${requestId}" was cancelled because the agent stopped (the session was closed, Atrium quit or the agent exited); it can no longer be answered. Send the prompt again to retry.`);
+    return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was cancelled because the agent stopped (the session was closed, Atrium quit or the agent exited), so it can no longer be answered. Send the prompt again to retry.`);
   }
-  if (item.state === 'cancelled') return new AtriumError('PERMISSION_NOT_FOUND', `Permission request "${requestId}" was cancelled with its turn; it can no longer be answered.`);
+  if (item.state === 'cancelled') return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was cancelled with its turn, so it can no longer be answered.`);
   if (item.state === 'selected') {
-    const by = item.answeredBy === 'hook' ? 'a hook' : item.answeredBy === 'policy' ? 'the session\'s policy' : 'another answer';
-    return new AtriumError('PERMISSION_NOT_FOUND', `Permission request "${requestId}" was already answered ("${item.optionId}") by ${by}.`);
+    const by = item.answeredBy === 'hook' ? ' by a hook' : item.answeredBy === 'policy' ? " by the session's policy" : '';
+    return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was already answered ("${item.optionId}")${by}.`);
   }
-  return new AtriumError('PERMISSION_NOT_FOUND', `Permission request "${requestId}" is recorded as pending but its agent is not running (it stopped before answering); resume the session and send the prompt again.`);
+  return new AtriumError('PERMISSION_NOT_FOUND', `${head}: its agent stopped before it was answered; resume the session and send the prompt again.`);
 }
