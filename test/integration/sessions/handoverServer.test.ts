@@ -87,6 +87,23 @@ describe('handover codes over the browser server (two WebSocket clients)', () =>
     expect((await c.call('sessions.attach', { sessionId: session.id, kind: 'browser' })).ok).toBe(true);
   }, 60_000);
 
+  it('a reloaded tab (new connection, new surface id, same tab key) attaches again while another tab shows the session; a stranger does not', async () => {
+    const { session, served } = await setUp();
+    const keyA = 'tab-a-session-storage-key-0123';
+    const a = await served.connect();
+    expect((await a.call('sessions.attach', { sessionId: session.id, surfaceId: 'browser-a-1', kind: 'browser', surfaceKey: keyA })).ok).toBe(true);
+    const { code } = (await a.call<HandoverCode>('sessions.handover', { sessionId: session.id, surfaceKey: keyA })).result!;
+    const b = await served.connect();
+    expect((await b.call('sessions.pickup', { code, clientId: 'b', kind: 'browser', surfaceKey: 'tab-b-session-storage-key-01' })).ok).toBe(true);
+    // A reloads: its old socket closes (its surface is detached), the new page has a new surface id
+    await a.close();
+    await waitFor(async () => (await served.dispatcher.call('sessions.policy', { sessionId: session.id })).policy.surfaces.length === 1, 'the old page to be detached');
+    const reloaded = await served.connect();
+    expect((await reloaded.call('sessions.attach', { sessionId: session.id, surfaceId: 'browser-a-2', kind: 'browser', surfaceKey: keyA })).ok).toBe(true);
+    const stranger = await served.connect();
+    expect(codeOf(await stranger.call('sessions.attach', { sessionId: session.id, surfaceId: 'browser-c', kind: 'browser', surfaceKey: 'tab-c-session-storage-key-01' }))).toBe('HANDOVER_REQUIRED');
+  }, 60_000);
+
   it('a code for another session is refused by sessions.attach and is used up', async () => {
     const { engine, session, served } = await setUp();
     const other = engine.sessions.create({ cwd: engine.sessions.show(session.id).cwd, agentId: 'scripted' });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   HANDOVER_ALPHABET,
   HandoverRegistry,
+  SurfaceRegistry,
+  THIS_PROCESS,
   HANDOVER_MAX_FAILURES,
   HANDOVER_SURGE_FAILURES,
   HANDOVER_SURGE_INTERVAL_MS,
@@ -86,6 +88,33 @@ describe('handover codes', () => {
     const next = reg.issue('s3');
     expect(() => reg.redeem(wrong, 'x')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
     expect(reg.redeem(next.code, 'y')).toBe('s3');
+  });
+});
+
+describe('who may attach without a code (SurfaceRegistry)', () => {
+  it('the first caller, its own surface again, its other pages; not another caller, whatever surface id it names', () => {
+    const reg = new SurfaceRegistry();
+    const a = { connection: 'ws-a', key: 'key-a-0123456789abcdef' };
+    const b = { connection: 'ws-b', key: 'key-b-0123456789abcdef' };
+    expect(reg.admits('s', undefined, b)).toBe(true); // nobody shows it yet
+    reg.attach('s', { surfaceId: 'tab-a', kind: 'browser', via: 'owner' }, a);
+    expect(reg.admits('s', 'tab-a', a)).toBe(true);
+    expect(reg.admits('s', 'tab-a2', a)).toBe(true);
+    expect(reg.admits('s', 'tab-a2', { connection: 'ws-a-reconnected', key: a.key })).toBe(true);
+    expect(reg.admits('s', undefined, b)).toBe(false);
+    expect(reg.admits('s', 'tab-a', b)).toBe(false);
+    expect(reg.admits('s', 'tab-a', { connection: 'ws-b', key: null })).toBe(false);
+    expect(reg.mayDetach('s', 'tab-a', b)).toBe(false);
+    expect(reg.mayDetach('s', 'tab-a', a)).toBe(true);
+    // this process may do anything, and what it attaches blocks nobody
+    expect(reg.admits('s', 'tab-a', THIS_PROCESS)).toBe(true);
+    reg.attach('t', { surfaceId: 'cli', kind: 'cli', via: 'owner' });
+    expect(reg.admits('t', undefined, b)).toBe(true);
+    // another session is not affected by A's admission to this one
+    expect(reg.admits('u', undefined, b)).toBe(true);
+    // once A's surfaces are gone and nobody shows it, anyone may attach
+    reg.detach('s', 'tab-a');
+    expect(reg.admits('s', undefined, b)).toBe(true);
   });
 });
 

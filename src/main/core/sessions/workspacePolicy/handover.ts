@@ -154,12 +154,15 @@ export const THIS_PROCESS: SurfaceCaller = { connection: null, key: null };
  * Each surface remembers its holder ({@link SurfaceCaller}: connection and page key). Surface ids
  * are public (every reader sees them), so they prove nothing; {@link admits} is the handover rule:
  * a caller may attach without a code a surface it holds (same connection or same page key), or a
- * new one when it holds a surface of the session already or when no other holder shows the
+ * new one when it was admitted to the session before (it attached a surface of it: a reloaded
+ * page with the same key, the desktop window after a reload) or when no other holder shows the
  * session; otherwise it needs a handover code from a surface that does.
  */
 export class SurfaceRegistry {
   private readonly bySession = new Map<string, AttachedSurface[]>();
   private readonly holders = new WeakMap<AttachedSurface, SurfaceCaller>();
+  /** Per session: the connections (`c:`) and page keys (`k:`) that attached a surface of it. */
+  private readonly admitted = new Map<string, Set<string>>();
 
   /**
    * Attaches (or re-attaches, keeping its id) a surface; returns it. `holder` becomes its holder
@@ -170,6 +173,13 @@ export class SurfaceRegistry {
     const list = this.bySession.get(sessionId) ?? [];
     const surfaceId = surface.surfaceId ?? `${surface.kind}-${crypto.randomUUID()}`;
     const existing = list.find((s) => s.surfaceId === surfaceId);
+    if (holder.connection !== null) {
+      const ids = this.admitted.get(sessionId) ?? new Set<string>();
+      ids.add(`c:${holder.connection}`);
+      if (holder.key !== null) ids.add(`k:${holder.key}`);
+      if (ids.size > 200) ids.delete(ids.values().next().value as string);
+      this.admitted.set(sessionId, ids);
+    }
     if (existing) {
       // its holder again (same connection or same page key): follow it to this connection, learn its key
       if (holder.connection !== null && this.heldBy(existing, holder) === true) {
@@ -193,7 +203,13 @@ export class SurfaceRegistry {
     const list = this.bySession.get(sessionId) ?? [];
     const existing = surfaceId === undefined ? undefined : list.find((s) => s.surfaceId === surfaceId);
     if (existing) return this.heldBy(existing, who) !== false;
-    return this.holds(sessionId, who) || list.every((s) => this.heldBy(s, who) === null);
+    return this.wasAdmitted(sessionId, who) || list.every((s) => this.heldBy(s, who) === null);
+  }
+
+  /** Whether `who` attached a surface of the session before (its connection or its page key). */
+  private wasAdmitted(sessionId: string, who: SurfaceCaller): boolean {
+    const ids = this.admitted.get(sessionId);
+    return Boolean(ids && ((who.connection !== null && ids.has(`c:${who.connection}`)) || (who.key !== null && ids.has(`k:${who.key}`))));
   }
 
   /** Whether `who` holds one of the session's surfaces (never true for this process's own surfaces). */

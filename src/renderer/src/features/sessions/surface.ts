@@ -11,10 +11,23 @@ export const surfaceKind: 'app' | 'browser' = (window as unknown as { atrium?: u
 const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 export const tabSurfaceId = `${surfaceKind}-${randomId()}`;
 /**
- * This page's secret (never shown, never stored): sent with attach, detach, hand over and pick up,
- * it tells the engine a reconnected page is the same one. The surface id cannot: every reader sees it.
+ * This tab's secret (never shown; kept in sessionStorage, which only this tab of this origin
+ * reads, so a reload keeps it): sent with attach, detach, hand over and pick up, it tells the
+ * engine a reconnected or reloaded tab is the same one. The surface id cannot: every reader sees it.
  */
-export const surfaceKey = `${randomId()}${randomId()}`;
+export const surfaceKey = tabSecret();
+
+function tabSecret(): string {
+  const fresh = `${randomId()}${randomId()}`;
+  try {
+    const kept = sessionStorage.getItem('atrium.surfaceKey');
+    if (kept && kept.length >= 16) return kept;
+    sessionStorage.setItem('atrium.surfaceKey', fresh);
+  } catch {
+    // storage disabled: the key lives as long as the page
+  }
+  return fresh;
+}
 /**
  * How other surfaces name this one ("Waiting for an answer on Browser tab 3F2A"): two tabs of the
  * same browser must be told apart, so a browser tab carries the first 4 characters of its id.
