@@ -26,10 +26,10 @@ export function bindContract(
       if (!isTrustedSender(event)) {
         return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This frame may not call Atrium.' } };
       }
-      // Rate limits key on the surface, never on a client-supplied id (handover pickup).
+      // Handover rules and rate limits key on the window, never on a client-supplied id.
       const connectionId = `electron:${event.sender.id}`;
       const sent = connectionParams(name, params, connectionId);
-      const outcome = await dispatcher.dispatch(name, sent);
+      const outcome = await dispatcher.dispatch(name, sent, { caller: connectionId });
       surfaces.observe(connectionId, name, sent, outcome);
       if (!watched.has(event.sender)) {
         watched.add(event.sender);

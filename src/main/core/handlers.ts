@@ -1,6 +1,7 @@
 import { AtriumError } from '../../shared/errors';
 import type { ParamsOf, RequestName, Requests, ResultOf } from '../../shared/contract';
 import type { z } from 'zod';
+import type { CallContext } from './dispatcher';
 import type { Engine } from './engine';
 import { createExtensionsHandlers } from './api/extensions';
 import { createHooksHandlers } from './api/hooks';
@@ -9,7 +10,8 @@ import { createSessionHandlers } from './api/sessions';
 import { createTrustHandlers } from './api/trust';
 
 type Params<M extends RequestName> = z.output<Requests[M]['params']>;
-type Handler<M extends RequestName> = (params: Params<M>) => ResultOf<M> | Promise<ResultOf<M>>;
+/** `context`: who is calling, as the transport vouches for it (see dispatcher `CallContext`). */
+type Handler<M extends RequestName> = (params: Params<M>, context: CallContext) => ResultOf<M> | Promise<ResultOf<M>>;
 
 /** A handler for every request in the contract; the type makes a missing one a compile error. */
 export type Handlers = { [M in RequestName]: Handler<M> };

@@ -177,6 +177,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 /**
  * Params as dispatched for one connection: `sessions.pickup` is rate-limited per client, so its
  * `clientId` is this connection's own id, never a value the client chose (it could rotate it).
+ * (The engine counts failures for the dispatch context's caller, the same id; this keeps the
+ * params truthful for anything that logs them.)
  */
 export function connectionParams(method: string, params: unknown, connectionId: string): unknown {
   if (method !== 'sessions.pickup' || typeof params !== 'object' || params === null || Array.isArray(params)) return params;
@@ -192,7 +194,8 @@ async function handleFrame(ws: WebSocket, connectionId: string, text: string, di
   }
   if (typeof frame?.id !== 'number' || typeof frame.method !== 'string') return;
   const params = connectionParams(frame.method, frame.params, connectionId);
-  const outcome = await dispatcher.dispatch(frame.method, params);
+  // the connection is the caller: handover rules (attach, issue, redeem) key on it
+  const outcome = await dispatcher.dispatch(frame.method, params, { caller: connectionId });
   surfaces.observe(connectionId, frame.method, params, outcome);
   // the socket closed while the request ran: what it just attached has nobody to show it
   if (ws.readyState !== ws.OPEN && ws.readyState !== ws.CONNECTING) void surfaces.release(connectionId);

@@ -143,6 +143,13 @@ export const AttachedSurface = z.object({
 });
 export type AttachedSurface = z.infer<typeof AttachedSurface>;
 
+/**
+ * A secret a page (browser tab, desktop window) generates once and sends with its handover
+ * requests, never shown to anyone: it proves "the same page" when the page reconnects on a new
+ * connection, since surface ids are visible to every reader. 16-200 characters.
+ */
+const surfaceKey = z.string().min(16).max(200).optional();
+
 /** A handover code (VibeAround seed 003): 4 characters from `ABCDEFGHJKLMNPQRSTUVWXYZ23456789`, single use. */
 export const HandoverCode = z.object({
   code: z.string(),
@@ -151,6 +158,14 @@ export const HandoverCode = z.object({
   expiresAt: z.string(),
 });
 export type HandoverCode = z.infer<typeof HandoverCode>;
+
+/** What any reader of a session may know about its live handover code: that one exists and until when, never the code (only `sessions.handover` answers it, to its caller). */
+export const HandoverStatus = z.object({
+  sessionId: z.string(),
+  /** ISO 8601; 120 seconds after it was issued. */
+  expiresAt: z.string(),
+});
+export type HandoverStatus = z.infer<typeof HandoverStatus>;
 
 /** One rule file that differs between what a session recorded and the current catalog. */
 export const RuleFileChange = z.object({
@@ -217,7 +232,7 @@ export const SessionPolicy = z.object({
   mcp: z.object({ passed: z.array(z.string()), withheld: z.array(WithheldMcpServer) }),
   execution: ExecutionInfo,
   surfaces: z.array(AttachedSurface),
-  handover: HandoverCode.nullable(),
+  handover: HandoverStatus.nullable(),
   mismatch: ProvenanceMismatch.nullable(),
   agent: AgentBehaviour,
   archivedAt: z.string().nullable(),
@@ -336,23 +351,26 @@ export const sessionPolicyRequests = defineRequests({
     result: z.object({ session: Session, execution: ExecutionInfo }),
   },
   'sessions.handover': {
-    description: 'Issues a handover code for a session (4 characters, valid 120 s, single use); redeem with sessions.pickup or `atrium session pickup CODE`.',
-    params: z.object(sessionRef),
+    description:
+      'Issues a handover code for a session (4 characters, valid 120 s, single use); redeem with sessions.pickup or `atrium session pickup CODE`. Only this answer carries the code. Only a surface showing the session (or any caller while no other window, tab or terminal shows it) may issue one: HANDOVER_REQUIRED.',
+    params: z.object({ ...sessionRef, surfaceKey }),
     result: HandoverCode,
   },
   'sessions.pickup': {
-    description: 'Redeems a handover code and attaches the calling surface to its session. Failed attempts are rate-limited (5 per minute per client): HANDOVER_RATE_LIMITED.',
-    params: z.object({ code: z.string().min(1).max(16), clientId: z.string().min(1).max(200), kind: SurfaceKind, label: z.string().max(200).optional() }),
+    description:
+      'Redeems a handover code and attaches the calling surface to its session. Failed attempts are rate-limited per connection or window (5 per minute; clientId is only used by in-process callers), and throttled to one check per second across clients after 30 failures a minute: HANDOVER_RATE_LIMITED.',
+    params: z.object({ code: z.string().min(1).max(16), clientId: z.string().min(1).max(200), kind: SurfaceKind, label: z.string().max(200).optional(), surfaceKey }),
     result: z.object({ session: Session, surface: AttachedSurface }),
   },
   'sessions.attach': {
-    description: 'Attaches a surface (window, tab, terminal) to a session it opened; output fans out to every attached surface.',
-    params: z.object({ ...sessionRef, surfaceId: z.string().min(1).max(200).optional(), kind: SurfaceKind, label: z.string().max(200).optional() }),
+    description:
+      'Attaches a surface (window, tab, terminal) to a session it opened; output fans out to every attached surface. Without a code only a surface this connection already holds, or a new one when this connection already shows the session or no other window, tab or terminal does (else HANDOVER_REQUIRED); with `code`, redeems it as sessions.pickup does.',
+    params: z.object({ ...sessionRef, surfaceId: z.string().min(1).max(200).optional(), kind: SurfaceKind, label: z.string().max(200).optional(), code: z.string().min(1).max(16).optional(), surfaceKey }),
     result: z.object({ surface: AttachedSurface, surfaces: z.array(AttachedSurface) }),
   },
   'sessions.detach': {
-    description: 'Detaches a surface from a session.',
-    params: z.object({ ...sessionRef, surfaceId: z.string().min(1) }),
+    description: 'Detaches a surface from a session; only the connection that attached it may (HANDOVER_REQUIRED otherwise).',
+    params: z.object({ ...sessionRef, surfaceId: z.string().min(1), surfaceKey }),
     result: z.object({ surfaces: z.array(AttachedSurface) }),
   },
   'sessions.agentBehaviour': {

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   HANDOVER_ALPHABET,
   HandoverRegistry,
+  SurfaceRegistry,
+  THIS_PROCESS,
   HANDOVER_MAX_FAILURES,
-  HANDOVER_MAX_FAILURES_TOTAL,
+  HANDOVER_SURGE_FAILURES,
+  HANDOVER_SURGE_INTERVAL_MS,
 } from '../../../src/main/core/sessions/workspacePolicy/handover';
 import type { PayloadOf } from '../../../src/shared/contract';
 import { idleShutdown, notices, policyWorlds, promptAndWait } from '../../support/policy';
@@ -35,11 +38,12 @@ describe('handover codes', () => {
     // issuing again replaces a session's previous code
     const one = reg.issue('session-b');
     const two = reg.issue('session-b');
-    expect(reg.current('session-b')?.code).toBe(two.code);
+    // readers learn that a code is live and until when, never the code
+    expect(reg.current('session-b')).toEqual({ sessionId: 'session-b', expiresAt: two.expiresAt });
     if (one.code !== two.code) expect(() => reg.redeem(one.code, 'client-9')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
   });
 
-  it('rate-limits failed redemptions: 5 per minute per client, and overall', () => {
+  it('rate-limits failed redemptions: 5 per minute lock only that client', () => {
     let now = 5_000_000;
     const reg = new HandoverRegistry({ now: () => now });
     const good = reg.issue('s1');
@@ -51,13 +55,66 @@ describe('handover codes', () => {
     expect(() => reg.redeem(good.code, 'guesser')).toThrow(expect.objectContaining({ code: 'HANDOVER_RATE_LIMITED' }));
     now += 30_001;
     expect(reg.redeem(good.code, 'guesser')).toBe('s1');
+    // another client is never locked by the guesser
+    const mine = reg.issue('s2');
+    for (let i = 0; i < HANDOVER_MAX_FAILURES + 3; i++) expect(() => reg.redeem(wrong, 'guesser')).toThrow(expect.objectContaining({ code: expect.stringMatching(/^HANDOVER_(INVALID|RATE_LIMITED)$/) }));
+    expect(reg.redeem(mine.code, 'honest')).toBe('s2');
+  });
 
-    // a client that changes its id is still limited overall
-    const other = reg.issue('s2');
-    for (let i = 0; i < HANDOVER_MAX_FAILURES_TOTAL; i++) expect(() => reg.redeem(wrong, `rotating-${i}`)).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
-    expect(() => reg.redeem(other.code, 'brand-new')).toThrow(expect.objectContaining({ code: 'HANDOVER_RATE_LIMITED' }));
+  it('throttles, never locks out, once many clients failed: one check per second across clients', () => {
+    let now = 9_000_000;
+    const reg = new HandoverRegistry({ now: () => now });
+    const good = reg.issue('s1');
+    const wrong = good.code === 'AAAA' ? 'BBBB' : 'AAAA';
+    // a client rotating its identity: every identity fails a few times, 30+ failures in all
+    for (let i = 0; i < HANDOVER_SURGE_FAILURES; i++) expect(() => reg.redeem(wrong, `rotating-${Math.floor(i / 3)}`)).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+    // throttled now: one check per second, whoever asks; the rest are told to retry in a second
+    expect(() => reg.redeem(wrong, 'rotating-new-1')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+    let refused = 0;
+    for (let i = 0; i < 20; i++) {
+      try {
+        reg.redeem(wrong, `rotating-new-${i + 2}`);
+      } catch (e) {
+        if ((e as { code?: string }).code === 'HANDOVER_RATE_LIMITED') refused++;
+      }
+    }
+    expect(refused).toBe(20);
+    // the legitimate client with the right code gets in a second later, although the guesses went on
+    expect(() => reg.redeem(good.code, 'honest')).toThrow(expect.objectContaining({ code: 'HANDOVER_RATE_LIMITED', message: expect.stringContaining('try again in 1 s') }));
+    now += HANDOVER_SURGE_INTERVAL_MS;
+    expect(reg.redeem(good.code, 'honest')).toBe('s1');
+    // after the window nothing is throttled any more
     now += 60_001;
-    expect(reg.redeem(other.code, 'brand-new')).toBe('s2');
+    const next = reg.issue('s3');
+    expect(() => reg.redeem(wrong, 'x')).toThrow(expect.objectContaining({ code: 'HANDOVER_INVALID' }));
+    expect(reg.redeem(next.code, 'y')).toBe('s3');
+  });
+});
+
+describe('who may attach without a code (SurfaceRegistry)', () => {
+  it('the first caller, its own surface again, its other pages; not another caller, whatever surface id it names', () => {
+    const reg = new SurfaceRegistry();
+    const a = { connection: 'ws-a', key: 'key-a-0123456789abcdef' };
+    const b = { connection: 'ws-b', key: 'key-b-0123456789abcdef' };
+    expect(reg.admits('s', undefined, b)).toBe(true); // nobody shows it yet
+    reg.attach('s', { surfaceId: 'tab-a', kind: 'browser', via: 'owner' }, a);
+    expect(reg.admits('s', 'tab-a', a)).toBe(true);
+    expect(reg.admits('s', 'tab-a2', a)).toBe(true);
+    expect(reg.admits('s', 'tab-a2', { connection: 'ws-a-reconnected', key: a.key })).toBe(true);
+    expect(reg.admits('s', undefined, b)).toBe(false);
+    expect(reg.admits('s', 'tab-a', b)).toBe(false);
+    expect(reg.admits('s', 'tab-a', { connection: 'ws-b', key: null })).toBe(false);
+    expect(reg.mayDetach('s', 'tab-a', b)).toBe(false);
+    expect(reg.mayDetach('s', 'tab-a', a)).toBe(true);
+    // this process may do anything, and what it attaches blocks nobody
+    expect(reg.admits('s', 'tab-a', THIS_PROCESS)).toBe(true);
+    reg.attach('t', { surfaceId: 'cli', kind: 'cli', via: 'owner' });
+    expect(reg.admits('t', undefined, b)).toBe(true);
+    // another session is not affected by A's admission to this one
+    expect(reg.admits('u', undefined, b)).toBe(true);
+    // once A's surfaces are gone and nobody shows it, anyone may attach
+    reg.detach('s', 'tab-a');
+    expect(reg.admits('s', undefined, b)).toBe(true);
   });
 });
 
@@ -73,7 +130,9 @@ describe('surfaces, pickup and permission routing (engine)', () => {
 
     const code = await dispatcher.call('sessions.handover', { sessionId: s.id });
     expect(code.code).toMatch(CODE);
-    expect((await dispatcher.call('sessions.policy', { sessionId: s.id })).policy.handover?.code).toBe(code.code);
+    // the policy view says a code is live, not which
+    expect((await dispatcher.call('sessions.policy', { sessionId: s.id })).policy.handover).toEqual({ sessionId: s.id, expiresAt: code.expiresAt });
+    expect(JSON.stringify((await dispatcher.call('sessions.policy', { sessionId: s.id })).policy)).not.toContain(`"${code.code}"`);
     const picked = await dispatcher.call('sessions.pickup', { code: code.code, clientId: 'browser-2', kind: 'browser', label: 'Laptop tab' });
     expect(picked.session.id).toBe(s.id);
     expect(picked.surface).toMatchObject({ kind: 'browser', via: 'pickup', label: 'Laptop tab' });

@@ -23,7 +23,9 @@ describe('browser server: surfaces follow their WebSocket', () => {
     const a = await connect();
     const b = await connect();
     expect(await a.call('sessions.attach', { sessionId, surfaceId: 'browser-a', kind: 'browser' })).toMatchObject({ ok: true });
-    expect(await b.call('sessions.attach', { sessionId, surfaceId: 'browser-b', kind: 'browser' })).toMatchObject({ ok: true });
+    // a second tab attaches to a session the first shows with a handover code only
+    const first = await dispatcher.call('sessions.handover', { sessionId });
+    expect(await b.call('sessions.attach', { sessionId, surfaceId: 'browser-b', kind: 'browser', code: first.code })).toMatchObject({ ok: true });
     const { code } = await dispatcher.call('sessions.handover', { sessionId });
     const picked = await b.call<{ surface: { surfaceId: string } }>('sessions.pickup', { code, clientId: 'ignored', kind: 'browser', label: 'Browser tab B' });
     expect(picked.ok).toBe(true);
@@ -42,8 +44,10 @@ describe('browser server: surfaces follow their WebSocket', () => {
     const { sessionId, attached, connect } = await world();
     const before = await connect();
     const after = await connect();
-    await before.call('sessions.attach', { sessionId, surfaceId: 'browser-same', kind: 'browser' });
-    await after.call('sessions.attach', { sessionId, surfaceId: 'browser-same', kind: 'browser' });
+    // the same page (its secret surface key) on its new connection; the surface id alone would not do
+    const surfaceKey = 'page-secret-0123456789abcdef';
+    expect(await before.call('sessions.attach', { sessionId, surfaceId: 'browser-same', kind: 'browser', surfaceKey })).toMatchObject({ ok: true });
+    expect(await after.call('sessions.attach', { sessionId, surfaceId: 'browser-same', kind: 'browser', surfaceKey })).toMatchObject({ ok: true });
     await before.close();
     // give the server its close event, then check the surface is still attached
     const probe = await connect();

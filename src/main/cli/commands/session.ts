@@ -115,7 +115,10 @@ export function registerSessionCommands(program: Command): void {
         else if (session.lastError) process.stdout.write(`Last error: ${session.lastError}\n`);
         if (transcript.hasBefore) process.stdout.write(`… ${transcript.items[0]?.id ? transcript.items[0].id - 1 : 0} earlier items\n`);
         new SessionPrinter(ctx.engine, () => null, false, 'ask').printItems(transcript.items); // answers nothing: no session id
-        if (session.diagnostics.stderrTail.trim()) process.stdout.write(`--- agent stderr (tail) ---\n${session.diagnostics.stderrTail.trim().split('\n').slice(-20).join('\n')}\n`);
+        // a failed start's notice above already carries the stderr tail: print it once
+        const tail = session.diagnostics.stderrTail.trim();
+        const shownAbove = transcript.items.some((i) => i.kind === 'notice' && i.detail?.trim() === tail && tail.split('\n').length <= 10);
+        if (tail && !shownAbove) process.stdout.write(`--- agent stderr (tail) ---\n${tail.split('\n').slice(-20).join('\n')}\n`);
       }),
     );
 

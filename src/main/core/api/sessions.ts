@@ -38,10 +38,11 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.resolveRuleMismatch': async ({ sessionId, action, keepPrevious }) => ({ session: await policy.resolveMismatch(sessionId, action, { keepPrevious }) }),
     'sessions.execution': ({ sessionId }) => ({ execution: policy.execution(sessionId) }),
     'sessions.archive': ({ sessionId, removeWorktree, discardChanges }) => policy.archive(sessionId, { removeWorktree, discardChanges }),
-    'sessions.handover': ({ sessionId }) => policy.issueHandover(sessionId),
-    'sessions.pickup': ({ code, clientId, kind, label }) => policy.pickup(code, clientId, kind, label),
-    'sessions.attach': ({ sessionId, surfaceId, kind, label }) => policy.attach(sessionId, { surfaceId, kind, label }),
-    'sessions.detach': ({ sessionId, surfaceId }) => policy.detach(sessionId, surfaceId),
+    // handover rules key on the connection the transport vouches for (and the page's secret key), never on ids anyone can read
+    'sessions.handover': ({ sessionId, surfaceKey }, { caller }) => policy.issueHandover(sessionId, { connection: caller, key: surfaceKey ?? null }),
+    'sessions.pickup': ({ code, clientId, kind, label, surfaceKey }, { caller }) => policy.pickup(code, clientId, kind, label, { connection: caller, key: surfaceKey ?? null }),
+    'sessions.attach': ({ sessionId, surfaceId, kind, label, code, surfaceKey }, { caller }) => policy.attach(sessionId, { surfaceId, kind, label }, { connection: caller, key: surfaceKey ?? null }, code),
+    'sessions.detach': ({ sessionId, surfaceId, surfaceKey }, { caller }) => policy.detach(sessionId, surfaceId, { connection: caller, key: surfaceKey ?? null }),
     'sessions.agentBehaviour': ({ agentId }) => {
       agents.get(agentId); // AGENT_NOT_FOUND for unknown ids
       return { behaviour: behaviourOf(isolationFor(agentId, agents.knownAgent(agentId), agents.nameOf(agentId))) };

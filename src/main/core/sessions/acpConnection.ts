@@ -88,9 +88,17 @@ export function connectAgent(proc: AgentProcess, handlers: ClientHandlers): acp.
     .connect(stream);
 }
 
-/** A short description of an error an agent returned (`message (code)`). */
+/**
+ * A short description of an error an agent returned: `message (code)`, then the agent's own
+ * `data.details` when it sent one (an agent's uncaught exception arrives as "Internal error
+ * (-32603)" with the real reason only there), at most 500 characters of it.
+ */
 export function describeAgentError(error: unknown): string {
-  if (error instanceof acp.RequestError) return `${error.message} (${error.code})`;
+  if (error instanceof acp.RequestError) {
+    const details = (error.data as { details?: unknown } | undefined)?.details;
+    const extra = typeof details === 'string' && details.trim() && !error.message.includes(details.trim()) ? `: ${details.trim().slice(0, 500)}` : '';
+    return `${error.message} (${error.code})${extra}`;
+  }
   if (error instanceof Error) return error.message;
   return String(error);
 }
@@ -98,6 +106,6 @@ export function describeAgentError(error: unknown): string {
 /** True for "this session id is unknown" answers: -32002 (resource not found) or equivalent wording. */
 export function isStaleSessionError(error: unknown): boolean {
   if (error instanceof acp.RequestError && error.code === -32002) return true;
-  const text = describeAgentError(error);
+  const text = error instanceof acp.RequestError ? error.message : describeAgentError(error);
   return /not found|unknown session|no such session|does not exist/i.test(text);
 }

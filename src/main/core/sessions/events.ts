@@ -48,8 +48,10 @@ export type JournalEvent =
   | { kind: 'agent_started'; data: { pid: number | null; command: string; args: string[]; capabilities: AgentCapabilitiesInfo } }
   | { kind: 'agent_session'; data: { agentSessionId: string; via: 'new' | 'load' | 'resume'; modes: acp.SessionModeState | null; configOptions: unknown[] } }
   | { kind: 'resume'; data: { outcome: ResumeOutcome; message: string | null; replayed: number; imported: boolean } }
-  | { kind: 'agent_exited'; data: { code: number | null; signal: string | null; stderrTail: string; expected: boolean; spawnError: string | null } }
-  | { kind: 'start_failed'; data: { message: string; stderrTail: string } }
+  /** `duringStart`: the process ended before its handshake was answered; the `start_failed` that follows says why, with the stderr tail. */
+  | { kind: 'agent_exited'; data: { code: number | null; signal: string | null; stderrTail: string; expected: boolean; spawnError: string | null; duringStart?: boolean } }
+  /** `command`/`args`: the launch that failed, when a process was spawned (Diagnostics show it; `agent_started` comes only after `initialize`). */
+  | { kind: 'start_failed'; data: { message: string; stderrTail: string; command?: string; args?: string[] } }
   | { kind: 'mode_set'; data: { modeId: string } }
   | { kind: 'config_set'; data: { configId: string; value: string | boolean; configOptions: unknown[] } }
   | { kind: 'fs_read'; data: { path: string; line: number | null; limit: number | null; chars: number } }

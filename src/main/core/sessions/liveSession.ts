@@ -12,11 +12,11 @@ import type { JournalEvent, PermissionRoute } from './events';
 import type { HookChain, HookContext } from './hooks';
 import { Journal } from './journal';
 import { announcePermission, askPermission, permissionRoute, retargetPermissions } from './permissionRouting';
-import { PermissionBroker, type AnsweredBy } from './permissions';
+import { notPendingError, PermissionBroker, type AnsweredBy } from './permissions';
 import { killProcessTree } from '../process/processTree';
 import { PromptQueue } from './promptQueue';
 import { toSession, type SessionRecord } from './records';
-import { agentEnv, handshake, raceExit, startFailureMessage } from './startup';
+import { agentEnv, exitBehindFailure, handshake, howItEnded, raceExit, startFailureMessage, type StartupProgress } from './startup';
 import { AgentProcess, type ExitInfo } from './supervisor';
 import { SessionTables } from './tables';
 import { TerminalManager } from './terminals';
@@ -228,17 +228,21 @@ export class LiveSession {
     void proc.exited.then((info) => this.onProcessExit(proc, info).finally(settleGone));
     const conn = connectAgent(proc, this.clientHandlers());
     this.conn = conn;
+    let connectionClosed = false;
     void conn.closed.then(() => {
+      connectionClosed = true;
       // the agent closed its stdout: the process is useless now
       if (this.proc === proc && proc.running && !this.stopping) void proc.stop(2000, false);
     });
-    const request = raceExit(proc, launch.command);
+    const progress: StartupProgress = { step: 'initialize' };
+    const request = raceExit(proc, launch.command, progress);
     try {
       const result = await handshake({
         conn,
         proc,
         launch,
         request,
+        progress,
         clientInfo: this.deps.clientInfo,
         record: r,
         hasConversation: () => SessionTables.of(this.deps.store.db).hasConversation(r.id),
@@ -258,13 +262,15 @@ export class LiveSession {
         await this.stopProcess(true);
         throw new AtriumError('SESSION_CLOSED', 'The session was stopped while its agent was starting.');
       }
-      const exit = proc.running ? null : await proc.exited;
-      const message = startFailureMessage(exit, error, launch.command);
+      // a broken pipe ("write EPIPE", "connection closed") means the agent is dying: say how it ended instead
+      const exit = await exitBehindFailure(proc, error, connectionClosed);
+      const message = startFailureMessage(exit, error, launch.command, progress.step);
       if (r.agentSessionId !== null && !(error instanceof AtriumError && error.code === 'AGENT_START_FAILED')) {
         this.append({ kind: 'resume', data: { outcome: 'failed', message, replayed: 0, imported: false } });
       }
-      const info = await this.stopProcess(true);
-      this.failStart(message, info?.stderr ?? '');
+      await this.stopProcess(true);
+      // the stderr tail is recorded here once (the exit record of a start-up leaves it to this notice)
+      this.failStart(message, proc.stderr.text(), launch);
       throw new AtriumError('AGENT_START_FAILED', message);
     }
   }
@@ -279,8 +285,8 @@ export class LiveSession {
     this.queue.dropAll('the rules of this session changed');
   }
 
-  private failStart(message: string, stderrTail: string): void {
-    this.append({ kind: 'start_failed', data: { message, stderrTail } });
+  private failStart(message: string, stderrTail: string, launch?: { command: string; args: string[] }): void {
+    this.append({ kind: 'start_failed', data: { message, stderrTail, ...(launch ? { command: launch.command, args: launch.args } : {}) } });
     this.setState('failed', message);
     this.queue.dropAll('the agent could not start');
   }
@@ -289,6 +295,8 @@ export class LiveSession {
   private async onProcessExit(proc: AgentProcess, info: ExitInfo): Promise<void> {
     if (this.proc !== proc) return;
     this.proc = null;
+    // an exit before the handshake finished is the start's failure: start() records it (start_failed) once
+    const duringStart = !this.attached;
     this.attached = false;
     const conn = this.conn;
     this.conn = null;
@@ -299,11 +307,11 @@ export class LiveSession {
     const stderrTail = proc.stderr.text();
     try {
       if (!info.expected && this.queue.running) this.append({ kind: 'turn_end', data: { stopReason: 'crashed', error: `The agent exited during the turn.` } });
-      this.append({ kind: 'agent_exited', data: { code: info.code, signal: info.signal, stderrTail, expected: info.expected, spawnError: info.spawnError } });
+      this.append({ kind: 'agent_exited', data: { code: info.code, signal: info.signal, stderrTail, expected: info.expected, spawnError: info.spawnError, ...(duringStart ? { duringStart } : {}) } });
       if (!info.expected && !this.stopping) {
         this.queue.dropAll('the agent exited');
         const how = info.spawnError ?? (info.signal ? `signal ${info.signal}` : `exit code ${info.code}`);
-        this.setState('failed', `The agent exited unexpectedly (${how}).`);
+        this.setState('failed', duringStart ? `The agent ${info.spawnError ? `could not be started: ${info.spawnError}` : howItEnded(info)} during start-up.` : `The agent exited unexpectedly (${how}).`);
       }
     } catch (error) {
       console.error('[atrium] recording an agent exit failed:', error);
@@ -436,6 +444,10 @@ export class LiveSession {
    * @throws AtriumError PERMISSION_NOT_FOUND | INVALID_PARAMS
    */
   answerPermission(requestId: string, optionId: string | null, by: AnsweredBy = 'user'): PermissionItem {
+    if (!this.permissions.ids().includes(requestId)) {
+      const recorded = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
+      throw notPendingError(requestId, recorded?.kind === 'permission' ? recorded : null);
+    }
     this.permissions.answer(requestId, optionId, by);
     const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
     if (!item || item.kind !== 'permission') throw new AtriumError('PERMISSION_NOT_FOUND', `Permission request "${requestId}" is not recorded.`);

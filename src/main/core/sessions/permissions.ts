@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type * as acp from '@agentclientprotocol/sdk';
+import type { PermissionItem } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 
 /** Who answered a permission request (see the contract's `PermissionItem.answeredBy`). */
@@ -72,4 +73,23 @@ export class PermissionBroker {
   cancelAll(by: AnsweredBy): void {
     for (const id of [...this.pending.keys()]) this.answer(id, null, by);
   }
+}
+
+/**
+ * PERMISSION_NOT_FOUND for answering a request that is no longer pending, saying what happened to
+ * it from its recorded item (null: never recorded): cancelled because the agent stopped, cancelled
+ * with its turn, or already answered (and by whom).
+ */
+export function notPendingError(requestId: string, item: Pick<PermissionItem, 'state' | 'optionId' | 'answeredBy'> | null): AtriumError {
+  const head = `No pending permission request "${requestId}"`;
+  if (!item) return new AtriumError('PERMISSION_NOT_FOUND', `${head} in this session.`);
+  if (item.state === 'cancelled' && item.answeredBy === 'shutdown') {
+    return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was cancelled because the agent stopped (the session was closed, Atrium quit or the agent exited), so it can no longer be answered. Send the prompt again to retry.`);
+  }
+  if (item.state === 'cancelled') return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was cancelled with its turn, so it can no longer be answered.`);
+  if (item.state === 'selected') {
+    const by = item.answeredBy === 'hook' ? ' by a hook' : item.answeredBy === 'policy' ? " by the session's policy" : '';
+    return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was already answered ("${item.optionId}")${by}.`);
+  }
+  return new AtriumError('PERMISSION_NOT_FOUND', `${head}: its agent stopped before it was answered; resume the session and send the prompt again.`);
 }

@@ -144,7 +144,8 @@ export class Projector extends ProjectionState {
         if (!ev.data.expected) {
           r.exit = { code: ev.data.code, signal: ev.data.signal, at };
           const how = ev.data.spawnError ? `could not be started: ${ev.data.spawnError}` : `exited unexpectedly (${ev.data.signal ? `signal ${ev.data.signal}` : `exit code ${ev.data.code}`})`;
-          this.notice(at, 'error', 'agent_exit', `The agent ${how}`, ev.data.stderrTail || null, null);
+          // during start-up the start_failed notice that follows says what happened, with the stderr tail
+          if (!ev.data.duringStart) this.notice(at, 'error', 'agent_exit', `The agent ${how}`, ev.data.stderrTail || null, null);
           this.closeOpenTools('failed', at);
         }
         this.headerChanged = true;
@@ -153,6 +154,7 @@ export class Projector extends ProjectionState {
       case 'start_failed':
         r.stderrTail = ev.data.stderrTail || r.stderrTail;
         r.lastError = ev.data.message;
+        if (ev.data.command) r.lastCommand = { command: ev.data.command, args: ev.data.args ?? [] };
         this.notice(at, 'error', 'start_failed', ev.data.message, ev.data.stderrTail || null, null);
         this.headerChanged = true;
         return;

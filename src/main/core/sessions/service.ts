@@ -8,7 +8,7 @@ import type { WorkspaceService } from '../workspaces/service';
 import { AgentRegistry } from './agentRegistry';
 import type { PermissionRoute } from './events';
 import { HookChain, type SessionHooks } from './hooks';
-import type { AnsweredBy } from './permissions';
+import { notPendingError, type AnsweredBy } from './permissions';
 import { listAgentSessions } from './listing';
 import { LiveSession } from './liveSession';
 import type { AgentPreset } from './presets';
@@ -222,7 +222,8 @@ export class SessionService {
     const live = this.sessions.get(sessionId);
     if (!live) {
       if (!this.tables.session(sessionId)) throw notFound(sessionId);
-      throw new AtriumError('PERMISSION_NOT_FOUND', `No pending permission request "${requestId}": the session's agent is not running.`);
+      const recorded = this.tables.itemByRef(sessionId, requestId);
+      throw notPendingError(requestId, recorded?.kind === 'permission' ? recorded : null);
     }
     return live.answerPermission(requestId, optionId, by);
   }

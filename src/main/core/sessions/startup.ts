@@ -19,28 +19,79 @@ export function agentEnv(base: Record<string, string>, agent: Record<string, str
   return { ...base, ...agent, ATRIUM_SESSION_ID: record.id, ...(record.workspaceId ? { ATRIUM_WORKSPACE_ID: record.workspaceId } : {}) };
 }
 
-/** Why a process ended, as start-up messages say it (`Cannot start "x": ENOENT` or `The agent exited during start-up (exit code 1).`). */
-function exitMessage(info: ExitInfo, command: string): string {
-  return info.spawnError ? `Cannot start "${command}": ${info.spawnError}` : `The agent exited during start-up (${info.signal ? `signal ${info.signal}` : `exit code ${info.code}`}).`;
+/**
+ * How far an agent's start-up got: the request it has not answered yet (`initialize`,
+ * `session/new`, `session/load`, `session/resume`), or null once the handshake is done. Start-up
+ * messages name it: "The agent exited with code 3 before answering initialize."
+ */
+export interface StartupProgress {
+  step: string | null;
+}
+
+/** How a process ended, in words: "exited with code 3", "was killed by signal SIGKILL". */
+export function howItEnded(info: Pick<ExitInfo, 'code' | 'signal'>): string {
+  return info.signal ? `was killed by signal ${info.signal}` : `exited with code ${info.code}`;
 }
 
 /**
- * Wraps start-up requests so they reject as soon as the process exits.
+ * Why a process ended during start-up, as start-up messages say it: `Cannot start "x": ENOENT`,
+ * `The agent exited with code 3 before answering initialize.`, or `… during start-up.` once the
+ * handshake was answered.
+ */
+export function exitMessage(info: ExitInfo, command: string, step: string | null = null): string {
+  if (info.spawnError) return `Cannot start "${command}": ${info.spawnError}`;
+  return `The agent ${howItEnded(info)} ${step ? `before answering ${step}` : 'during start-up'}.`;
+}
+
+/**
+ * Wraps start-up requests so they reject as soon as the process exits. `progress` names the
+ * request being waited for in the message.
  * @throws AtriumError AGENT_START_FAILED (from the returned function) when the process exits first
  */
-export function raceExit(proc: AgentProcess, command: string): <T>(send: () => Promise<T>) => Promise<T> {
+export function raceExit(proc: AgentProcess, command: string, progress: StartupProgress = { step: null }): <T>(send: () => Promise<T>) => Promise<T> {
   return <T>(send: () => Promise<T>): Promise<T> =>
     Promise.race([
       send(),
       proc.exited.then((info): never => {
-        throw new AtriumError('AGENT_START_FAILED', exitMessage(info, command));
+        throw new AtriumError('AGENT_START_FAILED', exitMessage(info, command, progress.step));
       }),
     ]);
 }
 
-/** The message of a failed start: how the process ended when it did (`exit`), else the error (an Atrium error's own message, an agent error described). */
-export function startFailureMessage(exit: ExitInfo | null, error: unknown, command: string): string {
-  if (exit) return exitMessage(exit, command);
+/** How long a failed start waits for the process to exit after its connection broke (ms), so the message can say how it ended. */
+const EXIT_AFTER_BROKEN_PIPE_MS = 2000;
+
+/**
+ * The process's exit when the start failed because of it: the exit itself when it already
+ * happened, else, when the failure is the connection breaking (`write EPIPE`, "ACP connection
+ * closed": the agent is dying), the exit if it comes within 2 s; null when the agent is still
+ * running (it answered with an error). Never rejects.
+ */
+export async function exitBehindFailure(proc: AgentProcess, error: unknown, connectionClosed: boolean): Promise<ExitInfo | null> {
+  if (!proc.running) return proc.exited;
+  if (error instanceof AtriumError || !(connectionClosed || isBrokenPipe(error))) return null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), EXIT_AFTER_BROKEN_PIPE_MS)));
+  try {
+    return await Promise.race([proc.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A write to or read from a dead process's pipes. */
+function isBrokenPipe(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && ['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END'].includes(code)) return true;
+  return /\bEPIPE\b|connection closed|stream (was )?destroyed/i.test(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * The message of a failed start: how the process ended when it did (`exit`, naming the request
+ * it did not answer), else the error (an Atrium error's own message, an agent error described).
+ */
+export function startFailureMessage(exit: ExitInfo | null, error: unknown, command: string, step: string | null = null): string {
+  if (exit) return exitMessage(exit, command, step);
   return error instanceof AtriumError ? error.message : `The agent could not start the session: ${describeAgentError(error)}`;
 }
 
@@ -51,6 +102,8 @@ export interface HandshakeContext {
   launch: { command: string; args: string[] };
   /** Requests that fail when the process exits (see {@link raceExit}). */
   request: <T>(send: () => Promise<T>) => Promise<T>;
+  /** Updated with the request the agent has to answer next (messages name it). */
+  progress: StartupProgress;
   clientInfo: { name: string; version: string };
   record: SessionRecord;
   /** True when the session's conversation is already stored (a `session/load` replay is then only counted). */
@@ -71,6 +124,7 @@ export async function handshake(h: HandshakeContext): Promise<AttachResult> {
   const r = h.record;
   const params: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: h.hooks.clientCapabilities(h.hookContext(), CLIENT_CAPABILITIES), clientInfo: h.clientInfo };
   const initialize = () => h.conn.agent.request(acp.methods.agent.initialize, params);
+  h.progress.step = 'initialize';
   const init = await h.request(initialize);
   const caps = capabilities(init);
   h.append({ kind: 'agent_started', data: { pid: h.proc.pid ?? null, command: h.launch.command, args: h.launch.args, capabilities: caps } });
@@ -81,6 +135,7 @@ export async function handshake(h: HandshakeContext): Promise<AttachResult> {
     caps,
     agentSessionId: r.agentSessionId,
     params: async (method) => {
+      h.progress.step = `session/${method}`;
       const base: acp.NewSessionRequest = { cwd: r.cwd, mcpServers: [] };
       if (r.additionalDirectories.length && caps.additionalDirectories) base.additionalDirectories = r.additionalDirectories;
       return h.hooks.beforeSessionSetup(h.hookContext(), method, base);
@@ -89,6 +144,7 @@ export async function handshake(h: HandshakeContext): Promise<AttachResult> {
     endReplay: () => h.inbox.endReplay(),
     request: h.request,
   });
+  h.progress.step = null;
   h.append({ kind: 'agent_session', data: { agentSessionId: result.agentSessionId, via: result.via, modes: result.modes, configOptions: result.configOptions } });
   h.inbox.endSetup();
   if (result.outcome !== 'new') {

@@ -99,12 +99,14 @@ export class AgentProcess {
 
   /**
    * Stops the process tree: SIGTERM to the group, SIGKILL after `graceMs`. Marks the exit as
-   * expected unless `expected` is false (the agent broke the connection first). Resolves with the
+   * expected unless `expected` is false (the agent broke the connection first) and no earlier
+   * stop was expected. Resolves with the
    * exit info (immediately if it already ended).
    */
   async stop(graceMs = 2000, expected = true): Promise<ExitInfo> {
     if (!this.done) {
-      this.expected = expected;
+      // a stop Atrium asked for stays expected: the connection closing because of it calls stop(…, false) too
+      this.expected = this.expected || expected;
       try {
         this.child.stdin.end();
       } catch {

@@ -12,7 +12,7 @@ import { bridgeCall, claudeSessionParams } from './claudeWiring';
 import { isolateCodexLaunch } from './codexIsolation';
 import { commandSourceOf, type SessionCommandSource } from './commandSource';
 import { permissionBarrier, queueRules, rehydrateForNewAgentSession, rulePrefix, writeBarrier } from './contextRules';
-import { HandoverRegistry, SurfaceRegistry } from './handover';
+import { HandoverRegistry, SurfaceRegistry, THIS_PROCESS, type SurfaceCaller } from './handover';
 import { toAcpServer } from './mcpFilter';
 import { pathsOfToolCall, toSourcePath } from './pathMapping';
 import { claudeToolOf } from './sessionHooks';
@@ -323,30 +323,53 @@ export class WorkspacePolicy implements SessionHooks {
     return { session: closed, execution: this.status.view(row.execution) };
   }
 
-  /** Issues a handover code for a session. @throws AtriumError SESSION_NOT_FOUND */
-  issueHandover(sessionId: string) {
+  /**
+   * Issues a handover code for a session; the answer is the only place the code appears.
+   * `who`: the caller as the transport vouches for it (see {@link SurfaceCaller}). It must show the
+   * session, or nobody else may: a caller that could issue a code for a session another tab shows
+   * could redeem it itself.
+   * @throws AtriumError SESSION_NOT_FOUND | HANDOVER_REQUIRED
+   */
+  issueHandover(sessionId: string, who: SurfaceCaller = THIS_PROCESS) {
     this.deps.sessions.show(sessionId);
+    if (!this.surfaces.admits(sessionId, undefined, who)) throw this.handoverRequired(sessionId, 'issue a handover code for it');
     const code = this.handover.issue(sessionId);
     this.core.emit(sessionId, 'handover');
     return code;
   }
 
   /**
-   * Redeems a handover code and attaches the caller as a surface.
+   * Redeems a handover code and attaches the caller as a surface. Failures are counted for the
+   * caller's connection (the identity the transport vouches for, never the page key, which the
+   * page chooses), else, in-process, for the self-declared `clientId`.
    * @throws AtriumError HANDOVER_INVALID | HANDOVER_RATE_LIMITED | SESSION_NOT_FOUND
    */
-  pickup(code: string, clientId: string, kind: 'app' | 'browser' | 'cli', label?: string) {
-    const sessionId = this.handover.redeem(code, clientId);
+  pickup(code: string, clientId: string, kind: 'app' | 'browser' | 'cli', label?: string, who: SurfaceCaller = THIS_PROCESS) {
+    const sessionId = this.handover.redeem(code, who.connection ?? clientId);
     const session = this.deps.sessions.show(sessionId);
-    const surface = this.surfaces.attach(sessionId, { kind, label, via: 'pickup' });
+    const surface = this.surfaces.attach(sessionId, { kind, label, via: 'pickup' }, who);
     this.core.emit(sessionId, 'surfaces');
     return { session: stripDetails(session), surface };
   }
 
-  /** Attaches a surface that opened a session. @throws AtriumError SESSION_NOT_FOUND */
-  attach(sessionId: string, surface: { surfaceId?: string; kind: 'app' | 'browser' | 'cli'; label?: string }) {
+  /**
+   * Attaches a surface that opened a session. Without `code`, {@link SurfaceRegistry.admits}
+   * decides (the caller's own surface again, or a session nobody else shows); with it, the code
+   * must be this session's and is redeemed (rate-limited for the caller's connection).
+   * @throws AtriumError SESSION_NOT_FOUND | HANDOVER_REQUIRED | HANDOVER_INVALID | HANDOVER_RATE_LIMITED
+   */
+  attach(sessionId: string, surface: { surfaceId?: string; kind: 'app' | 'browser' | 'cli'; label?: string }, who: SurfaceCaller = THIS_PROCESS, code?: string) {
     this.deps.sessions.show(sessionId);
-    const attached = this.surfaces.attach(sessionId, { ...surface, via: 'owner' });
+    let via: 'owner' | 'pickup' = 'owner';
+    if (!this.surfaces.admits(sessionId, surface.surfaceId, who)) {
+      if (code === undefined) throw this.handoverRequired(sessionId, 'attach to it');
+      if (this.surfaces.list(sessionId).some((s) => s.surfaceId === surface.surfaceId)) throw this.handoverRequired(sessionId, 'attach to it as that surface (attach without a surfaceId to get a new one)');
+      const redeemed = this.handover.redeem(code, who.connection ?? 'this process');
+      if (redeemed !== sessionId) throw new AtriumError('HANDOVER_INVALID', 'That handover code is for another session; the code is used now. Ask for a new one in the session you want to continue.');
+      via = 'pickup';
+      this.core.emit(sessionId, 'handover');
+    }
+    const attached = this.surfaces.attach(sessionId, { ...surface, via }, who);
     this.core.emit(sessionId, 'surfaces');
     return { surface: attached, surfaces: this.surfaces.list(sessionId) };
   }
@@ -354,12 +377,21 @@ export class WorkspacePolicy implements SessionHooks {
   /**
    * Detaches a surface. Permission requests still pending for it are re-targeted to the earliest
    * surface left attached, or to any surface when none is (issue 8), so a closed tab never keeps
-   * the only answer buttons.
+   * the only answer buttons. Only its holder (or this process) may.
+   * @throws AtriumError HANDOVER_REQUIRED (another window, tab or terminal attached it)
    */
-  detach(sessionId: string, surfaceId: string) {
+  detach(sessionId: string, surfaceId: string, who: SurfaceCaller = THIS_PROCESS) {
+    if (!this.surfaces.mayDetach(sessionId, surfaceId, who)) throw new AtriumError('HANDOVER_REQUIRED', 'Only the window, tab or terminal that attached this surface can detach it.');
     if (this.surfaces.detach(sessionId, surfaceId)) this.core.emit(sessionId, 'surfaces');
     this.deps.sessions.retargetPermissions(sessionId, surfaceId, this.surfaces.permissionTarget(sessionId, null));
     return { surfaces: this.surfaces.list(sessionId) };
+  }
+
+  /** HANDOVER_REQUIRED naming where the session is shown and how to get a code there. */
+  private handoverRequired(sessionId: string, what: string): AtriumError {
+    const where = this.surfaces.list(sessionId).map((s) => s.label);
+    const shown = where.length ? `it is shown on ${[...new Set(where)].join(', ')}` : 'another window, tab or terminal shows it';
+    return new AtriumError('HANDOVER_REQUIRED', `To ${what} here, ${shown}: press "Hand over" there and enter the code with "Pick up a session" (or \`atrium session pickup CODE\`).`);
   }
 
   /**

@@ -32,8 +32,8 @@ export class ExecutionStatus {
 /**
  * The session view's policy (contract `SessionPolicy`): the snapshot's rules (static and loaded
  * contextual), hooks (approved, skipped, runs), passed and withheld MCP servers, execution
- * folder/branch/dirty state, attached surfaces, the handover code, the rule mismatch and what the
- * agent loads by itself.
+ * folder/branch/dirty state, attached surfaces, whether a handover code is live (never the code:
+ * every token holder may read this view), the rule mismatch and what the agent loads by itself.
  */
 export function policyView(core: PolicyCore, session: Session, status: ExecutionStatus, surfaces: SurfaceRegistry, handover: HandoverRegistry): SessionPolicy {
   const row = core.rowOf(session);

@@ -73,7 +73,11 @@ export interface PolicyState {
   /** Last known fields of tool calls (PostToolUse needs kind/input when only the status changes). */
   tools: Map<string, Record<string, unknown>>;
   posted: Set<string>;
-  /** Hooks already reported "skipped: modified since approval" (until they run again). */
+  /**
+   * Hooks already reported "skipped: modified since approval" (until they run again). Rebuilt from
+   * the stored hook runs when a process loads the session, so each CLI command does not report
+   * them again.
+   */
   reportedModified: Set<string>;
   append: ((event: { kind: 'policy_notice'; data: PolicyNoticeData }) => void) | null;
 }
@@ -141,7 +145,7 @@ export class PolicyCore {
         followupPromptIds: new Set(),
         tools: new Map(),
         posted: new Set(),
-        reportedModified: new Set(),
+        reportedModified: reportedModifiedOf(row.hookRuns),
         append: null,
       };
       if (row.snapshot) st.hookTarget = hookTargetOf(st, row.snapshot);
@@ -222,4 +226,20 @@ export function folderExecution(cwd: string, sourceDir: string, now: string): Ex
     root = sourceDir;
   }
   return { kind: 'folder', dir: cwd, sourceDir, execRoot: root, sourceRoot: root, branch: null, baseCommit: null, createdAt: now, removedAt: null };
+}
+
+/**
+ * The hooks whose latest recorded run was skipped as modified since approval: every such skip is
+ * reported when it is recorded (see `recordRun`), so these were reported already, by this process
+ * or an earlier one, and stay quiet until they run again.
+ */
+export function reportedModifiedOf(runs: ReadonlyArray<{ results: ReadonlyArray<{ id: string; skipped: string | null }> }>): Set<string> {
+  const reported = new Set<string>();
+  for (const run of runs) {
+    for (const r of run.results) {
+      if (r.skipped === null) reported.delete(r.id);
+      else if (r.skipped === 'modified') reported.add(r.id);
+    }
+  }
+  return reported;
 }

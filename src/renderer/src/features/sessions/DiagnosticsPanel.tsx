@@ -22,7 +22,7 @@ export function DiagnosticsPanel({ session, onRefresh, onClose }: { session: Ses
         <dt>Process</dt>
         <dd>{d.pid !== null ? <>running, pid <code>{d.pid}</code></> : 'not running'}</dd>
         <dt>Command</dt>
-        <dd>{d.command ? <code className="selectable sess-cmd">{[d.command, ...d.args].join(' ')}</code> : <span className="muted">not started yet</span>}</dd>
+        <dd>{d.command ? <code className="selectable sess-cmd">{[d.command, ...d.args].join(' ')}</code> : <span className="muted">{session.state === 'failed' && session.lastError ? 'none ran (see the last error)' : 'not started yet'}</span>}</dd>
         <dt>Exit</dt>
         <dd>
           {session.exit ? (

@@ -3,6 +3,7 @@ import { Share2, X } from 'lucide-react';
 import { toast } from 'sonner';
 import type { HandoverCode } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
+import { surfaceKey } from './surface';
 import { useNow } from './useNow';
 
 /** "Hand over": issues a 4-character code for this session (valid 120 s, single use). */
@@ -13,7 +14,7 @@ export function HandoverButton({ sessionId, onIssued }: { sessionId: string; onI
     if (!client) return;
     setBusy(true);
     try {
-      onIssued(await client.request('sessions.handover', { sessionId }));
+      onIssued(await client.request('sessions.handover', { sessionId, surfaceKey }));
     } catch (e) {
       toast.error(`Could not issue a handover code: ${(e as Error).message}`);
     } finally {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { LogIn } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useApp } from '../../state/appStore';
-import { rememberPickup, surfaceKind, surfaceLabel, tabSurfaceId } from './surface';
+import { rememberPickup, surfaceKey, surfaceKind, surfaceLabel, tabSurfaceId } from './surface';
 import { FormDialogFooter } from '../../components/DialogActions';
 
 /** "Pick up a session": redeems a handover code from another surface and opens that session here. */
@@ -19,7 +19,7 @@ export function PickupButton() {
     setBusy(true);
     setError(null);
     try {
-      const { session, surface } = await client.request('sessions.pickup', { code: code.trim().toUpperCase(), clientId: tabSurfaceId /* the browser server uses its connection id instead */, kind: surfaceKind, label: surfaceLabel });
+      const { session, surface } = await client.request('sessions.pickup', { code: code.trim().toUpperCase(), clientId: tabSurfaceId /* the browser server uses its connection id instead */, kind: surfaceKind, label: surfaceLabel, surfaceKey });
       rememberPickup(session.id, surface.surfaceId);
       setOpen(false);
       setCode('');

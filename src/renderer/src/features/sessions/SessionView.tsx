@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { HandoverCode } from '../../../../shared/contract';
 import { Hand, Loader2, ShieldCheck } from 'lucide-react';
 import { useLive } from '../../api/useLive';
 import { useApp } from '../../state/appStore';
@@ -36,7 +37,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const showSessions = useApp((s) => s.showSessions);
   const [diagOpen, setDiagOpen] = useState(false);
   const [policyOpen, setPolicyOpen] = useState(false);
-  const [hiddenCode, setHiddenCode] = useState<string | null>(null);
+  // the code is only in the answer to "Hand over" (sessions.policy says a code is live, not which)
+  const [issued, setIssued] = useState<HandoverCode | null>(null);
   const policyLive = useLive('sessions.policy', { sessionId }, ['sessionPolicyChanged']);
   const policy = policyLive.data?.policy ?? null;
   useAttachSurface(sessionId);
@@ -143,7 +145,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             <button className={`button${policyOpen ? ' active' : ''}`} onClick={() => (setPolicyOpen(!policyOpen), setDiagOpen(false))} aria-pressed={policyOpen} title="Rules, hooks, MCP servers, folder or worktree, attached surfaces">
               <ShieldCheck size={13} aria-hidden /> <span className="sess-btn-label">Workspace</span>
             </button>
-            <HandoverButton sessionId={sessionId} onIssued={() => (setHiddenCode(null), policyLive.reload())} />
+            <HandoverButton sessionId={sessionId} onIssued={(code) => (setIssued(code), policyLive.reload())} />
             {!policy?.archivedAt && <ArchiveButton sessionId={sessionId} execution={policy?.execution ?? null} onArchived={policyLive.reload} />}
           </>
         }
@@ -153,7 +155,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       />
       <SessionStatusBanner session={details} resuming={resuming} ruleMismatch={Boolean(policy?.mismatch)} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />
       {policy?.mismatch && <RuleMismatch sessionId={sessionId} mismatch={policy.mismatch} onResolved={policyLive.reload} />}
-      {policy?.handover && policy.handover.code !== hiddenCode && <HandoverBox key={policy.handover.code} code={policy.handover} onDismiss={() => setHiddenCode(policy.handover?.code ?? null)} />}
+      {issued && issued.sessionId === sessionId && policy?.handover?.expiresAt === issued.expiresAt && <HandoverBox key={issued.code} code={issued} onDismiss={() => setIssued(null)} />}
       <div className={`sess-body${diagOpen || policyOpen ? ' with-diag' : ''}`}>
         <div className="sess-main">
           {data.items.length === 0 && !data.hasBefore ? (
