@@ -4,7 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../support/corpus';
-import { isAlive, scriptedAgentCommand, waitFor } from '../../support/sessions';
+import type { Engine } from '../../../src/main/core/engine';
+import { isAlive, scriptedAgentCommand, sessionEngine, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 /** A real Atrium process (the CLI from source), its output collected as it runs. */
@@ -284,4 +285,52 @@ describe('two real Atrium processes on one data dir', () => {
     // the taken-over session was not written to by the old host once it noticed
     expect(JSON.parse(after.owner!)).toMatchObject({ pid: process.pid, kind: 'serve' });
   }, 180_000);
+});
+
+describe('two engines on one data dir (as serve and a CLI are)', () => {
+  const engines: Engine[] = [];
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.close();
+  });
+
+  it('refuses writes while the other hosts the session, reads its current state, and takes over cleanly once its agent stopped', async () => {
+    const base = tempDir('atrium-engines-');
+    const ws = path.join(base, 'ws');
+    fs.mkdirSync(ws);
+    const dataDir = path.join(base, 'data');
+    const scenario = { capabilities: { loadSession: true }, turns: [{ match: 'wait', steps: [{ waitForCancel: true }] }] };
+    const serve = sessionEngine(dataDir, base, scenario);
+    const cli = sessionEngine(dataDir, base, scenario);
+    engines.push(serve, cli);
+    const s = serve.sessions.create({ cwd: ws, agentId: 'scripted' });
+    const first = serve.sessions.prompt(s.id, 'hello');
+    expect(await serve.sessions.waitForTurn(s.id, first.promptId)).toBe('end_turn');
+    // serve's agent runs (idle): the CLI may read but not write
+    expect(cli.sessions.hostOf(s.id)).toMatchObject({ pid: process.pid, kind: 'cli' });
+    expect(() => cli.sessions.prompt(s.id, 'no')).toThrow(expect.objectContaining({ code: 'SESSION_HOSTED_ELSEWHERE' }));
+    expect(() => cli.sessions.rename(s.id, 'no')).toThrow(expect.objectContaining({ code: 'SESSION_HOSTED_ELSEWHERE' }));
+    await expect(cli.sessions.closeSession(s.id)).rejects.toMatchObject({ code: 'SESSION_HOSTED_ELSEWHERE' });
+    expect(cli.sessions.transcript(s.id).total).toBe(serve.sessions.transcript(s.id).total);
+
+    // serve's agent stops: the CLI hosts the next turn, serve reads it and is refused meanwhile
+    await serve.sessions.closeSession(s.id);
+    expect(cli.sessions.hostOf(s.id)).toBeNull();
+    const { promptId } = cli.sessions.prompt(s.id, 'wait here');
+    await waitFor(() => serve.sessions.show(s.id).state === 'busy', 'the CLI turn, seen from serve');
+    expect(serve.sessions.hostOf(s.id)).not.toBeNull();
+    expect(() => serve.sessions.cancel(s.id)).toThrow(expect.objectContaining({ code: 'SESSION_HOSTED_ELSEWHERE' }));
+    cli.sessions.cancel(s.id);
+    expect(await cli.sessions.waitForTurn(s.id, promptId)).toBe('cancelled');
+    await cli.sessions.closeSession(s.id);
+
+    // serve continues from the stored row: no foreign-write notice, one log without gaps
+    const again = serve.sessions.prompt(s.id, 'hello again');
+    expect(await serve.sessions.waitForTurn(s.id, again.promptId)).toBe('end_turn');
+    const db = serve.store.db;
+    const rows = db.prepare('SELECT seq, kind, data FROM session_events WHERE session_id = ? ORDER BY seq').all(s.id) as Array<{ seq: number; kind: string; data: string }>;
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
+    expect(rows.filter((r) => r.kind === 'policy_notice' && r.data.includes('foreign_write'))).toEqual([]);
+    expect(rows.filter((r) => r.kind === 'agent_started')).toHaveLength(3);
+    expect(rows.filter((r) => r.kind === 'turn_end').map((r) => (JSON.parse(r.data) as { stopReason: string }).stopReason)).toEqual(['end_turn', 'cancelled', 'end_turn']);
+  }, 120_000);
 });
