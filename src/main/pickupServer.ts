@@ -18,10 +18,13 @@ export function createPickupServer(engine: Engine, dispatcher: Dispatcher, outDi
       if (enable && !running) {
         running = await startServer({ engine, dispatcher, rendererDir: path.join(outDir, '../renderer') });
         writeServerInfo(engine.dataDir, { origin: running.origin, token: running.token, pid: process.pid, startedAt: new Date().toISOString() });
+        // sessions hosted here now say where other processes can reach them
+        engine.sessions.setHostOrigin(running.origin);
       } else if (!enable && running) {
         await running.close();
         removeServerInfo(engine.dataDir);
         running = null;
+        engine.sessions.setHostOrigin(null);
       }
       return { url: running?.url ?? null };
     },

@@ -1,5 +1,6 @@
 import { hooksAcknowledgedMigration, hooksMigration } from './hooks/schema';
 import { sessionItemChunksMigration } from './sessions/chunkSchema';
+import { sessionOwnerMigration } from './sessions/ownership';
 import { sessionsMigration } from './sessions/schema';
 import { sessionPolicyMigration } from './sessions/workspacePolicy/schema';
 import { openDatabase, type Store } from './store/database';
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionPolicyMigration,
   identityBytesMigration,
   hooksAcknowledgedMigration,
+  sessionOwnerMigration,
   sessionItemChunksMigration,
 ];
 

@@ -35,7 +35,9 @@ export function registerServeCommand(program: Command): void {
           throw new CliError(`--host ${opts.host} binds every interface but is no address a browser can open; pass the one interface address to serve on (e.g. --host 192.168.1.20).`, 2);
         }
         const dataDir = resolveDataDir({ flag: opts.dataDir });
-        const engine = createEngine({ dataDir });
+        const engine = createEngine({ dataDir, host: { kind: 'serve' } });
+        // sessions a crashed Atrium left active (their host is gone) become interrupted; live ones elsewhere are left alone
+        engine.sessions.recover();
         const dispatcher = createDispatcher(engine, {
           'app.info': () => ({ version: APP_VERSION, host: 'browser', dataDir, homeDir: os.homedir(), capabilities: { nativeFolderPicker: false } }),
           'app.pickFolder': () => {
@@ -45,6 +47,7 @@ export function registerServeCommand(program: Command): void {
         const server = await startServer({ engine, dispatcher, host: opts.host, port, rendererDir: path.resolve(opts.rendererDir ?? defaultRendererDir()) });
         // discovery for `atrium session pickup CODE` in a terminal (0600: it holds the token)
         writeServerInfo(dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
+        engine.sessions.setHostOrigin(server.origin);
         process.on('exit', () => removeServerInfo(dataDir));
         process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
         if (!LOOPBACK.has(opts.host)) {

@@ -1,7 +1,7 @@
 import type { Migration } from '../store/migrations';
 
 /**
- * Schema 8: streamed text is stored as appends.
+ * Schema 9: streamed text is stored as appends.
  *
  * - `session_item_chunks`: text appended to a transcript item (agent message, thought, user message
  *   chunk) since its `session_items` row was last written whole, one row per write batch, in `seq`
@@ -12,7 +12,7 @@ import type { Migration } from '../store/migrations';
  *   So a long answer writes each streamed byte once here instead of rewriting the row every batch.
  */
 export const sessionItemChunksMigration: Migration = {
-  version: 8,
+  version: 9,
   name: 'session-item-chunks',
   up(db) {
     db.exec(`
