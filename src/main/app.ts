@@ -33,7 +33,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   await app.whenReady();
   const flag = argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
   const dataDir = resolveDataDir({ flag, electronUserData: app.getPath('userData') });
-  const engine = createEngine({ dataDir });
+  const engine = createEngine({ dataDir, host: { kind: 'app' } });
   // The pickup server needs the dispatcher and the dispatcher answers app.pickupServer: bind late.
   let pickup: ReturnType<typeof createPickupServer> | null = null;
   const dispatcher = createDispatcher(engine, {

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'SESSION_CLOSED',
   'PERMISSION_NOT_FOUND',
   'PATH_OUTSIDE_SESSION',
+  'SESSION_HOSTED_ELSEWHERE',
   // sessions that obey the workspace (issue 8)
   'PROMPT_BLOCKED',
   'WORKTREE_FAILED',

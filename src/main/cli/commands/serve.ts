@@ -35,7 +35,7 @@ export function registerServeCommand(program: Command): void {
           throw new CliError(`--host ${opts.host} binds every interface but is no address a browser can open; pass the one interface address to serve on (e.g. --host 192.168.1.20).`, 2);
         }
         const dataDir = resolveDataDir({ flag: opts.dataDir });
-        const engine = createEngine({ dataDir });
+        const engine = createEngine({ dataDir, host: { kind: 'serve' } });
         const dispatcher = createDispatcher(engine, {
           'app.info': () => ({ version: APP_VERSION, host: 'browser', dataDir, homeDir: os.homedir(), capabilities: { nativeFolderPicker: false } }),
           'app.pickFolder': () => {
@@ -46,6 +46,8 @@ export function registerServeCommand(program: Command): void {
         // discovery for `atrium session pickup CODE` in a terminal (0600: it holds the token)
         writeServerInfo(dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
         process.on('exit', () => removeServerInfo(dataDir));
+        // sessions hosted here name this origin, so a terminal's session commands come here
+        engine.sessions.setHostOrigin(server.origin);
         process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
         if (!LOOPBACK.has(opts.host)) {
           process.stderr.write(`atrium: warning: bound to ${opts.host}, not loopback: anyone who can reach this address and learns the token can control Atrium.\n`);
