@@ -20,7 +20,8 @@ const POLICIES = ['ask', 'allow-once', 'reject'];
  * process for the duration of the command (the agent is stopped when the command ends; the session
  * stays resumable). `prompt`, `resume`, `rename` and `close` on a session another live Atrium
  * hosts go to that host (`atrium serve`, or the desktop app with pickup on, over its WebSocket: no
- * second agent process) or are refused with where the session lives (another terminal). With `--json`, every update is printed as one JSON line. `session new` first
+ * second agent process) or are refused with where the session lives (another terminal, exit 1).
+ * With `--json`, every update is printed as one JSON line. `session new` first
  * prints what Atrium enforces for the agent and what it still loads by itself (the new-session
  * dialog's lines: stderr, or a first `{"event":"agentBehaviour","behaviour","lines"}` JSON line).
  */
