@@ -34,6 +34,8 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   const flag = argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
   const dataDir = resolveDataDir({ flag, electronUserData: app.getPath('userData') });
   const engine = createEngine({ dataDir, host: { kind: 'app' } });
+  // sessions a crashed Atrium left active (their host is gone) become interrupted; live ones elsewhere are left alone
+  engine.sessions.recover();
   // The pickup server needs the dispatcher and the dispatcher answers app.pickupServer: bind late.
   let pickup: ReturnType<typeof createPickupServer> | null = null;
   const dispatcher = createDispatcher(engine, {

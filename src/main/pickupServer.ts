@@ -19,13 +19,14 @@ export function createPickupServer(engine: Engine, dispatcher: Dispatcher, outDi
       if (enable && !running) {
         running = await startServer({ engine, dispatcher, rendererDir: path.join(outDir, '../renderer') });
         writeServerInfo(engine.dataDir, { origin: running.origin, token: running.token, pid: process.pid, startedAt: new Date().toISOString() });
-        // sessions this app hosts say where a terminal can send them commands
+        // sessions hosted here now say where other processes can reach them
         engine.sessions.setHostOrigin(running.origin);
       } else if (!enable && running) {
         engine.sessions.setHostOrigin(null);
         await running.close();
         removeServerInfo(engine.dataDir);
         running = null;
+        engine.sessions.setHostOrigin(null);
       }
       return { url: running?.url ?? null };
     },

@@ -60,7 +60,29 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
   } catch (error) {
     reportError(error, json);
   } finally {
-    await engine?.close();
+    await closeEngine(engine);
+  }
+}
+
+/**
+ * Closes the engine (stopping agents can take a moment). Ctrl+C meanwhile makes the exit code 130;
+ * a second one exits at once. A failing close is reported in one line, never as a stack trace.
+ */
+async function closeEngine(engine: Engine | null): Promise<void> {
+  if (!engine) return;
+  let interrupts = 0;
+  const onSigint = () => {
+    process.exitCode = 130;
+    if (++interrupts > 1) process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    await engine.close();
+  } catch (error) {
+    process.stderr.write(`atrium: closing Atrium's database failed: ${toWireError(error).message}\n`);
+    if (!process.exitCode) process.exitCode = 1;
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }
 

@@ -37,6 +37,11 @@ export interface EngineOptions {
   watchResources?: boolean;
   /** Session runtime options (agent presets, environment, batching, idle shutdown), mostly for tests. */
   sessions?: SessionServiceOptions;
+  /**
+   * Which Atrium surface this process is, as recorded in the sessions whose agents it hosts
+   * (default `{ kind: 'cli' }`); other processes name it in `SESSION_HOSTED_ELSEWHERE`.
+   */
+  host?: { kind: 'cli' | 'serve' | 'app' };
   /** Watch hook files and scripts of listed workspaces and push `hooksChanged` (default: `watchResources`, else true). */
   watchHooks?: boolean;
   /** Handover code clock and RNG (tests: a fake clock to expire codes). */
@@ -127,7 +132,7 @@ export function createEngine(options: EngineOptions): Engine {
   bus.subscribe((event) => {
     if (event === 'trustChanged') void resources.revalidateAll();
   });
-  const sessions = new SessionService(store, bus, workspaces, options.dataDir, { clientVersion: APP_VERSION, ...options.sessions });
+  const sessions = new SessionService(store, bus, workspaces, options.dataDir, { clientVersion: APP_VERSION, hostKind: options.host?.kind ?? 'cli', ...options.sessions });
   const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, pluginStates: projectPluginStates, watch: options.watchHooks ?? options.watchResources ?? true });
   const policy = new WorkspacePolicy({ store, bus, dataDir: options.dataDir, resources, hooks, sessions, workspaces, handover: options.handover });
   sessions.addHooks(policy);

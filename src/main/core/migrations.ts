@@ -1,4 +1,5 @@
 import { hooksAcknowledgedMigration, hooksMigration } from './hooks/schema';
+import { sessionOwnerMigration } from './sessions/ownership';
 import { sessionsMigration } from './sessions/schema';
 import { sessionPolicyMigration } from './sessions/workspacePolicy/schema';
 import { openDatabase, type Store } from './store/database';
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionPolicyMigration,
   identityBytesMigration,
   hooksAcknowledgedMigration,
+  sessionOwnerMigration,
 ];
 
 /** Options for {@link openStore}; `migrations` exists so tests can simulate older or future versions. */

@@ -49,6 +49,9 @@ describe('crash safety: Atrium killed with SIGKILL mid-stream', () => {
 
     const engine = sessionEngine(dataDir, base, scenario);
     engines.push(engine);
+    // opening an engine writes nothing; serve and the app recover at start (the killed host is gone)
+    expect(engine.sessions.show(sessionId).state).toBe('interrupted');
+    expect(engine.sessions.recover()).toEqual([sessionId]);
     const db = engine.store.db;
     const seqs = (db.prepare('SELECT seq FROM session_events WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<{ seq: number }>).map((r) => r.seq);
     // every event reported before the kill is present, without gaps

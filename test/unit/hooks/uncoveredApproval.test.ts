@@ -114,7 +114,7 @@ describe('schema 7: hook_audit.acknowledged_uncovered_json', () => {
     fs.rmSync(w.dataDir, { recursive: true, force: true });
     fs.cpSync(dataDir, w.dataDir, { recursive: true });
     const engine = await w.restart();
-    expect(engine.store.schemaVersion).toBe(7);
+    expect(engine.store.schemaVersion).toBe(MIGRATIONS.length);
     const columns = (engine.store.db.prepare('PRAGMA table_info(hook_audit)').all() as Array<{ name: string }>).map((c) => c.name);
     expect(columns).toContain('acknowledged_uncovered_json');
     const row = engine.store.db.prepare('SELECT acknowledged_uncovered_json AS a, label FROM hook_audit').get() as { a: string | null; label: string };

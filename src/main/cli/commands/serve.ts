@@ -36,6 +36,8 @@ export function registerServeCommand(program: Command): void {
         }
         const dataDir = resolveDataDir({ flag: opts.dataDir });
         const engine = createEngine({ dataDir, host: { kind: 'serve' } });
+        // sessions a crashed Atrium left active (their host is gone) become interrupted; live ones elsewhere are left alone
+        engine.sessions.recover();
         const dispatcher = createDispatcher(engine, {
           'app.info': () => ({ version: APP_VERSION, host: 'browser', dataDir, homeDir: os.homedir(), capabilities: { nativeFolderPicker: false } }),
           'app.pickFolder': () => {
@@ -45,9 +47,8 @@ export function registerServeCommand(program: Command): void {
         const server = await startServer({ engine, dispatcher, host: opts.host, port, rendererDir: path.resolve(opts.rendererDir ?? defaultRendererDir()) });
         // discovery for `atrium session pickup CODE` in a terminal (0600: it holds the token)
         writeServerInfo(dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
-        process.on('exit', () => removeServerInfo(dataDir));
-        // sessions hosted here name this origin, so a terminal's session commands come here
         engine.sessions.setHostOrigin(server.origin);
+        process.on('exit', () => removeServerInfo(dataDir));
         process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
         if (!LOOPBACK.has(opts.host)) {
           process.stderr.write(`atrium: warning: bound to ${opts.host}, not loopback: anyone who can reach this address and learns the token can control Atrium.\n`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { agentBehaviourLines } from '../../../shared/agentBehaviourText';
 import type { AgentBehaviour, Session, StopReason } from '../../../shared/contract';
+import { toWireError } from '../../../shared/errors';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 import { onHost, promptAtHost } from '../hostRouting';
@@ -194,17 +195,30 @@ function checkPolicy(value: string | undefined): PermissionPolicy {
   return v as PermissionPolicy;
 }
 
-/** Queues the prompt and waits for its turn; Ctrl+C cancels the turn (twice: stop waiting). */
+/**
+ * Queues the prompt and waits for its turn; Ctrl+C cancels the turn (twice: stop waiting). An
+ * interrupted command exits with code 130. A cancel that cannot be recorded (the session was taken
+ * over by another process, the database refuses writes) is reported in one line, never thrown
+ * from the signal handler.
+ */
 async function runPrompt(ctx: CliContext, sessionId: string, text: string): Promise<StopReason | 'dropped'> {
   const { promptId } = await ctx.dispatcher.call('sessions.prompt', { sessionId, text });
   let interrupts = 0;
+  const cancel = () => {
+    try {
+      ctx.engine.sessions.cancel(sessionId, true);
+    } catch (error) {
+      process.stderr.write(`atrium: could not cancel the turn: ${toWireError(error).message}\n`);
+    }
+  };
   const onSigint = () => {
     interrupts++;
+    process.exitCode = 130;
     if (interrupts === 1) {
       process.stderr.write('\nCancelling the turn (Ctrl+C again to stop waiting)…\n');
-      ctx.engine.sessions.cancel(sessionId, true);
+      cancel();
     } else {
-      ctx.engine.sessions.cancel(sessionId, true);
+      cancel();
       process.exit(130);
     }
   };
@@ -222,6 +236,7 @@ async function runPrompt(ctx: CliContext, sessionId: string, text: string): Prom
  */
 function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null, agentBehaviour?: { behaviour: AgentBehaviour; lines: string[] }): void {
   ctx.print({ session: s, stopReason: stop, ...(agentBehaviour ? { agentBehaviour } : {}) }, () => `${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
+  if (process.exitCode === 130) return; // interrupted with Ctrl+C: that is the outcome
   if (s.state === 'failed' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
 }
 

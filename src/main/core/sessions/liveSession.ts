@@ -14,6 +14,7 @@ import { Journal } from './journal';
 import { announcePermission, askPermission, permissionRoute, retargetPermissions } from './permissionRouting';
 import { PermissionBroker, type AnsweredBy } from './permissions';
 import { killProcessTree } from '../process/processTree';
+import { claimHost, hostedElsewhereMessage, releaseHost, type HostIdentity, type SessionHost } from './ownership';
 import { PromptQueue } from './promptQueue';
 import { toSession, type SessionRecord } from './records';
 import { agentEnv, handshake, raceExit, startFailureMessage } from './startup';
@@ -39,6 +40,8 @@ export interface LiveSessionDeps {
    * the running prompt, else any attached one; null = any surface.
    */
   permissionSurface?: (sessionId: string, promptSurfaceId: string | null) => PermissionRoute | null;
+  /** This engine as a session host: claimed when the agent starts, released when it stops (see `ownership.ts`). */
+  host: HostIdentity;
 }
 
 /** The reason idle shutdown passes to `shutdown` (see `onAgentStopped` reason `idle`). */
@@ -68,6 +71,7 @@ export class LiveSession {
   private stopping = false;
   private gone: Promise<void> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  private hostClaimed = false;
   private readonly queue = new PromptQueue({
     ensureStarted: () => this.ensureStarted(),
     conn: () => this.conn,
@@ -96,7 +100,12 @@ export class LiveSession {
     private readonly deps: LiveSessionDeps,
     record: SessionRecord,
   ) {
-    this.journal = new Journal(deps.store, deps.bus, record, { batchMs: deps.batchMs, summarize: () => this.summary() });
+    this.journal = new Journal(deps.store, deps.bus, record, {
+      batchMs: deps.batchMs,
+      summarize: () => this.summary(),
+      host: { identity: deps.host, hosting: () => this.hostClaimed },
+      onHalted: (reason) => this.onJournalHalted(reason),
+    });
     this.permissions = new PermissionBroker(
       // the route is part of the recorded request (persisted before anyone is told), so a surface opened later still knows it
       (requestId, request) => this.append({ kind: 'permission_requested', data: { requestId, toolCall: request.toolCall, options: request.options, route: this.permissionRoute() } }),
@@ -142,6 +151,48 @@ export class LiveSession {
   /** stderr of the running process, else the stored tail of the last one. */
   stderrTail(): string {
     return this.proc ? this.proc.stderr.text() : this.record.stderrTail;
+  }
+
+  /** True while this process hosts the session (its agent is starting or running here). */
+  get hosting(): boolean {
+    return this.hostClaimed;
+  }
+
+  /**
+   * Another process took the session over (its lease renewal found a foreign host): stop the agent
+   * here without writing to the session any more. `host` names the new host when it is alive.
+   */
+  hostLost(host: SessionHost | null): void {
+    this.journal.halt(host ? `${hostedElsewhereMessage(this.id, host)} This process stopped its own agent for it.` : 'Another Atrium process took this session over; this process stopped its own agent for it.');
+  }
+
+  /** The journal stopped writing (foreign host, or the database keeps failing): stop the agent, nothing more is recorded here. */
+  private onJournalHalted(reason: string): void {
+    this.hostClaimed = false;
+    console.error(`[atrium] session ${this.id}: ${reason}`);
+    this.queue.dropAll(reason);
+    void this.stop({ reason }).catch(() => undefined);
+  }
+
+  /** Claims the session for this process and moves it to `starting`, in one transaction. @throws AtriumError SESSION_HOSTED_ELSEWHERE */
+  private claimAndStart(): void {
+    this.deps.store.transaction(() => {
+      const other = claimHost(this.deps.store.db, this.id, this.deps.host);
+      if (other) throw new AtriumError('SESSION_HOSTED_ELSEWHERE', hostedElsewhereMessage(this.id, other));
+      this.hostClaimed = true;
+      this.setState('starting', null);
+    });
+  }
+
+  /** Gives the session up (the agent stopped here); a failing write is logged. */
+  private releaseHost(): void {
+    if (!this.hostClaimed) return;
+    this.hostClaimed = false;
+    try {
+      this.deps.store.transaction(() => releaseHost(this.deps.store.db, this.id, this.deps.host));
+    } catch (error) {
+      console.error(`[atrium] session ${this.id}: releasing it failed:`, error);
+    }
   }
 
   /** Process id of the running agent, or null. */
@@ -198,7 +249,12 @@ export class LiveSession {
 
   private async start(): Promise<void> {
     this.clearIdleTimer();
-    this.setState('starting', null);
+    try {
+      this.claimAndStart();
+    } catch (error) {
+      this.hostClaimed = false;
+      throw error;
+    }
     const r = this.record;
     let resolved;
     try {
@@ -272,6 +328,7 @@ export class LiveSession {
     this.append({ kind: 'start_failed', data: { message, stderrTail } });
     this.setState('failed', message);
     this.queue.dropAll('the agent could not start');
+    if (!this.stopping) this.releaseHost();
   }
 
   /** Handles the end of the agent process: a crash fails the session (no restart), an expected stop is only logged. */
@@ -298,6 +355,7 @@ export class LiveSession {
       console.error('[atrium] recording an agent exit failed:', error);
     }
     this.clearIdleTimer();
+    if (!this.stopping && !this.starting) this.releaseHost();
     if (!info.expected && !this.stopping) await this.deps.hooks.onAgentStopped(this.hookContext(), 'crashed');
   }
 
@@ -367,6 +425,7 @@ export class LiveSession {
       this.journal.announce();
     } finally {
       this.journal.close();
+      this.releaseHost();
       this.stopping = false;
     }
   }

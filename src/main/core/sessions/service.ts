@@ -11,10 +11,11 @@ import { HookChain, type SessionHooks } from './hooks';
 import type { AnsweredBy } from './permissions';
 import { listAgentSessions } from './listing';
 import { LiveSession } from './liveSession';
+import { claimHost, HostIdentity, hostedElsewhereMessage, isHostAlive, LEASE_RENEW_MS, readHost, renewHosts, type HostKind, type SessionHost } from './ownership';
 import type { AgentPreset } from './presets';
 import { emptyRecord, placeSession } from './placement';
 import type { SessionRecord } from './records';
-import { listSessions, notFound, recoverInterrupted, showSession, transcriptPage } from './sessionQueries';
+import { ACTIVE_STATES, listSessions, notFound, recoverInterrupted, recoverOne, showSession, transcriptPage } from './sessionQueries';
 import { SessionTables } from './tables';
 import { createWorktree, type WorktreeInfo } from './workspacePolicy/worktree';
 
@@ -45,6 +46,8 @@ export interface SessionServiceOptions {
   idleMs?: number;
   /** Reported as `clientInfo.version` at `initialize`. */
   clientVersion?: string;
+  /** Which Atrium surface hosts agents started here, as recorded in each session's host (default 'cli'). */
+  hostKind?: HostKind;
 }
 
 /** Default idle shutdown (VibeAround: 10 minutes). */
@@ -53,8 +56,14 @@ export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 /**
  * The session runtime (issue 7): agents, sessions, their persistence and recovery. One instance per
  * engine (`engine.sessions`). Sessions are loaded into a {@link LiveSession} when used; listing and
- * showing read the stored projections directly. On construction, sessions that were active when
- * Atrium last stopped (crash, kill -9) are marked `interrupted` with a notice; they are resumable.
+ * showing read the stored projections directly.
+ *
+ * Several Atrium processes may share one database. A session whose agent runs here is hosted by
+ * this service (see `ownership.ts`): its host is recorded in the session row and its lease renewed
+ * every few seconds. Every write method refuses a session another live process hosts
+ * (`SESSION_HOSTED_ELSEWHERE`). Sessions left active by a process that is gone (crash, kill -9)
+ * are marked `interrupted` by {@link recover} (serve and the app call it at start) or, one at a
+ * time, when a write loads them; constructing the service writes nothing.
  * `close()` stops every agent process tree (Atrium quit).
  */
 export class SessionService {
@@ -65,6 +74,8 @@ export class SessionService {
   private readonly tables: SessionTables;
   private closed = false;
   private port: SessionRuntimePort = {};
+  private readonly me: HostIdentity;
+  private readonly leaseTimer: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
@@ -75,7 +86,41 @@ export class SessionService {
   ) {
     this.tables = SessionTables.of(store.db);
     this.agents = new AgentRegistry(store, bus, dataDir, { presets: options.presets, envPath: options.envPath, npmCommand: options.npmCommand });
-    recoverInterrupted(store, bus);
+    this.me = new HostIdentity(options.hostKind ?? 'cli');
+    this.me.register();
+    this.leaseTimer = setInterval(() => this.renewLeases(), LEASE_RENEW_MS);
+    this.leaseTimer.unref();
+  }
+
+  /**
+   * The live host of a session when it is ANOTHER process (or another engine in this process),
+   * else null (hosted here, free, or its host is gone). Unknown ids answer null.
+   */
+  hostOf(sessionId: string): SessionHost | null {
+    const host = readHost(this.store.db, sessionId);
+    return host && !this.me.isMe(host) && isHostAlive(host) ? host : null;
+  }
+
+  /**
+   * Sets where this process answers requests (serve: its origin after listening; the app: its
+   * pickup server's, or null when it stops). Written into every session hosted here right away and
+   * at each lease renewal, so other processes can name it (and forward to it).
+   */
+  setHostOrigin(origin: string | null): void {
+    this.me.origin = origin;
+    this.renewLeases();
+  }
+
+  /**
+   * Marks every session left active by a process that is gone (`starting`/`busy`/
+   * `awaiting_permission` with a dead or missing host) `interrupted`, with a notice; they stay
+   * resumable. Sessions another live process hosts are not touched. `atrium serve` and the desktop
+   * app call this at start; other commands recover only the session they write to.
+   * @returns the ids recovered
+   */
+  recover(): string[] {
+    if (this.closed) return [];
+    return recoverInterrupted(this.store, this.bus, (id) => this.sessions.has(id));
   }
 
   /** Adds hooks to every session (see {@link SessionHooks}); returns a remover. */
@@ -128,7 +173,11 @@ export class SessionService {
       createdAt: now,
       updatedAt: now,
     };
-    this.store.transaction(() => this.tables.createSession(record));
+    this.store.transaction(() => {
+      this.tables.createSession(record);
+      // a new session is `starting` from its first row: hosted here from that row on
+      claimHost(this.store.db, record.id, this.me);
+    });
     const live = this.load(record.id);
     this.hooks.onCreated(live.hookContextForService(), { sourceDir: workspace?.path ?? placed, worktree });
     live.journal.announce();
@@ -143,7 +192,7 @@ export class SessionService {
    */
   prompt(sessionId: string, text: string, surfaceId?: string): { promptId: string; position: number; session: Session } {
     this.assertOpen();
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     const { promptId, position } = live.prompt(text, surfaceId ?? null);
     return { promptId, position, session: live.summary() };
   }
@@ -155,20 +204,20 @@ export class SessionService {
 
   /** Cancels the running turn (and with `clearQueue` the queue). @throws AtriumError SESSION_NOT_FOUND */
   cancel(sessionId: string, clearQueue = false): Session {
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     live.cancel(clearQueue);
     return live.summary();
   }
 
   /** Removes a queued prompt. @throws AtriumError SESSION_NOT_FOUND */
   dequeue(sessionId: string, promptId: string): { removed: boolean; session: Session } {
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     return { removed: live.dequeue(promptId), session: live.summary() };
   }
 
   /** Closes a session (kills its agent tree); it stays resumable. @throws AtriumError SESSION_NOT_FOUND */
   async closeSession(sessionId: string): Promise<Session> {
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     await live.close();
     return live.summary();
   }
@@ -180,7 +229,7 @@ export class SessionService {
    */
   async resume(sessionId: string): Promise<Session> {
     this.assertOpen();
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     await live.ensureStarted().catch(() => undefined);
     return live.summary();
   }
@@ -211,6 +260,7 @@ export class SessionService {
     const live = this.sessions.get(sessionId);
     if (!live) {
       if (!this.tables.session(sessionId)) throw notFound(sessionId);
+      this.assertHostedHere(sessionId);
       throw new AtriumError('PERMISSION_NOT_FOUND', `No pending permission request "${requestId}": the session's agent is not running.`);
     }
     return live.answerPermission(requestId, optionId, by);
@@ -223,7 +273,7 @@ export class SessionService {
    */
   rename(sessionId: string, title: string): Session {
     this.assertOpen();
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     live.append({ kind: 'title_set', data: { title: title.trim().slice(0, 500) } });
     live.journal.flush();
     return live.summary();
@@ -241,14 +291,14 @@ export class SessionService {
 
   /** @throws AtriumError SESSION_NOT_FOUND | AGENT_UNSUPPORTED | AGENT_ERROR */
   async setMode(sessionId: string, modeId: string): Promise<Session> {
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     await live.setMode(modeId);
     return live.summary();
   }
 
   /** @throws AtriumError SESSION_NOT_FOUND | AGENT_UNSUPPORTED | AGENT_ERROR | AGENT_START_FAILED */
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<Session> {
-    const live = this.load(sessionId);
+    const live = this.loadForWrite(sessionId);
     await live.setConfigOption(configId, value);
     return live.summary();
   }
@@ -283,7 +333,10 @@ export class SessionService {
   async adopt(input: { workspaceId?: string; cwd?: string; agentId: string; agentSessionId: string; title?: string }): Promise<Session> {
     this.assertOpen();
     const existing = this.store.db.prepare('SELECT id FROM sessions WHERE agent_id = ? AND agent_session_id = ?').get(input.agentId, input.agentSessionId) as { id: string } | undefined;
-    if (existing) return this.resume(existing.id);
+    if (existing) {
+      this.assertHostedHere(existing.id);
+      return this.resume(existing.id);
+    }
     const { workspace, cwd } = this.place(input, true);
     const resolved = this.agents.resolve(input.agentId);
     const now = new Date().toISOString();
@@ -308,7 +361,46 @@ export class SessionService {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.leaseTimer);
     await Promise.all([...this.sessions.values()].map((s) => s.shutdown('Atrium quit').catch((error) => console.error('[atrium] stopping a session failed:', error))));
+    this.me.unregister();
+  }
+
+  /**
+   * The loaded session for a write: refuses one another live process hosts, and first recovers
+   * (marks interrupted) one left active by a process that is gone.
+   * @throws AtriumError SESSION_NOT_FOUND | SESSION_HOSTED_ELSEWHERE
+   */
+  private loadForWrite(sessionId: string): LiveSession {
+    const loaded = this.sessions.get(sessionId);
+    if (loaded?.hosting) return loaded;
+    this.assertHostedHere(sessionId);
+    if (!loaded) {
+      const record = this.tables.session(sessionId);
+      if (!record) throw notFound(sessionId);
+      if (ACTIVE_STATES.includes(record.state)) recoverOne(this.store, this.bus, sessionId);
+    }
+    return this.load(sessionId);
+  }
+
+  /** @throws AtriumError SESSION_HOSTED_ELSEWHERE when another live process hosts the session */
+  private assertHostedHere(sessionId: string): void {
+    const host = this.hostOf(sessionId);
+    if (host) throw new AtriumError('SESSION_HOSTED_ELSEWHERE', hostedElsewhereMessage(sessionId, host));
+  }
+
+  /** Extends the leases of the sessions whose agent runs here; a session another process took over is stopped here. */
+  private renewLeases(): void {
+    const hosted = [...this.sessions.values()].filter((s) => s.hosting);
+    if (!hosted.length) return;
+    let lost: string[];
+    try {
+      lost = this.store.transaction(() => renewHosts(this.store.db, hosted.map((s) => s.id), this.me));
+    } catch (error) {
+      console.error('[atrium] renewing session leases failed:', error);
+      return;
+    }
+    for (const id of lost) this.sessions.get(id)?.hostLost(this.hostOf(id));
   }
 
   /** The loaded session, loading it from the store if needed. @throws AtriumError SESSION_NOT_FOUND */
@@ -328,6 +420,7 @@ export class SessionService {
         batchMs: this.options.batchMs,
         idleMs: () => this.idleMs(),
         permissionSurface: (sessionId, promptSurfaceId) => this.port.permissionSurface?.(sessionId, promptSurfaceId) ?? null,
+        host: this.me,
       },
       record,
     );

@@ -9,11 +9,12 @@ import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import { Journal } from './journal';
 import type { LiveSession } from './liveSession';
+import { isHostAlive, parseHost } from './ownership';
 import { fromRow, toSession, type SessionRecord, type SessionRow } from './records';
 import type { SessionTables } from './tables';
 
 /** States in which a session has (or had, before a crash) an agent process doing work. */
-const ACTIVE_STATES = ['starting', 'busy', 'awaiting_permission'];
+export const ACTIVE_STATES: readonly string[] = ['starting', 'busy', 'awaiting_permission'];
 
 /** The error for an unknown session id (naming the CLI command that lists them). */
 export function notFound(id: string): AtriumError {
@@ -23,6 +24,15 @@ export function notFound(id: string): AtriumError {
 /** A stored session as the contract shows it without an agent process. */
 function storedSummary(record: SessionRecord): Session {
   return toSession(record, { live: false, queue: [], pendingPermissions: 0 });
+}
+
+/**
+ * The record as a reader shows it: a session left active by a host that is gone (crash, kill -9)
+ * reads as `interrupted` (what recovery will write), without writing anything.
+ */
+function asShown(record: SessionRecord, ownerJson: string | null | undefined): SessionRecord {
+  if (!ACTIVE_STATES.includes(record.state) || isHostAlive(parseHost(ownerJson))) return record;
+  return { ...record, state: 'interrupted' };
 }
 
 /**
@@ -47,14 +57,15 @@ export function listSessions(
   } else {
     rows = store.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC LIMIT ?').all(limit) as SessionRow[];
   }
-  return rows.map((row) => loaded.get(row.id)?.summary() ?? storedSummary(fromRow(row)));
+  return rows.map((row) => loaded.get(row.id)?.summary() ?? storedSummary(asShown(fromRow(row), (row as SessionRow & { owner_json?: string | null }).owner_json)));
 }
 
 /** One session for its view: summary, pending permissions, diagnostics. @throws AtriumError SESSION_NOT_FOUND */
 export function showSession(tables: SessionTables, live: LiveSession | undefined, sessionId: string): SessionDetails {
-  const record = live?.record ?? tables.session(sessionId);
+  const stored = live ? null : tables.session(sessionId);
+  const record = live?.record ?? stored;
   if (!record) throw notFound(sessionId);
-  const summary = live?.summary() ?? storedSummary(record);
+  const summary = live?.summary() ?? storedSummary(asShown(record, ownerJson(tables, sessionId)));
   const permissions = tables
     .openIds(sessionId, ['pending'])
     .map((id) => tables.item(sessionId, id))
@@ -96,14 +107,48 @@ export function transcriptPage(
   };
 }
 
-/** Marks the sessions that were active when Atrium last stopped (crash, kill -9) `interrupted`, with a notice; they stay resumable. */
-export function recoverInterrupted(store: Store, bus: EventBus): void {
-  const rows = store.db.prepare(`SELECT * FROM sessions WHERE state IN (${ACTIVE_STATES.map(() => '?').join(', ')})`).all(...ACTIVE_STATES) as SessionRow[];
-  for (const row of rows) {
+function ownerJson(tables: SessionTables, sessionId: string): string | null {
+  const row = tables.db.prepare('SELECT owner_json FROM sessions WHERE id = ?').get(sessionId) as { owner_json: string | null } | undefined;
+  return row?.owner_json ?? null;
+}
+
+/**
+ * Marks the sessions that were active when their host stopped (crash, kill -9) `interrupted`, with
+ * a notice; they stay resumable. Only sessions whose host is dead or missing are touched (another
+ * live process may be streaming the others), and none for which `skip(id)` is true (loaded here).
+ * @returns the ids recovered
+ */
+export function recoverInterrupted(store: Store, bus: EventBus, skip: (id: string) => boolean = () => false): string[] {
+  const rows = store.db.prepare(`SELECT id FROM sessions WHERE state IN (${ACTIVE_STATES.map(() => '?').join(', ')})`).all(...ACTIVE_STATES) as Array<{ id: string }>;
+  const done: string[] = [];
+  for (const { id } of rows) {
+    if (skip(id)) continue;
+    try {
+      if (recoverOne(store, bus, id)) done.push(id);
+    } catch (error) {
+      console.error(`[atrium] recovering session ${id} failed:`, error);
+    }
+  }
+  return done;
+}
+
+/**
+ * Marks one session `interrupted` (notice + state, one transaction) when it is active and its host
+ * is dead or missing; the check and the write share one immediate transaction, so a host that
+ * claims it meanwhile is never overwritten. Clears the stale host.
+ * @returns true when the session was recovered
+ */
+export function recoverOne(store: Store, bus: EventBus, sessionId: string): boolean {
+  let journal: Journal | null = null;
+  store.transaction(() => {
+    const row = store.db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as (SessionRow & { owner_json: string | null }) | undefined;
+    if (!row || !ACTIVE_STATES.includes(row.state) || isHostAlive(parseHost(row.owner_json))) return;
     const record = fromRow(row);
-    const journal = new Journal(store, bus, record, { batchMs: 0, summarize: (r) => storedSummary(r) });
+    journal = new Journal(store, bus, record, { batchMs: 0, summarize: (r) => storedSummary(r) });
     const during = record.state === 'starting' ? 'start-up' : 'a turn';
     journal.append({ kind: 'interrupted', data: { reason: `Atrium stopped unexpectedly during ${during}; resume to continue.` } });
     journal.append({ kind: 'state', data: { state: 'interrupted' } });
-  }
+    store.db.prepare('UPDATE sessions SET owner_json = NULL WHERE id = ?').run(sessionId);
+  });
+  return journal !== null;
 }
