@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { PermissionItem, SessionDetails, StopReason, TranscriptItem } from '../../shared/contract';
 import { AtriumError } from '../../shared/errors';
 import type { Engine } from '../core/engine';
-import type { SessionHost } from '../core/sessions/ownership';
+import { describeHost, type SessionHost } from '../core/sessions/ownership';
 import { CliError } from './context';
 import { readServerInfo, RemoteAtrium, type ServerInfo } from './remote';
 import { SessionPrinter, type PermissionPolicy, type SessionFeed } from './commands/sessionOutput';
@@ -31,18 +31,19 @@ export function routeFor(engine: Engine, dataDir: string, sessionId: string): Ho
 }
 
 /**
- * The refusal for a session another live process hosts: where it lives and what to do.
- * E.g. "Session X is running in another terminal (atrium session, pid 123); wait for it to finish or stop it there."
+ * The refusal for a session another live process hosts: where it lives (the service's
+ * {@link describeHost} words) and what to do. E.g. "Session X is running in a terminal: atrium
+ * session … (pid 123); wait for it to finish or stop it there (Ctrl+C)."
  */
 export function whereItLives(sessionId: string, host: SessionHost): string {
-  const elsewhere = host.hostname !== os.hostname() ? ` on ${host.hostname}` : '';
+  const where = `Session ${sessionId} is running in ${describeHost(host)}`;
   switch (host.kind) {
     case 'cli':
-      return `Session ${sessionId} is running in another terminal${elsewhere} (atrium session, pid ${host.pid}); wait for it to finish or stop it there (Ctrl+C).`;
+      return `${where}; wait for it to finish or stop it there (Ctrl+C).`;
     case 'serve':
-      return `Session ${sessionId} is running in atrium serve${elsewhere} (pid ${host.pid})${host.origin ? ` at ${host.origin}` : ''}; open it there.`;
+      return `${where}; open it there.`;
     default:
-      return `Session ${sessionId} is open in the desktop app${elsewhere} (pid ${host.pid}); continue it there, or turn on pickup from a browser in the app so this terminal can send it commands.`;
+      return `${where}; continue it there, or turn on pickup from a browser in the app so this terminal can send it commands.`;
   }
 }
 
@@ -53,11 +54,12 @@ export function isHostedElsewhere(error: unknown): error is AtriumError {
 
 /**
  * Runs a session command where the session lives: `local()` in this process when nobody else
- * hosts it, else `remote(client)` over the host's WebSocket; refuses (exit 1) with the
- * {@link whereItLives} message when the host cannot take commands. A host that claimed the session
+ * hosts it, else `remote(client)` over the host's WebSocket; refuses (AtriumError
+ * SESSION_HOSTED_ELSEWHERE, exit 1) with the {@link whereItLives} message when the host cannot take
+ * commands (another terminal, the app without its server, a server that does not answer). A host that claimed the session
  * between the check and the local start (the service throws SESSION_HOSTED_ELSEWHERE) is routed
  * the same way.
- * @throws CliError (refused, or the host's server does not answer); what `local`/`remote` throw
+ * @throws AtriumError SESSION_HOSTED_ELSEWHERE; what `local`/`remote` throw
  */
 export async function onHost<T>(engine: Engine, dataDir: string, sessionId: string, local: () => Promise<T>, remote: (client: RemoteAtrium, server: ServerInfo) => Promise<T>): Promise<T> {
   let route = routeFor(engine, dataDir, sessionId);
@@ -67,15 +69,15 @@ export async function onHost<T>(engine: Engine, dataDir: string, sessionId: stri
     } catch (error) {
       if (!isHostedElsewhere(error)) throw error;
       route = routeFor(engine, dataDir, sessionId);
-      if (route.kind === 'local') throw new CliError(error.message);
+      if (route.kind === 'local') throw error;
     }
   }
-  if (route.kind === 'refuse') throw new CliError(route.message);
+  if (route.kind === 'refuse') throw new AtriumError('SESSION_HOSTED_ELSEWHERE', route.message);
   let client: RemoteAtrium;
   try {
     client = await RemoteAtrium.connect(route.server.origin, route.server.token);
   } catch (error) {
-    throw new CliError(`${whereItLives(sessionId, route.host)} (Its server at ${route.server.origin} does not answer: ${(error as Error).message})`);
+    throw new AtriumError('SESSION_HOSTED_ELSEWHERE', `${whereItLives(sessionId, route.host)} (Its server at ${route.server.origin} does not answer: ${(error as Error).message})`);
   }
   try {
     return await remote(client, route.server);
@@ -89,7 +91,7 @@ export async function onHost<T>(engine: Engine, dataDir: string, sessionId: stri
  * events print through {@link SessionPrinter}, permission requests of this prompt's turn are
  * answered by `policy` (requests of other surfaces' turns are left to them), and Ctrl+C cancels
  * the turn at the host (removes the prompt if it is still queued; the host's other queued prompts
- * stay); a second Ctrl+C stops waiting (exit 130). The host resumes the agent first when needed.
+ * stay) and makes the exit code 130; a second Ctrl+C stops waiting. The host resumes the agent first when needed.
  * @returns the session as the host shows it after the turn, and the turn's stop reason (`dropped`: it never ran)
  * @throws CliError when the agent cannot resume or the connection to the host closes before the turn ends
  */
@@ -99,6 +101,7 @@ export async function promptAtHost(client: RemoteAtrium, server: ServerInfo, ses
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
+    process.exitCode = 130; // as a local run: an interrupted command exits 130
     if (interrupts > 1) process.exit(130);
     process.stderr.write('\nCancelling the turn (Ctrl+C again to stop waiting)…\n');
     turn.cancel();

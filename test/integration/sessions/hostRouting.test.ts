@@ -79,7 +79,11 @@ function startCli(args: string[], env: NodeJS.ProcessEnv = process.env): Backgro
 /** `atrium serve` on `dataDir` (random port), once its server.json is written; a client connected to it. */
 async function startServe(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ serve: Background; client: RemoteAtrium; origin: string }> {
   const serve = startCli(['serve', '--data-dir', dataDir, '--port', '0', '--json', '--renderer-dir', tempDir('atrium-renderer-')], env);
-  const info = await waitFor(() => serve.lines().length > 0 && readServerInfo(dataDir)?.pid === serve.child.pid && readServerInfo(dataDir), `atrium serve to listen (${serve.stderr()})`, 60_000);
+  const listening = () => {
+    const info = serve.lines().length > 0 ? readServerInfo(dataDir) : null;
+    return info?.pid === serve.child.pid ? info : null;
+  };
+  const info = await waitFor(listening, `atrium serve to listen (${serve.stderr()})`, 60_000);
   const client = await RemoteAtrium.connect(info.origin, info.token);
   clients.push(client);
   return { serve, client, origin: info.origin };
@@ -191,13 +195,12 @@ describe('a terminal hosts a session; other processes are refused', () => {
     ]) {
       const refused = runCli(['session', ...args, '--data-dir', dataDir]);
       expect(refused.status, `${args[0]}: ${refused.stderr}`).toBe(1);
-      expect(refused.stderr).toContain(`Session ${sessionId} is running in another terminal`);
-      expect(refused.stderr).toContain(`pid ${host.child.pid}`);
+      expect(refused.stderr).toContain(`Session ${sessionId} is running in a terminal: atrium session … (pid ${host.child.pid}); wait for it to finish or stop it there`);
     }
     // the JSON form carries the same message
     const refusedJson = runCli(['session', 'prompt', sessionId, 'hello there', '--data-dir', dataDir, '--json']);
     expect(refusedJson.status).toBe(1);
-    expect((refusedJson.json as { error: { message: string } }).error.message).toContain('is running in another terminal');
+    expect((refusedJson.json as { error: { code: string; message: string } }).error).toMatchObject({ code: 'SESSION_HOSTED_ELSEWHERE', message: expect.stringContaining('is running in a terminal') });
 
     // serve on the same data dir: its UI's requests for the session are refused with the code the UI shows
     const { serve, client } = await startServe(dataDir);
@@ -214,7 +217,8 @@ describe('a terminal hosts a session; other processes are refused', () => {
     await waitFor(() => host.stdout().length > before + 200, 'the terminal to keep streaming');
     host.child.kill('SIGINT');
     const { status } = await host.exited;
-    expect(status, host.stderr()).toBe(0);
+    expect(status, host.stderr()).toBe(130); // interrupted with Ctrl+C
+    expect(host.stderr()).toContain('Cancelling the turn');
     expect(host.stderr()).not.toMatch(/constraint|SQLITE|uncaught/i);
 
     const db = stored(dataDir, sessionId);
