@@ -121,7 +121,7 @@ async function busySession(dataDir: string, what: () => string): Promise<string>
 
 const ticks = (n: number) => Array.from({ length: n }, (_, i) => `tick${i} `).join('');
 const noInternalErrors = (stderr: string) => {
-  expect(stderr).not.toMatch(/constraint|SQLITE_|UNIQUE|Internal error|    at /);
+  expect(stderr).not.toMatch(/constraint|SQLITE_|UNIQUE|Internal error|\n\s+at /);
 };
 
 describe('two real Atrium processes on one data dir', () => {
