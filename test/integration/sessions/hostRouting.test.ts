@@ -129,7 +129,7 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
     const { ws, dataDir } = await scriptedWorld({
       turns: [
         { match: '^long', steps: [{ streamUntilCancelled: { intervalMs: 10, text: 'tick', maxChunks: TICKS } }] },
-        { match: 'question', steps: [{ text: 'the answer is 42', chunks: 4 }] },
+        { match: 'question', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }, { text: 'the answer is 42', chunks: 4 }] },
       ],
     });
     const { serve, client } = await startServe(dataDir);
@@ -141,10 +141,11 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
     await waitFor(streamingText, `the served session to stream (${serve.stderr()})`, 60_000);
 
     // a terminal prompts the session while serve streams it: queued there, followed here
-    const cli = startCli(['session', 'prompt', session.id, 'a question', '--data-dir', dataDir, '--on-permission', 'reject']);
+    const cli = startCli(['session', 'prompt', session.id, 'a question', '--data-dir', dataDir, '--on-permission', 'allow-once']);
     const { status } = await cli.exited;
     expect(status, cli.stderr()).toBe(0);
     expect(cli.stderr()).toContain('runs in the Atrium at');
+    expect(cli.stdout()).toContain('[permission] Write notes: allow (--on-permission allow-once)');
     expect(cli.stdout()).toContain('the answer is 42');
     expect(cli.stdout()).toContain('Stop: end_turn');
     expect(cli.stderr()).not.toMatch(/constraint|SQLITE/i);
@@ -154,7 +155,9 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
     expect(db.agentPids).toHaveLength(1);
     expect(db.turnEnds).toEqual(['end_turn', 'end_turn']);
     // the long turn's stream is complete and once; the forwarded answer once
-    expect(messages(db.items).join('')).toBe(`${expectedTicks}the answer is 42`);
+    expect(messages(db.items).join('')).toBe(`${expectedTicks}permission: allowthe answer is 42`);
+    // this terminal's policy answered its turn's request, at the host
+    expect(db.items.filter((i) => i.kind === 'permission').map((i) => (i.kind === 'permission' ? [i.state, i.optionId, i.answeredBy] : []))).toEqual([['selected', 'allow', 'policy']]);
     expect(db.items.filter((i) => i.kind === 'user_message').map((i) => (i.kind === 'user_message' ? [i.text, i.status] : []))).toEqual([
       ['long run', 'sent'],
       ['a question', 'sent'],
@@ -176,6 +179,33 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
     db = stored(dataDir, session.id);
     expect(db.row.title).toBe('Named from a terminal');
     expect(db.agentPids).toHaveLength(1);
+    expect(serve.stderr()).not.toMatch(/constraint|SQLITE|uncaught/i);
+  }, 180_000);
+
+  it('Ctrl+C on a forwarded prompt cancels its turn at the host, which keeps the session and its agent', async () => {
+    const { ws, dataDir } = await scriptedWorld({ turns: [{ match: '^long', steps: [{ streamUntilCancelled: { intervalMs: 10, text: 'tick' } }] }] });
+    const { serve, client } = await startServe(dataDir);
+    const { session } = await client.call('sessions.new', { cwd: ws, agentId: 'scripted' });
+    const started = await client.call('sessions.resume', { sessionId: session.id });
+    expect(started.session.live, started.session.lastError ?? serve.stderr()).toBe(true);
+
+    const cli = startCli(['session', 'prompt', session.id, 'long run', '--data-dir', dataDir, '--json']);
+    await waitFor(() => cli.lines().some((l) => l.event === 'sessionEvent' && JSON.stringify(l).includes('tick3 ')), `the forwarded turn to stream here (${cli.stderr()})`, 60_000);
+    cli.child.kill('SIGINT');
+    const { status } = await cli.exited;
+    expect(status, cli.stderr()).toBe(130);
+    expect(cli.stderr()).toContain('Cancelling the turn');
+    // the final JSON line is the session and the stop reason, as a local run prints it
+    const last = cli.lines().at(-1) as { session: { id: string; live: boolean }; stopReason: string };
+    expect(last).toMatchObject({ session: { id: session.id, live: true }, stopReason: 'cancelled' });
+
+    const db = stored(dataDir, session.id);
+    expect(db.agentPids).toHaveLength(1);
+    expect(isAlive(db.agentPids[0]!)).toBe(true);
+    expect(db.turnEnds).toEqual(['cancelled']);
+    const ticks = [...messages(db.items).join('').matchAll(/tick(\d+) /g)].map((m) => Number(m[1]));
+    expect(ticks.length).toBeGreaterThan(3);
+    expect(ticks).toEqual(Array.from({ length: ticks.length }, (_, i) => i));
     expect(serve.stderr()).not.toMatch(/constraint|SQLITE|uncaught/i);
   }, 180_000);
 });
