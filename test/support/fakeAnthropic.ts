@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the fake model answers to one Messages request. */
-export type FakeReply = { text: string } | { toolUse: { name: string; input: Record<string, unknown> }; text?: string };
+/** A reply of the fake model; `paceMs` streams a text reply one word per `paceMs` milliseconds (a long, slow answer). */
+export type FakeReply = { text: string; paceMs?: number } | { toolUse: { name: string; input: Record<string, unknown> }; text?: string };
 
 /** One request the fake endpoint received (body parsed). */
 export interface FakeRequest {
@@ -82,6 +83,23 @@ export async function startFakeAnthropic(reply: (req: FakeRequest) => FakeReply)
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const paceMs = 'paceMs' in answer ? (answer.paceMs ?? 0) : 0;
+      if (paceMs > 0 && !('toolUse' in answer)) {
+        void (async () => {
+          send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+          send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+          for (const word of answer.text.match(/\S+\s*/g) ?? ['']) {
+            if (res.destroyed) return;
+            send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: word } });
+            await new Promise((r) => setTimeout(r, paceMs));
+          }
+          send('content_block_stop', { type: 'content_block_stop', index: 0 });
+          send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } });
+          send('message_stop', { type: 'message_stop' });
+          res.end();
+        })();
+        return;
+      }
       send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
       blocks.forEach((block, index) => {
         if (block.type === 'text') {

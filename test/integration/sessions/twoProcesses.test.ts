@@ -4,7 +4,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../support/corpus';
-import { isAlive, scriptedAgentCommand, waitFor } from '../../support/sessions';
+import type { Engine } from '../../../src/main/core/engine';
+import { claudeWorld, type ClaudeWorld } from '../../support/claude';
+import { lastUserText } from '../../support/fakeAnthropic';
+import { agentTestEnv } from '../../support/policy';
+import { isAlive, scriptedAgentCommand, sessionEngine, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 /** A real Atrium process (the CLI from source), its output collected as it runs. */
@@ -23,8 +27,8 @@ afterEach(async () => {
   }
 });
 
-function atrium(args: string[]): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+function atrium(args: string[], env?: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -36,8 +40,8 @@ function atrium(args: string[]): Proc {
 }
 
 /** Runs a short command to its end. */
-async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = atrium(args);
+async function run(args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = atrium(args, env);
   const { code } = await p.exited;
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
@@ -284,4 +288,96 @@ describe('two real Atrium processes on one data dir', () => {
     // the taken-over session was not written to by the old host once it noticed
     expect(JSON.parse(after.owner!)).toMatchObject({ pid: process.pid, kind: 'serve' });
   }, 180_000);
+});
+
+describe('two engines on one data dir (as serve and a CLI are)', () => {
+  const engines: Engine[] = [];
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.close();
+  });
+
+  it('refuses writes while the other hosts the session, reads its current state, and takes over cleanly once its agent stopped', async () => {
+    const base = tempDir('atrium-engines-');
+    const ws = path.join(base, 'ws');
+    fs.mkdirSync(ws);
+    const dataDir = path.join(base, 'data');
+    const scenario = { capabilities: { loadSession: true }, turns: [{ match: 'wait', steps: [{ waitForCancel: true }] }] };
+    const serve = sessionEngine(dataDir, base, scenario);
+    const cli = sessionEngine(dataDir, base, scenario);
+    engines.push(serve, cli);
+    const s = serve.sessions.create({ cwd: ws, agentId: 'scripted' });
+    const first = serve.sessions.prompt(s.id, 'hello');
+    expect(await serve.sessions.waitForTurn(s.id, first.promptId)).toBe('end_turn');
+    // serve's agent runs (idle): the CLI may read but not write
+    expect(cli.sessions.hostOf(s.id)).toMatchObject({ pid: process.pid, kind: 'cli' });
+    expect(() => cli.sessions.prompt(s.id, 'no')).toThrow(expect.objectContaining({ code: 'SESSION_HOSTED_ELSEWHERE' }));
+    expect(() => cli.sessions.rename(s.id, 'no')).toThrow(expect.objectContaining({ code: 'SESSION_HOSTED_ELSEWHERE' }));
+    await expect(cli.sessions.closeSession(s.id)).rejects.toMatchObject({ code: 'SESSION_HOSTED_ELSEWHERE' });
+    expect(cli.sessions.transcript(s.id).total).toBe(serve.sessions.transcript(s.id).total);
+
+    // serve's agent stops: the CLI hosts the next turn, serve reads it and is refused meanwhile
+    await serve.sessions.closeSession(s.id);
+    expect(cli.sessions.hostOf(s.id)).toBeNull();
+    const { promptId } = cli.sessions.prompt(s.id, 'wait here');
+    await waitFor(() => serve.sessions.show(s.id).state === 'busy', 'the CLI turn, seen from serve');
+    expect(serve.sessions.hostOf(s.id)).not.toBeNull();
+    expect(() => serve.sessions.cancel(s.id)).toThrow(expect.objectContaining({ code: 'SESSION_HOSTED_ELSEWHERE' }));
+    cli.sessions.cancel(s.id);
+    expect(await cli.sessions.waitForTurn(s.id, promptId)).toBe('cancelled');
+    await cli.sessions.closeSession(s.id);
+
+    // serve continues from the stored row: no foreign-write notice, one log without gaps
+    const again = serve.sessions.prompt(s.id, 'hello again');
+    expect(await serve.sessions.waitForTurn(s.id, again.promptId)).toBe('end_turn');
+    const db = serve.store.db;
+    const rows = db.prepare('SELECT seq, kind, data FROM session_events WHERE session_id = ? ORDER BY seq').all(s.id) as Array<{ seq: number; kind: string; data: string }>;
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
+    expect(rows.filter((r) => r.kind === 'policy_notice' && r.data.includes('foreign_write'))).toEqual([]);
+    expect(rows.filter((r) => r.kind === 'agent_started')).toHaveLength(3);
+    expect(rows.filter((r) => r.kind === 'turn_end').map((r) => (JSON.parse(r.data) as { stopReason: string }).stopReason)).toEqual(['end_turn', 'cancelled', 'end_turn']);
+  }, 120_000);
+});
+
+describe('two real Atrium processes with the real Claude adapter (offline, fake Messages endpoint)', () => {
+  let world: ClaudeWorld | null = null;
+  afterEach(async () => {
+    await world?.closeAll();
+    world = null;
+  });
+
+  it('CLI + CLI: a slow Claude answer keeps streaming and persisting while another process lists, shows and is refused a prompt', async () => {
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}`);
+    const answer = `${words.join(' ')}.`;
+    world = await claudeWorld((req) => {
+      const text = lastUserText(req);
+      if (text.includes('<session>')) return { text: 'Fake title' };
+      if (/long/i.test(text)) return { text: answer, paceMs: 25 };
+      return { text: 'short answer' };
+    });
+    const w = world;
+    const env = agentTestEnv(/^(ANTHROPIC_|CLAUDE)/, { HOME: w.home, IS_SANDBOX: '1', ANTHROPIC_BASE_URL: w.fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake', DISABLE_AUTOUPDATER: '1' });
+    const host = atrium(['session', 'new', w.ws, '--agent', 'claude', '--prompt', 'a long answer please', '--data-dir', w.dataDir], env);
+    await waitFor(() => host.stdout().includes('word20 '), `Claude to stream (${host.stderr()})`, 120_000);
+    const id = await busySession(w.dataDir, host.stderr);
+    for (const args of [['workspace', 'list'], ['session', 'list'], ['session', 'show', id]]) {
+      const r = await run([...args, '--json', '--data-dir', w.dataDir], env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      noInternalErrors(r.stderr);
+    }
+    const refused = await run(['session', 'prompt', id, 'second agent?', '--data-dir', w.dataDir], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`(pid ${host.child.pid})`);
+    expect(facts(w.dataDir, id).state).toBe('busy');
+
+    const end = await host.exited;
+    expect(end.code, host.stderr()).toBe(0);
+    noInternalErrors(host.stderr());
+    const after = facts(w.dataDir, id);
+    expect(after.seqs).toEqual(Array.from({ length: after.lastSeq }, (_, i) => i + 1));
+    expect(after.kinds).not.toContain('interrupted');
+    expect(after.agentPids).toHaveLength(1);
+    expect(after.text).toContain(answer);
+    expect(after.text.split('word399.').length).toBe(2);
+    expect(after.state).toBe('idle');
+  }, 240_000);
 });

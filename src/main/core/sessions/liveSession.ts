@@ -153,6 +153,11 @@ export class LiveSession {
     return this.proc ? this.proc.stderr.text() : this.record.stderrTail;
   }
 
+  /** True while anything of the session runs here: hosted, starting, stopping, a turn or queued prompts. */
+  get busy(): boolean {
+    return this.hostClaimed || this.starting !== null || this.stopping || this.queue.running !== null || this.queue.length > 0 || this.proc !== null;
+  }
+
   /** True while this process hosts the session (its agent is starting or running here). */
   get hosting(): boolean {
     return this.hostClaimed;

@@ -236,12 +236,13 @@ export class SessionService {
 
   /** Sessions, most recently active first; filtered by workspace or folder. */
   list(filter: { workspaceId?: string; cwd?: string; limit?: number } = {}): Session[] {
-    return listSessions(this.store, this.sessions, filter, (cwd) => this.place({ cwd }, false));
+    const hosted = new Map([...this.sessions].filter(([, live]) => live.hosting));
+    return listSessions(this.store, hosted, filter, (cwd) => this.place({ cwd }, false));
   }
 
   /** One session for its view. @throws AtriumError SESSION_NOT_FOUND */
   show(sessionId: string): SessionDetails {
-    return showSession(this.tables, this.sessions.get(sessionId), sessionId);
+    return showSession(this.tables, this.current(sessionId), sessionId);
   }
 
   /**
@@ -249,7 +250,7 @@ export class SessionService {
    * @throws AtriumError SESSION_NOT_FOUND
    */
   transcript(sessionId: string, page: { before?: number; after?: number; limit?: number } = {}): { items: TranscriptItem[]; total: number; hasBefore: boolean; hasAfter: boolean } {
-    return transcriptPage(this.tables, this.sessions.get(sessionId), sessionId, page);
+    return transcriptPage(this.tables, this.current(sessionId), sessionId, page);
   }
 
   /**
@@ -375,12 +376,21 @@ export class SessionService {
     const loaded = this.sessions.get(sessionId);
     if (loaded?.hosting) return loaded;
     this.assertHostedHere(sessionId);
-    if (!loaded) {
-      const record = this.tables.session(sessionId);
-      if (!record) throw notFound(sessionId);
-      if (ACTIVE_STATES.includes(record.state)) recoverOne(this.store, this.bus, sessionId);
+    const record = this.tables.session(sessionId);
+    if (!record) throw notFound(sessionId);
+    if (loaded && !loaded.busy && loaded.record.lastSeq !== record.lastSeq) {
+      // another process ran the session since it was loaded here: start from the stored row
+      this.sessions.delete(sessionId);
+      return this.loadForWrite(sessionId);
     }
+    if (!loaded && ACTIVE_STATES.includes(record.state)) recoverOne(this.store, this.bus, sessionId);
     return this.load(sessionId);
+  }
+
+  /** The loaded session whose in-memory state readers may use: only one hosted here (others may be stale). */
+  private current(sessionId: string): LiveSession | undefined {
+    const live = this.sessions.get(sessionId);
+    return live?.hosting ? live : undefined;
   }
 
   /** @throws AtriumError SESSION_HOSTED_ELSEWHERE when another live process hosts the session */
