@@ -277,11 +277,12 @@ describe('the real Claude adapter hosted by atrium serve', () => {
     const dataDir = path.join(base, 'data');
     fs.mkdirSync(home);
     fs.mkdirSync(ws);
-    const answer = 'Forwarded answer from the fake model.';
+    const answer = `Forwarded answer from the fake model: ${Array.from({ length: 24 }, (_, i) => `word${i}`).join(' ')} the end.`;
     fake = await startFakeAnthropic((req) => {
       const text = lastUserText(req);
       if (text.includes('<session>')) return { text: 'Fake title' };
-      return { text: /from a terminal/.test(text) ? answer : 'Warm-up reply.' };
+      // the forwarded answer comes slowly, a word at a time, so it streams to the terminal in pieces
+      return /from a terminal/.test(text) ? { text: answer, paceMs: 40 } : { text: 'Warm-up reply.' };
     });
     fs.mkdirSync(installDir(dataDir, claude), { recursive: true });
     fs.writeFileSync(
@@ -297,7 +298,14 @@ describe('the real Claude adapter hosted by atrium serve', () => {
     expect(started.session.state, started.session.lastError ?? serve.stderr()).not.toBe('failed');
 
     const cli = startCli(['session', 'prompt', session.id, 'say hello from a terminal', '--data-dir', dataDir, '--on-permission', 'allow-once'], env);
+    // seen here while the answer was still coming: its start printed, not yet its end
+    let sawPart = false;
+    cli.child.stdout!.on('data', () => {
+      const out = cli.stdout();
+      if (out.includes('Forwarded answer') && !out.includes('the end.')) sawPart = true;
+    });
     const { status } = await cli.exited;
+    expect(sawPart).toBe(true);
     expect(status, cli.stderr()).toBe(0);
     expect(cli.stderr()).toContain('runs in the Atrium at');
     expect(cli.stdout()).toContain(answer);
