@@ -55,10 +55,10 @@ export function isHostedElsewhere(error: unknown): error is AtriumError {
 /**
  * Runs a session command where the session lives: `local()` in this process when nobody else
  * hosts it, else `remote(client)` over the host's WebSocket; refuses (AtriumError
- * SESSION_HOSTED_ELSEWHERE, exit 1) with the {@link whereItLives} message when the host cannot take
- * commands (another terminal, the app without its server, a server that does not answer). A host that claimed the session
- * between the check and the local start (the service throws SESSION_HOSTED_ELSEWHERE) is routed
- * the same way.
+ * SESSION_HOSTED_ELSEWHERE, exit 1) with the {@link whereItLives} message when the host cannot
+ * take commands (another terminal, the app without its server, a server that does not answer). A
+ * host that claimed the session between the check and the local start (the service throws
+ * SESSION_HOSTED_ELSEWHERE) is routed the same way.
  * @throws AtriumError SESSION_HOSTED_ELSEWHERE; what `local`/`remote` throw
  */
 export async function onHost<T>(engine: Engine, dataDir: string, sessionId: string, local: () => Promise<T>, remote: (client: RemoteAtrium, server: ServerInfo) => Promise<T>): Promise<T> {
