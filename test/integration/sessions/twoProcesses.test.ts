@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../support/corpus';
 import type { Engine } from '../../../src/main/core/engine';
 import { claudeWorld, type ClaudeWorld } from '../../support/claude';
@@ -335,6 +335,23 @@ describe('two engines on one data dir (as serve and a CLI are)', () => {
     expect(rows.filter((r) => r.kind === 'policy_notice' && r.data.includes('foreign_write'))).toEqual([]);
     expect(rows.filter((r) => r.kind === 'agent_started')).toHaveLength(3);
     expect(rows.filter((r) => r.kind === 'turn_end').map((r) => (JSON.parse(r.data) as { stopReason: string }).stopReason)).toEqual(['end_turn', 'cancelled', 'end_turn']);
+
+    // a host on another machine takes the session over while serve's agent idles: serve stops writing…
+    const elsewhere = { pid: 1, hostname: 'another-machine', kind: 'app', origin: null, startedAt: new Date().toISOString(), leaseUntil: new Date(Date.now() + 600_000).toISOString() };
+    db.prepare('UPDATE sessions SET owner_json = ? WHERE id = ?').run(JSON.stringify(elsewhere), s.id);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    serve.sessions.load(s.id).append({ kind: 'title_set', data: { title: 'lost' } });
+    expect(serve.sessions.load(s.id).journal.haltedReason).toContain('the desktop app (pid 1 on another-machine)');
+    expect(() => serve.sessions.prompt(s.id, 'no')).toThrow(expect.objectContaining({ code: 'SESSION_HOSTED_ELSEWHERE' }));
+    await waitFor(() => !serve.sessions.load(s.id).busy, "serve's agent to stop");
+    errors.mockRestore();
+    // …and once that host is gone, serve writes again from the stored row
+    db.prepare('UPDATE sessions SET owner_json = NULL WHERE id = ?').run(s.id);
+    const last = serve.sessions.prompt(s.id, 'back');
+    expect(await serve.sessions.waitForTurn(s.id, last.promptId)).toBe('end_turn');
+    const seqs = (db.prepare('SELECT seq FROM session_events WHERE session_id = ? ORDER BY seq').all(s.id) as Array<{ seq: number }>).map((r) => r.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect(db.prepare("SELECT count(*) AS n FROM session_events WHERE session_id = ? AND kind = 'title_set'").get(s.id)).toEqual({ n: 0 });
   }, 120_000);
 });
 

@@ -378,8 +378,11 @@ export class SessionService {
     this.assertHostedHere(sessionId);
     const record = this.tables.session(sessionId);
     if (!record) throw notFound(sessionId);
-    if (loaded && !loaded.busy && loaded.record.lastSeq !== record.lastSeq) {
-      // another process ran the session since it was loaded here: start from the stored row
+    if (loaded && loaded.journal.haltedReason !== null && loaded.busy) {
+      throw new AtriumError('SESSION_CLOSED', `Session ${sessionId} is still stopping its agent here (${loaded.journal.haltedReason}); try again in a moment.`);
+    }
+    if (loaded && !loaded.busy && (loaded.record.lastSeq !== record.lastSeq || loaded.journal.haltedReason !== null)) {
+      // another process ran the session since it was loaded here (or took it over): start from the stored row
       this.sessions.delete(sessionId);
       return this.loadForWrite(sessionId);
     }
