@@ -9,7 +9,8 @@ import { startServer, type RunningServer } from './server/server';
  * server `atrium serve` runs (loopback only, token, origin checks), on the desktop's engine, so a
  * session handed over on the desktop can be picked up in a browser tab or by `atrium session pickup`
  * (it writes `<data dir>/server.json`, 0600). `set(true)` starts it once and returns its URL with the
- * token; `set(false)` stops it.
+ * token; `set(false)` stops it. While it runs, the sessions this app hosts record its origin, so
+ * `atrium session prompt|resume|rename|close` in a terminal sends them here instead of refusing.
  */
 export function createPickupServer(engine: Engine, dispatcher: Dispatcher, outDir: string) {
   let running: RunningServer | null = null;
@@ -21,6 +22,7 @@ export function createPickupServer(engine: Engine, dispatcher: Dispatcher, outDi
         // sessions hosted here now say where other processes can reach them
         engine.sessions.setHostOrigin(running.origin);
       } else if (!enable && running) {
+        engine.sessions.setHostOrigin(null);
         await running.close();
         removeServerInfo(engine.dataDir);
         running = null;

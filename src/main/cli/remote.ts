@@ -57,6 +57,7 @@ export class RemoteAtrium {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   private readonly listeners = new Set<(event: string, payload: unknown) => void>();
+  private readonly closeListeners = new Set<() => void>();
 
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data) => {
@@ -79,6 +80,7 @@ export class RemoteAtrium {
     ws.on('close', () => {
       for (const p of this.pending.values()) p.reject(new AtriumError('INTERNAL', 'The connection to Atrium closed.'));
       this.pending.clear();
+      for (const l of [...this.closeListeners]) l();
     });
   }
 
@@ -111,6 +113,16 @@ export class RemoteAtrium {
   subscribe(listener: (event: string, payload: unknown) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` once the connection closes (either side, or the server went away). */
+  onClose(listener: () => void): void {
+    this.closeListeners.add(listener);
+  }
+
+  /** Removes a listener given to {@link onClose}. */
+  offClose(listener: () => void): void {
+    this.closeListeners.delete(listener);
   }
 
   /** Closes the connection. */

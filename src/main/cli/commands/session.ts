@@ -7,6 +7,7 @@ import { sessionStateText } from '../../../shared/sessionStateText';
 import { toWireError } from '../../../shared/errors';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
+import { onHost, promptAtHost } from '../hostRouting';
 import { registerPickupCommand } from './pickup';
 import { SessionPrinter, type PermissionPolicy } from './sessionOutput';
 
@@ -19,7 +20,10 @@ const POLICIES = ['ask', 'allow-once', 'reject'];
 /**
  * `atrium session new|prompt|list|show|rename|resume|close|settings`: ACP sessions, with the runtime hosted in this
  * process for the duration of the command (the agent is stopped when the command ends; the session
- * stays resumable). With `--json`, every update is printed as one JSON line. `session new` first
+ * stays resumable). `prompt`, `resume`, `rename` and `close` on a session another live Atrium
+ * hosts go to that host (`atrium serve`, or the desktop app with pickup on, over its WebSocket: no
+ * second agent process) or are refused with where the session lives (another terminal, exit 1).
+ * With `--json`, every update is printed as one JSON line. `session new` first
  * prints what Atrium enforces for the agent and what it still loads by itself (the new-session
  * dialog's lines: stderr, or a first `{"event":"agentBehaviour","behaviour","lines"}` JSON line).
  */
@@ -78,16 +82,26 @@ export function registerSessionCommands(program: Command): void {
         const policy = checkPolicy(opts.onPermission);
         // SESSION_NOT_FOUND before anything starts; a paused session starts nothing until the user chooses
         if (ctx.engine.sessions.show(id).state === 'paused') throw new CliError(pausedText(id));
-        const printer = new SessionPrinter(ctx.engine, () => id, ctx.json, policy);
-        try {
-          const resumed = await ctx.dispatcher.call('sessions.resume', { sessionId: id });
-          if (resumed.session.state === 'paused') throw new CliError(pausedText(id));
-          if (resumed.session.state === 'failed') throw new CliError(`The agent could not resume: ${resumed.session.lastError ?? 'unknown error'}`);
-          const stop = await runPrompt(ctx, id, text);
-          finish(ctx, ctx.engine.sessions.show(id), stop);
-        } finally {
-          printer.close();
-        }
+        // a session another live Atrium hosts runs there (never a second agent here), else here
+        const { session, stop } = await onHost(
+          ctx.engine,
+          ctx.engine.dataDir,
+          id,
+          async () => {
+            const printer = new SessionPrinter(ctx.engine, () => id, ctx.json, policy);
+            try {
+              const resumed = await ctx.dispatcher.call('sessions.resume', { sessionId: id });
+              if (resumed.session.state === 'paused') throw new CliError(pausedText(id));
+              if (resumed.session.state === 'failed') throw new CliError(`The agent could not resume: ${resumed.session.lastError ?? 'unknown error'}`);
+              const stopped = await runPrompt(ctx, id, text);
+              return { session: ctx.engine.sessions.show(id), stop: stopped };
+            } finally {
+              printer.close();
+            }
+          },
+          (client, server) => promptAtHost(client, server, id, text, ctx.json, policy),
+        );
+        finish(ctx, session, stop);
       }),
     );
 
@@ -124,8 +138,14 @@ export function registerSessionCommands(program: Command): void {
     );
 
   withGlobalOptions(session.command('rename <id> <title>').description('set the session title ("" clears it); your title wins over titles the agent reports')).action((id: string, title: string, opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ dispatcher, print }) => {
-      const { session: s } = await dispatcher.call('sessions.rename', { sessionId: id, title });
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+      const { session: s } = await onHost(
+        engine,
+        engine.dataDir,
+        id,
+        () => dispatcher.call('sessions.rename', { sessionId: id, title }),
+        (client) => client.call('sessions.rename', { sessionId: id, title }),
+      );
       print({ session: s }, () => `Renamed: ${describeSession(s)}`);
     }),
   );
@@ -145,7 +165,7 @@ export function registerSessionCommands(program: Command): void {
       ].join('\n'),
     )
     .action((id: string, opts: GlobalOptions & { continueWithCurrentRules?: boolean; new?: boolean }) =>
-      runWithEngine(opts, async ({ dispatcher, print }) => {
+      runWithEngine(opts, async ({ engine, dispatcher, print }) => {
         if (opts.continueWithCurrentRules && opts.new) throw new CliError('Give either --continue-with-current-rules or --new, not both.', 2);
         if (opts.new) {
           const { session: created } = await dispatcher.call('sessions.resolveRuleMismatch', { sessionId: id, action: 'new', keepPrevious: true });
@@ -158,9 +178,22 @@ export function registerSessionCommands(program: Command): void {
           if (started.state === 'failed' || started.state === 'paused') process.exitCode = 1;
           return;
         }
+        // a session another live Atrium hosts is resumed there (never a second agent here)
         const { session: s } = opts.continueWithCurrentRules
-          ? await dispatcher.call('sessions.resolveRuleMismatch', { sessionId: id, action: 'continue' })
-          : await dispatcher.call('sessions.resume', { sessionId: id });
+          ? await onHost(
+              engine,
+              engine.dataDir,
+              id,
+              () => dispatcher.call('sessions.resolveRuleMismatch', { sessionId: id, action: 'continue' }),
+              (client) => client.call('sessions.resolveRuleMismatch', { sessionId: id, action: 'continue' }),
+            )
+          : await onHost(
+              engine,
+              engine.dataDir,
+              id,
+              () => dispatcher.call('sessions.resume', { sessionId: id }),
+              (client) => client.call('sessions.resume', { sessionId: id }),
+            );
         print({ session: s }, () =>
           s.state === 'paused'
             ? `${describeSession(s)}\n${pausedText(s.id)}`
@@ -189,8 +222,14 @@ export function registerSessionCommands(program: Command): void {
     );
 
   withGlobalOptions(session.command('close <id>').description('close a session (it can be resumed later)')).action((id: string, opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ dispatcher, print }) => {
-      const { session: s } = await dispatcher.call('sessions.close', { sessionId: id });
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+      const { session: s } = await onHost(
+        engine,
+        engine.dataDir,
+        id,
+        () => dispatcher.call('sessions.close', { sessionId: id }),
+        (client) => client.call('sessions.close', { sessionId: id }),
+      );
       print({ session: s }, () => `Closed: ${describeSession(s)}`);
     }),
   );

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { toast } from 'sonner';
+import { RequestError } from '../../api/client';
 import { useApp } from '../../state/appStore';
 import { surfaceFor } from './surface';
 
@@ -17,6 +18,9 @@ export interface SessionActions {
   rename(title: string): Promise<boolean>;
 }
 
+/** What to do when another Atrium process (a terminal, atrium serve, the desktop app) runs the session. */
+export const HOSTED_ELSEWHERE_HINT = 'Only the process that runs a session may change it. Continue it there, or try again here once it has finished there.';
+
 /** Builds the actions for one session. */
 export function useSessionActions(sessionId: string): SessionActions {
   const client = useApp((s) => s.client);
@@ -26,7 +30,9 @@ export function useSessionActions(sessionId: string): SessionActions {
       try {
         return await fn();
       } catch (e) {
-        toast.error(`${what}: ${(e as Error).message}`, next ? { description: next } : undefined);
+        // another Atrium process runs this session: its message says where; the generic hint would mislead
+        if (e instanceof RequestError && e.code === 'SESSION_HOSTED_ELSEWHERE') toast.error(`${what}: ${e.message}`, { description: HOSTED_ELSEWHERE_HINT });
+        else toast.error(`${what}: ${(e as Error).message}`, next ? { description: next } : undefined);
         return null;
       }
     };
