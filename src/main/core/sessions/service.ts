@@ -384,7 +384,7 @@ export class SessionService {
    * (marks interrupted) one left active by a process that is gone.
    * @throws AtriumError SESSION_NOT_FOUND | SESSION_HOSTED_ELSEWHERE
    */
-  private loadForWrite(sessionId: string): LiveSession {
+  loadForWrite(sessionId: string): LiveSession {
     const loaded = this.sessions.get(sessionId);
     if (loaded?.hosting) return loaded;
     this.assertHostedHere(sessionId);

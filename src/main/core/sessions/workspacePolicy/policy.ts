@@ -277,7 +277,7 @@ export class WorkspacePolicy implements SessionHooks {
    */
   async resolveMismatch(sessionId: string, action: 'continue' | 'new', options: { keepPrevious?: boolean } = {}): Promise<Session> {
     const session = this.deps.sessions.show(sessionId);
-    const live = this.deps.sessions.load(sessionId);
+    const live = this.deps.sessions.loadForWrite(sessionId);
     const st: PolicyState = this.core.state(live.hookContextForService());
     if (!st.row.mismatch) throw new AtriumError('INVALID_PARAMS', 'This session has no rule mismatch to resolve: its rules are unchanged, so a plain resume continues it.');
     if (action === 'new') {

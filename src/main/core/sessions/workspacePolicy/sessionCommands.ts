@@ -107,7 +107,7 @@ export class SessionCommands {
     if (!text.trim()) throw new AtriumError('INVALID_PARAMS', `/${item.record.id} expands to an empty prompt; nothing was sent. Add text to ${item.record.path}.`);
     const typed = `/${invokeName(invocables(src.catalog), item)}${input.argumentText.trim() ? ` ${input.argumentText.trim()}` : ''}`;
     const origin = src.from === 'snapshot' ? "the session's snapshot" : 'the current workspace files (no snapshot in this process yet)';
-    this.sessions.load(sessionId).append({
+    this.sessions.loadForWrite(sessionId).append({
       kind: 'policy_notice',
       data: {
         severity: 'info',

@@ -179,7 +179,7 @@ export class PolicyCore {
     if (st.append) st.append({ kind: 'policy_notice', data });
     else {
       try {
-        this.deps.sessions.load(st.sessionId).append({ kind: 'policy_notice', data });
+        this.deps.sessions.loadForWrite(st.sessionId).append({ kind: 'policy_notice', data });
       } catch (error) {
         console.error('[atrium] recording a policy notice failed:', error);
       }
