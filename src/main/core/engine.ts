@@ -150,6 +150,7 @@ export function createEngine(options: EngineOptions): Engine {
             trust.announceExternalChanges(); // also re-pushes the workspace list and revalidates bundles
             workspaces?.announceExternalChanges();
             hooks.announceExternalChanges();
+            sessions.followExternalWrites(); // open views follow sessions a terminal (or another process) runs
           },
         })
       : () => undefined;

@@ -154,6 +154,21 @@ export type AgentCapabilitiesInfo = z.infer<typeof AgentCapabilitiesInfo>;
 export const QueuedPrompt = z.object({ promptId: z.string(), text: z.string(), queuedAt: z.string() });
 export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
 
+/**
+ * The other Atrium process (a terminal's `atrium session …`, `atrium serve`, the desktop app) whose
+ * agent runs a session right now. Only that process can prompt, stop or answer it; other surfaces
+ * show the session as it is saved and follow it as the host writes.
+ */
+export const HostedElsewhere = z.object({
+  kind: z.enum(['cli', 'serve', 'app']),
+  pid: z.number().int(),
+  /** Where that process answers requests (serve / the app's pickup server), or null (a terminal). */
+  origin: z.string().nullable(),
+  /** For a person: `a terminal: atrium session … (pid 123)`, `atrium serve (pid 123) at http://…`. */
+  description: z.string(),
+});
+export type HostedElsewhere = z.infer<typeof HostedElsewhere>;
+
 /** Atrium's durable record of one session, as lists and headers show it. */
 export const Session = z.object({
   id: z.string(),
@@ -192,6 +207,8 @@ export const Session = z.object({
   eventCount: z.number().int(),
   /** Number of transcript items (ids run from 1 to this). */
   itemCount: z.number().int(),
+  /** The other live Atrium process hosting the session's agent, or null (hosted here, or by nobody). */
+  hostedElsewhere: HostedElsewhere.nullable(),
 });
 export type Session = z.infer<typeof Session>;
 

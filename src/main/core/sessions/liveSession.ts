@@ -14,7 +14,7 @@ import { Journal } from './journal';
 import { announcePermission, askPermission, permissionRoute, retargetPermissions } from './permissionRouting';
 import { notPendingError, PermissionBroker, type AnsweredBy } from './permissions';
 import { killProcessTree } from '../process/processTree';
-import { claimHost, hostedElsewhereMessage, releaseHost, type HostIdentity, type SessionHost } from './ownership';
+import { claimHost, hostedElsewhereMessage, hostedElsewhereOf, releaseHost, type HostIdentity, type SessionHost } from './ownership';
 import { PromptQueue } from './promptQueue';
 import { toSession, type SessionRecord } from './records';
 import { agentEnv, exitBehindFailure, handshake, howItEnded, raceExit, startFailureMessage, type StartupProgress } from './startup';
@@ -145,7 +145,18 @@ export class LiveSession {
       live: this.live,
       queue: this.queue.summary(),
       pendingPermissions: this.permissions.count,
+      // hosted here: nobody else; otherwise (a stale copy, or one that lost its host) name the live host, one keyed read
+      hostedElsewhere: this.hostClaimed ? null : this.foreignHost(),
     });
+  }
+
+  private foreignHost(): Session['hostedElsewhere'] {
+    try {
+      const row = this.deps.store.db.prepare('SELECT owner_json FROM sessions WHERE id = ?').get(this.id) as { owner_json: string | null } | undefined;
+      return hostedElsewhereOf(row?.owner_json, this.deps.host);
+    } catch {
+      return null;
+    }
   }
 
   /** stderr of the running process, else the stored tail of the last one. */

@@ -185,3 +185,13 @@ export function describeHost(host: SessionHost): string {
 export function hostedElsewhereMessage(sessionId: string, host: SessionHost): string {
   return `Session ${sessionId} is running in ${describeHost(host)}; its agent can be driven only there. Use that window or terminal, or wait until its agent stops (atrium session show ${sessionId}).`;
 }
+
+/**
+ * The contract's `Session.hostedElsewhere` for a stored `owner_json`: the host when it is alive and
+ * not `me` (this engine), else null. Pure apart from the liveness check (one `kill(pid, 0)`).
+ */
+export function hostedElsewhereOf(ownerJson: string | null | undefined, me: HostIdentity | null): { kind: HostKind; pid: number; origin: string | null; description: string } | null {
+  const host = parseHost(ownerJson);
+  if (!host || (me && me.isMe(host)) || !isHostAlive(host)) return null;
+  return { kind: host.kind, pid: host.pid, origin: host.origin, description: describeHost(host) };
+}

@@ -155,6 +155,8 @@ export interface LiveFacts {
   live: boolean;
   queue: Session['queue'];
   pendingPermissions: number;
+  /** The other live process hosting the session (see `ownership.ts` `hostedElsewhereOf`); default null. */
+  hostedElsewhere?: Session['hostedElsewhere'];
 }
 
 /**
@@ -204,5 +206,6 @@ export function toSession(s: SessionRecord, live: LiveFacts): Session {
     capabilities: s.capabilities,
     eventCount: s.lastSeq,
     itemCount: s.lastItem,
+    hostedElsewhere: live.hostedElsewhere ?? null,
   };
 }

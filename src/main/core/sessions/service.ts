@@ -7,6 +7,7 @@ import { canonicalDirectory } from '../workspaces/identity';
 import type { WorkspaceService } from '../workspaces/service';
 import { AgentRegistry } from './agentRegistry';
 import type { PermissionRoute } from './events';
+import { ExternalSessionFollower } from './follower';
 import { HookChain, type SessionHooks } from './hooks';
 import { notPendingError, type AnsweredBy } from './permissions';
 import { listAgentSessions } from './listing';
@@ -84,6 +85,7 @@ export class SessionService {
   private port: SessionRuntimePort = {};
   private readonly me: HostIdentity;
   private readonly leaseTimer: NodeJS.Timeout;
+  private readonly follower: ExternalSessionFollower;
 
   constructor(
     private readonly store: Store,
@@ -96,6 +98,7 @@ export class SessionService {
     this.agents = new AgentRegistry(store, bus, dataDir, { presets: options.presets, envPath: options.envPath, npmCommand: options.npmCommand });
     this.me = new HostIdentity(options.hostKind ?? 'cli');
     this.me.register();
+    this.follower = new ExternalSessionFollower(this.tables, bus, this.me, (id) => this.sessions.get(id)?.hosting === true);
     this.leaseTimer = setInterval(() => this.renewLeases(), LEASE_RENEW_MS);
     this.leaseTimer.unref();
   }
@@ -248,12 +251,27 @@ export class SessionService {
   /** Sessions, most recently active first; filtered by workspace or folder. */
   list(filter: { workspaceId?: string; cwd?: string; limit?: number } = {}): Session[] {
     const hosted = new Map([...this.sessions].filter(([, live]) => live.hosting));
-    return listSessions(this.store, hosted, filter, (cwd) => this.place({ cwd }, false));
+    const sessions = listSessions(this.store, hosted, filter, (cwd) => this.place({ cwd }, false), this.me);
+    for (const s of sessions) this.follower.note({ id: s.id, lastSeq: s.eventCount, lastItem: s.itemCount }, false);
+    return sessions;
   }
 
   /** One session for its view. @throws AtriumError SESSION_NOT_FOUND */
   show(sessionId: string): SessionDetails {
-    return showSession(this.tables, this.current(sessionId), sessionId);
+    const details = showSession(this.tables, this.current(sessionId), sessionId, this.me);
+    this.follower.note({ id: details.id, lastSeq: details.eventCount, lastItem: details.itemCount }, true);
+    return details;
+  }
+
+  /**
+   * Another Atrium process committed to the database (the engine's `data_version` poll): pushes
+   * `sessionUpdated` / `sessionEvent` for the sessions listed or shown here that it changed (not
+   * those hosted here), so open views follow a session a terminal runs. Reads only.
+   * @returns the ids pushed
+   */
+  followExternalWrites(): string[] {
+    if (this.closed) return [];
+    return this.follower.poll();
   }
 
   /**
@@ -261,7 +279,11 @@ export class SessionService {
    * @throws AtriumError SESSION_NOT_FOUND
    */
   transcript(sessionId: string, page: { before?: number; after?: number; limit?: number } = {}): { items: TranscriptItem[]; total: number; hasBefore: boolean; hasAfter: boolean } {
-    return transcriptPage(this.tables, this.current(sessionId), sessionId, page);
+    const result = transcriptPage(this.tables, this.current(sessionId), sessionId, page);
+    const newest = result.items[result.items.length - 1]?.id ?? result.total;
+    const record = this.tables.session(sessionId);
+    if (record) this.follower.note({ id: sessionId, lastSeq: record.lastSeq, lastItem: Math.min(newest, record.lastItem) }, true);
+    return result;
   }
 
   /**

@@ -9,7 +9,7 @@ import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import { Journal } from './journal';
 import type { LiveSession } from './liveSession';
-import { isHostAlive, parseHost } from './ownership';
+import { hostedElsewhereOf, isHostAlive, parseHost, type HostIdentity } from './ownership';
 import { fromRow, toSession, type SessionRecord, type SessionRow } from './records';
 import type { SessionTables } from './tables';
 
@@ -22,8 +22,13 @@ export function notFound(id: string): AtriumError {
 }
 
 /** A stored session as the contract shows it without an agent process. */
-function storedSummary(record: SessionRecord): Session {
-  return toSession(record, { live: false, queue: [], pendingPermissions: 0 });
+function storedSummary(record: SessionRecord, hostedElsewhere: Session['hostedElsewhere'] = null): Session {
+  return toSession(record, { live: false, queue: [], pendingPermissions: 0, hostedElsewhere });
+}
+
+/** A stored session row as readers show it (dead-host active sessions as interrupted; the live foreign host named). */
+export function shownSummary(record: SessionRecord, ownerJson: string | null | undefined, me: HostIdentity | null): Session {
+  return storedSummary(asShown(record, ownerJson), hostedElsewhereOf(ownerJson, me));
 }
 
 /**
@@ -44,6 +49,7 @@ export function listSessions(
   loaded: ReadonlyMap<string, LiveSession>,
   filter: { workspaceId?: string; cwd?: string; limit?: number },
   place: (cwd: string) => { workspace: Workspace | null; cwd: string },
+  me: HostIdentity | null = null,
 ): Session[] {
   const limit = filter.limit ?? 500;
   let rows: SessionRow[];
@@ -57,15 +63,15 @@ export function listSessions(
   } else {
     rows = store.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC LIMIT ?').all(limit) as SessionRow[];
   }
-  return rows.map((row) => loaded.get(row.id)?.summary() ?? storedSummary(asShown(fromRow(row), (row as SessionRow & { owner_json?: string | null }).owner_json)));
+  return rows.map((row) => loaded.get(row.id)?.summary() ?? shownSummary(fromRow(row), (row as SessionRow & { owner_json?: string | null }).owner_json, me));
 }
 
 /** One session for its view: summary, pending permissions, diagnostics. @throws AtriumError SESSION_NOT_FOUND */
-export function showSession(tables: SessionTables, live: LiveSession | undefined, sessionId: string): SessionDetails {
+export function showSession(tables: SessionTables, live: LiveSession | undefined, sessionId: string, me: HostIdentity | null = null): SessionDetails {
   const stored = live ? null : tables.session(sessionId);
   const record = live?.record ?? stored;
   if (!record) throw notFound(sessionId);
-  const summary = live?.summary() ?? storedSummary(asShown(record, ownerJson(tables, sessionId)));
+  const summary = live?.summary() ?? shownSummary(record, ownerJson(tables, sessionId), me);
   const permissions = tables
     .openIds(sessionId, ['pending'])
     .map((id) => tables.item(sessionId, id))
