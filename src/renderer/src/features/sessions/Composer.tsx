@@ -19,8 +19,20 @@ export interface ComposerHandle {
  * transcript records `/name`), Esc closes the preview. While a turn runs, a sent prompt is queued.
  * Stop (Esc) cancels the running turn.
  */
-export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands: AgentCommand[]; running: boolean; queued: number; onSend(text: string): Promise<boolean>; onStop(): void }>(function Composer(
-  { sessionId, commands, running, queued, onSend, onStop },
+export const Composer = forwardRef<
+  ComposerHandle,
+  {
+    sessionId: string;
+    commands: AgentCommand[];
+    running: boolean;
+    queued: number;
+    onSend(text: string): Promise<boolean>;
+    onStop(): void;
+    /** Why this window cannot drive the session (another Atrium process runs it): input, Send and Stop are disabled with it as tooltip. */
+    disabledReason?: string | null;
+  }
+>(function Composer(
+  { sessionId, commands, running, queued, onSend, onStop, disabledReason = null },
   ref,
 ) {
   const [text, setText] = useState('');
@@ -57,7 +69,7 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
   const agentClash = !slash.open && agentName !== null && clashes.has(agentName) && commands.some((c) => c.name === agentName) ? agentName : null;
 
   const send = async () => {
-    if (sending) return;
+    if (sending || disabledReason) return;
     if (slash.open) {
       if (!slash.preview) return; // still expanding (or refused: the preview says why)
     } else if (!text.trim()) return;
@@ -101,7 +113,7 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
     }
   };
 
-  const placeholder = running ? 'Type to queue a prompt for after this turn…' : commands.length || slash.workspace.length ? 'Message the agent — / for commands' : 'Message the agent';
+  const placeholder = disabledReason ? 'Driven from another Atrium process' : running ? 'Type to queue a prompt for after this turn…' : commands.length || slash.workspace.length ? 'Message the agent — / for commands' : 'Message the agent';
   return (
     <div className="sess-composer">
       {menuOpen && <SlashMenu id="sess-slash" items={matches} active={activeIndex} inactive={slash.inactive} clashes={clashes} onPick={pick} />}
@@ -122,6 +134,8 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
         rows={Math.min(8, Math.max(2, text.split('\n').length))}
         value={text}
         placeholder={placeholder}
+        disabled={disabledReason !== null}
+        title={disabledReason ?? undefined}
         onChange={(e) => edit(e.target.value)}
         onKeyDown={onKeyDown}
         role="combobox"
@@ -155,11 +169,11 @@ export const Composer = forwardRef<ComposerHandle, { sessionId: string; commands
           {queued > 0 && ` · ${queued} queued`}
         </span>
         {running && (
-          <button className="button danger-ghost" onClick={onStop} title="Stop the running turn (Esc)">
+          <button className="button danger-ghost" onClick={onStop} disabled={disabledReason !== null} title={disabledReason ?? 'Stop the running turn (Esc)'}>
             <Square size={13} /> Stop
           </button>
         )}
-        <button className="button primary" onClick={() => void send()} disabled={(slash.open ? !slash.preview : !text.trim()) || sending}>
+        <button className="button primary" onClick={() => void send()} disabled={(slash.open ? !slash.preview : !text.trim()) || sending || disabledReason !== null} title={disabledReason ?? undefined}>
           <Send size={13} /> {running ? 'Queue' : 'Send'}
         </button>
       </div>

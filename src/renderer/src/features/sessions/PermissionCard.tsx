@@ -21,11 +21,14 @@ export const PermissionCard = memo(function PermissionCard({
   item,
   index,
   onAnswer,
+  disabledReason = null,
 }: {
   sessionId: string;
   item: PermissionItem;
   index: number;
   onAnswer(requestId: string, optionId: string): Promise<void>;
+  /** Why it cannot be answered here (another Atrium process runs the session): the options are disabled with it as tooltip. */
+  disabledReason?: string | null;
 }) {
   const [busy, setBusy] = useState(false);
   const answer = async (optionId: string) => {
@@ -37,7 +40,7 @@ export const PermissionCard = memo(function PermissionCard({
     }
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || disabledReason) return;
     const n = Number(e.key);
     if (Number.isInteger(n) && n >= 1 && n <= item.options.length) {
       e.preventDefault();
@@ -65,7 +68,7 @@ export const PermissionCard = memo(function PermissionCard({
       )}
       <div className="sess-permission-options" role="group" aria-label="Answer">
         {item.options.map((o, i) => (
-          <button key={o.optionId} className={OPTION_CLASS[o.kind]} disabled={busy} onClick={() => void answer(o.optionId)} data-option-id={o.optionId} data-option-kind={o.kind}>
+          <button key={o.optionId} className={OPTION_CLASS[o.kind]} disabled={busy || disabledReason !== null} title={disabledReason ?? undefined} onClick={() => void answer(o.optionId)} data-option-id={o.optionId} data-option-kind={o.kind}>
             <kbd aria-hidden>{i + 1}</kbd> {o.name}
           </button>
         ))}

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import './sessionHeader.css';
 import { ArrowLeft, Power, Stethoscope } from 'lucide-react';
 import type { SessionDetails } from '../../../../shared/contract';
+import { hostedReason } from './HostedElsewhere';
 import { ModeSwitches } from './ModeSwitches';
 import { SessionTitle } from './SessionTitle';
 import { SessionStateBadge } from './StateBadge';
@@ -40,6 +41,7 @@ export function SessionHeader({
   /** More header buttons (workspace policy, hand over, archive). */
   actions?: ReactNode;
 }) {
+  const blocked = hostedReason(session);
   return (
     <header className="sess-header">
       <div className="sess-header-row">
@@ -66,7 +68,7 @@ export function SessionHeader({
           <Stethoscope size={13} aria-hidden /> <span className="sess-btn-label">Diagnostics</span>
         </button>
         {session.state !== 'closed' && (
-          <button className="button" onClick={onClose} title="Close the session (stops the agent process if it runs); it stays resumable">
+          <button className="button" onClick={onClose} disabled={blocked !== null} title={blocked ?? 'Close the session (stops the agent process if it runs); it stays resumable'}>
             <Power size={13} aria-hidden /> <span className="sess-btn-label">Close</span>
           </button>
         )}

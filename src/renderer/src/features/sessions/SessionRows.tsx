@@ -2,6 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import type { Session } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { plural, relativeTime, sessionTitle } from './format';
+import { hostLabel } from './HostedElsewhere';
 import { SessionStateBadge } from './StateBadge';
 import { useNow } from './useNow';
 
@@ -33,6 +34,11 @@ export function SessionRows({ sessions, showWorkspace, onOpen, label }: { sessio
           <button className={`sess-row${s.pendingPermissions > 0 ? ' attention' : ''}`} data-session-id={s.id} tabIndex={s.id === tabStop ? 0 : -1} onFocus={() => setCurrent(s.id)} onClick={() => onOpen(s.id)} onKeyDown={onKeyDown}>
             <span className="sess-row-state">
               <SessionStateBadge session={s} />
+              {s.hostedElsewhere && (
+                <span className="sess-row-host muted" title={`Runs in ${s.hostedElsewhere.description}`}>
+                  {hostLabel(s.hostedElsewhere)}
+                </span>
+              )}
             </span>
             <span className="sess-row-title">{sessionTitle(s, s.workspaceId ? names.get(s.workspaceId) : null)}</span>
             <span className="sess-row-meta">

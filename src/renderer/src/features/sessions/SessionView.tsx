@@ -8,6 +8,7 @@ import { ArchiveButton } from './ArchiveDialog';
 import { DiagnosticsPanel } from './DiagnosticsPanel';
 import { isTurnRunning } from './format';
 import { HandoverBox, HandoverButton } from './Handover';
+import { HostedElsewhereBanner, hostedReason } from './HostedElsewhere';
 import { PermissionCard } from './PermissionCard';
 import { PermissionElsewhere } from './PermissionElsewhere';
 import { routePermission, usePermissionTakeOvers } from './permissionRouting';
@@ -64,12 +65,15 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   };
 
   // Esc stops the turn; Alt+digit answers the oldest permission request (not while a dialog is open)
-  const latest = useRef({ running, pending: answerable, actions });
-  latest.current = { running, pending: answerable, actions };
+  // another Atrium process runs the session: nothing here may drive it (the controls say why)
+  const blocked = details ? hostedReason(details) : null;
+  const latest = useRef({ running, pending: answerable, actions, blocked });
+  latest.current = { running, pending: answerable, actions, blocked };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
-      const { running: r, pending: p, actions: a } = latest.current;
+      const { running: r, pending: p, actions: a, blocked: b } = latest.current;
+      if (b) return;
       if (e.key === 'Escape' && r) {
         e.preventDefault();
         void a.stop();
@@ -153,7 +157,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         onConfig={(id, v) => void actions.setConfig(id, v)}
         onRename={actions.rename}
       />
-      <SessionStatusBanner session={details} resuming={resuming} ruleMismatch={Boolean(policy?.mismatch)} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />
+      <HostedElsewhereBanner session={details} />
+      {!blocked && <SessionStatusBanner session={details} resuming={resuming} ruleMismatch={Boolean(policy?.mismatch)} onResume={() => void resume()} onDiagnostics={() => (data.refreshDetails(), setDiagOpen(true))} />}
       {policy?.mismatch && <RuleMismatch sessionId={sessionId} mismatch={policy.mismatch} onResolved={policyLive.reload} />}
       {issued && issued.sessionId === sessionId && policy?.handover?.expiresAt === issued.expiresAt && <HandoverBox key={issued.code} code={issued} onDismiss={() => setIssued(null)} />}
       <div className={`sess-body${diagOpen || policyOpen ? ' with-diag' : ''}`}>
@@ -177,13 +182,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <div className="sess-bottom">
             {routed.map(({ item, route }) =>
               route.answerHere ? (
-                <PermissionCard key={item.requestId} sessionId={sessionId} item={item} index={answerable.indexOf(item)} onAnswer={actions.answer} />
+                <PermissionCard key={item.requestId} sessionId={sessionId} item={item} index={answerable.indexOf(item)} onAnswer={actions.answer} disabledReason={blocked} />
               ) : (
                 <PermissionElsewhere key={item.requestId} item={item} surfaceId={route.surfaceId} label={route.label} onTakeOver={() => routing.takeOver(sessionId, item.requestId)} />
               ),
             )}
             <QueueList queue={details.queue} onRemove={(id) => void actions.dequeue(id)} />
-            <Composer ref={composer} sessionId={sessionId} commands={details.commands} running={running} queued={details.queue.length} onSend={actions.send} onStop={() => void actions.stop()} />
+            <Composer ref={composer} sessionId={sessionId} commands={details.commands} running={running} queued={details.queue.length} onSend={actions.send} onStop={() => void actions.stop()} disabledReason={blocked} />
           </div>
         </div>
         {diagOpen && <DiagnosticsPanel session={details} onRefresh={data.refreshDetails} onClose={() => setDiagOpen(false)} />}
