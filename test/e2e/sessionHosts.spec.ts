@@ -26,7 +26,7 @@ test.afterEach(async () => {
 
 const BIN = path.join(repoRoot, 'bin/atrium.js');
 
-test('a prompt sent in the browser to a session a terminal runs says where it runs and what to do', async ({ page }) => {
+test('a session a terminal runs is followed live in the browser, says where it runs, and cannot be driven from here until it ends', async ({ page }) => {
   const base = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-hosts-'));
   const dataDir = path.join(base, 'data');
   const ws = path.join(base, 'project');
@@ -44,6 +44,7 @@ test('a prompt sent in the browser to a session a terminal runs says where it ru
   terminal.stdout!.on('data', (d) => (out += String(d)));
   await expect.poll(() => /"sessionId":"([^"]+)"[^\n]*tick/.exec(out)?.[1] ?? null, { timeout: 30_000 }).not.toBeNull();
   const sessionId = /"sessionId":"([^"]+)"/.exec(out)![1];
+  const pid = terminal.pid!;
 
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
@@ -51,9 +52,29 @@ test('a prompt sent in the browser to a session a terminal runs says where it ru
   await atrium.open(server.url);
   await page.evaluate((id) => (location.hash = `#/sessions/${id}`), sessionId);
   await expect(sessions.view).toBeVisible();
-  await sessions.send('from the browser');
-  await expect(page.getByText(new RegExp(`Could not send the prompt: Session ${sessionId} is running in a terminal: atrium session … \\(pid ${terminal.pid}\\)`))).toBeVisible();
-  await expect(page.getByText('Only the process that runs a session may change it.', { exact: false })).toBeVisible();
-  // the terminal's turn went on: nothing was queued from the browser
-  expect(out).not.toContain('from the browser');
+
+  // where it runs, calmly, and why nothing here drives it
+  const banner = sessions.view.locator('.sess-banner-hosted');
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText(`Runs in a terminal: atrium session … (pid ${pid}). Shown here as it is saved; to prompt, stop or answer it, use that terminal — or wait until it ends.`);
+  const prompt = sessions.input;
+  await expect(prompt).toBeDisabled();
+  await expect(prompt).toHaveAttribute('title', /Runs in a terminal/);
+  await expect(sessions.button(/^Close$/)).toBeDisabled();
+
+  // the transcript follows the terminal's stream without a reload
+  const ticks = async () => ((await sessions.items('agent_message').allTextContents()).join('').match(/tick/g) ?? []).length;
+  const seen = await ticks();
+  await expect.poll(ticks, { timeout: 15_000 }).toBeGreaterThan(seen + 3);
+  // the terminal was not disturbed
+  expect(out).not.toContain('SESSION_HOSTED_ELSEWHERE');
+
+  // when the terminal ends (Ctrl+C), the view shows the final state and may drive the session again
+  const t = terminal;
+  await new Promise<void>((resolve) => {
+    t.once('exit', () => resolve());
+    t.kill('SIGINT');
+  });
+  await expect(banner).toBeHidden({ timeout: 15_000 });
+  await expect(prompt).toBeEnabled();
 });
