@@ -1,16 +1,19 @@
 import type { SessionConfigOption, SessionDetails } from '../../../../shared/contract';
+import { hostedReason } from './HostedElsewhere';
 
 /**
  * The agent's mode and configuration options as compact selects (shown only when the agent
- * advertises them). Changes go through `sessions.setMode` / `sessions.setConfigOption`.
+ * advertises them). Changes go through `sessions.setMode` / `sessions.setConfigOption`; disabled
+ * (with the reason as tooltip) while another Atrium process runs the session.
  */
 export function ModeSwitches({ session, onMode, onConfig }: { session: SessionDetails; onMode(modeId: string): void; onConfig(id: string, value: string | boolean): void }) {
   const modes = session.modes;
   // a config option of category "mode" mirrors the modes; show it once
   const options = session.configOptions.filter((o) => !(modes && modes.available.length && o.category === 'mode'));
   if (!modes?.available.length && !options.length) return null;
+  const blocked = hostedReason(session);
   return (
-    <div className="sess-switches">
+    <fieldset className="sess-switches" disabled={blocked !== null} title={blocked ?? undefined}>
       {modes && modes.available.length > 0 && (
         <label className="sess-switch" title={modes.available.find((m) => m.id === modes.currentModeId)?.description ?? 'Agent mode'}>
           <span className="muted">Mode</span>
@@ -27,7 +30,7 @@ export function ModeSwitches({ session, onMode, onConfig }: { session: SessionDe
       {options.map((o) => (
         <ConfigSwitch key={o.id} option={o} onChange={(v) => onConfig(o.id, v)} />
       ))}
-    </div>
+    </fieldset>
   );
 }
 
