@@ -108,6 +108,23 @@ describe('ExternalSessionFollower', () => {
     expect(changes(viewer)).toBe(before); // the follower only reads
   });
 
+  it('pushes the header again when the host dies without writing (kill -9): no host, interrupted', () => {
+    const { follower, pushes, tables, journal, cli } = setup();
+    follower.note(tables.session('s1')!, true);
+    journal.append(chunk('partial'));
+    expect(follower.poll()).toEqual(['s1']);
+    pushes.length = 0;
+    expect(follower.checkHosts()).toEqual([]); // host alive: nothing read, nothing pushed
+    expect(pushes).toEqual([]);
+    cli.unregister(); // in this process, a closed engine's leases are dead at once: as a killed process's
+    expect(follower.checkHosts()).toEqual(['s1']);
+    const header = pushes.find((p) => p.event === 'sessionUpdated')?.payload as { session: Session };
+    expect(header.session.hostedElsewhere).toBeNull();
+    expect(header.session.state).toBe('interrupted');
+    pushes.length = 0;
+    expect(follower.checkHosts()).toEqual([]); // once
+  });
+
   it('leaves sessions hosted in this process to their own journal', () => {
     const { follower, tables, journal, pushes } = setup();
     const hostedHere = new ExternalSessionFollower(tables, new EventBus(), null, () => true);

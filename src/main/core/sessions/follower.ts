@@ -9,7 +9,7 @@
  */
 import type { Session, TranscriptItem } from '../../../shared/contract';
 import type { EventBus } from '../events/bus';
-import { parseHost, type HostIdentity } from './ownership';
+import { isHostAlive, parseHost, type HostIdentity, type SessionHost } from './ownership';
 import { fromRow, type SessionRecord, type SessionRow } from './records';
 import { shownSummary } from './sessionQueries';
 import type { SessionTables } from './tables';
@@ -26,6 +26,8 @@ interface Seen {
   item: number | null;
   /** The host last pushed ({@link hostKey}; undefined: not read yet), so a host letting go is pushed even without a new event. */
   owner?: string | null;
+  /** The foreign host named in the last header pushed, while it was alive (see {@link ExternalSessionFollower.checkHosts}). */
+  host?: SessionHost | null;
 }
 
 /** Re-reads and pushes sessions another process changed; see the module comment. */
@@ -109,9 +111,31 @@ export class ExternalSessionFollower {
       this.bus.emit('sessionUpdated', { session });
       seen.seq = record.lastSeq;
       seen.owner = hostKey(row.owner_json);
+      seen.host = session.hostedElsewhere ? parseHost(row.owner_json) : null;
       pushed.push(id);
     }
     for (const id of [...this.seen.keys()]) if (!present.has(id)) this.seen.delete(id); // deleted sessions
+    return pushed;
+  }
+
+  /**
+   * A host that dies without a word (kill -9, a crash) writes nothing, so {@link poll} never runs for
+   * it: on a timer (the engine's lease timer), re-checks the hosts named in pushed headers and
+   * pushes the header again once one is gone (the session then reads as interrupted, no host).
+   * No database access unless a host died.
+   * @returns the ids pushed
+   */
+  checkHosts(): string[] {
+    const pushed: string[] = [];
+    for (const [id, seen] of this.seen) {
+      if (!seen.host || isHostAlive(seen.host)) continue;
+      seen.host = null;
+      if (this.hostedHere(id)) continue;
+      const row = this.selectRow.get(id) as (SessionRow & { owner_json: string | null }) | undefined;
+      if (!row) continue;
+      this.bus.emit('sessionUpdated', { session: shownSummary(fromRow(row), row.owner_json, this.me) });
+      pushed.push(id);
+    }
     return pushed;
   }
 

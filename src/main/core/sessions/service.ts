@@ -99,7 +99,10 @@ export class SessionService {
     this.me = new HostIdentity(options.hostKind ?? 'cli');
     this.me.register();
     this.follower = new ExternalSessionFollower(this.tables, bus, this.me, (id) => this.sessions.get(id)?.hosting === true);
-    this.leaseTimer = setInterval(() => this.renewLeases(), LEASE_RENEW_MS);
+    this.leaseTimer = setInterval(() => {
+      this.renewLeases();
+      this.followDeadHosts();
+    }, LEASE_RENEW_MS);
     this.leaseTimer.unref();
   }
 
@@ -434,6 +437,15 @@ export class SessionService {
   private assertHostedHere(sessionId: string): void {
     const host = this.hostOf(sessionId);
     if (host) throw new AtriumError('SESSION_HOSTED_ELSEWHERE', hostedElsewhereMessage(sessionId, host));
+  }
+
+  /** Pushes the header of followed sessions whose foreign host died without writing (see `ExternalSessionFollower.checkHosts`). */
+  private followDeadHosts(): void {
+    try {
+      this.follower.checkHosts();
+    } catch (error) {
+      console.error('[atrium] checking the hosts of followed sessions failed:', error);
+    }
   }
 
   /** Extends the leases of the sessions whose agent runs here; a session another process took over is stopped here. */
