@@ -2,8 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the fake model answers to one Messages request. */
-/** A reply of the fake model; `paceMs` streams a text reply one word per `paceMs` milliseconds (a long, slow answer). */
-export type FakeReply = { text: string; paceMs?: number } | { toolUse: { name: string; input: Record<string, unknown> }; text?: string };
+/**
+ * A reply of the fake model; `paceMs` streams a text reply one word per `paceMs` milliseconds (a long,
+ * slow answer), and `hold` stops that stream after `afterWords` words until `until` settles, so a test
+ * can act while the answer is provably still streaming, however loaded the machine is.
+ */
+export type FakeReply =
+  | { text: string; paceMs?: number; hold?: { afterWords: number; until: Promise<unknown> } }
+  | { toolUse: { name: string; input: Record<string, unknown> }; text?: string };
 
 /** One request the fake endpoint received (body parsed). */
 export interface FakeRequest {
@@ -88,9 +94,13 @@ export async function startFakeAnthropic(reply: (req: FakeRequest) => FakeReply)
         void (async () => {
           send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
           send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+          const hold = 'hold' in answer ? answer.hold : undefined;
+          let sent = 0;
           for (const word of answer.text.match(/\S+\s*/g) ?? ['']) {
             if (res.destroyed) return;
+            if (hold && sent === hold.afterWords) await hold.until.catch(() => undefined);
             send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: word } });
+            sent++;
             await new Promise((r) => setTimeout(r, paceMs));
           }
           send('content_block_stop', { type: 'content_block_stop', index: 0 });

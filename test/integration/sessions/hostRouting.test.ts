@@ -278,11 +278,13 @@ describe('the real Claude adapter hosted by atrium serve', () => {
     fs.mkdirSync(home);
     fs.mkdirSync(ws);
     const answer = `Forwarded answer from the fake model: ${Array.from({ length: 24 }, (_, i) => `word${i}`).join(' ')} the end.`;
+    // the forwarded answer comes a word at a time and stops after its first words until the terminal printed them
+    let partPrinted!: () => void;
+    const printed = new Promise<void>((resolve) => (partPrinted = resolve));
     fake = await startFakeAnthropic((req) => {
       const text = lastUserText(req);
       if (text.includes('<session>')) return { text: 'Fake title' };
-      // the forwarded answer comes slowly, a word at a time, so it streams to the terminal in pieces
-      return /from a terminal/.test(text) ? { text: answer, paceMs: 40 } : { text: 'Warm-up reply.' };
+      return /from a terminal/.test(text) ? { text: answer, paceMs: 40, hold: { afterWords: 8, until: Promise.race([printed, new Promise((r) => setTimeout(r, 60_000).unref())]) } } : { text: 'Warm-up reply.' };
     });
     fs.mkdirSync(installDir(dataDir, claude), { recursive: true });
     fs.writeFileSync(
@@ -302,7 +304,10 @@ describe('the real Claude adapter hosted by atrium serve', () => {
     let sawPart = false;
     cli.child.stdout!.on('data', () => {
       const out = cli.stdout();
-      if (out.includes('Forwarded answer') && !out.includes('the end.')) sawPart = true;
+      if (out.includes('Forwarded answer') && !out.includes('the end.')) {
+        sawPart = true;
+        partPrinted();
+      }
     });
     const { status } = await cli.exited;
     expect(sawPart).toBe(true);

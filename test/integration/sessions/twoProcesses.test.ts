@@ -365,10 +365,13 @@ describe('two real Atrium processes with the real Claude adapter (offline, fake 
   it('CLI + CLI: a slow Claude answer keeps streaming and persisting while another process lists, shows and is refused a prompt', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i}`);
     const answer = `${words.join(' ')}.`;
+    // the answer stops half-way until the other process has listed, shown and been refused
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     world = await claudeWorld((req) => {
       const text = lastUserText(req);
       if (text.includes('<session>')) return { text: 'Fake title' };
-      if (/long/i.test(text)) return { text: answer, paceMs: 25 };
+      if (/long/i.test(text)) return { text: answer, paceMs: 25, hold: { afterWords: 200, until: released } };
       return { text: 'short answer' };
     });
     const w = world;
@@ -385,6 +388,8 @@ describe('two real Atrium processes with the real Claude adapter (offline, fake 
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`(pid ${host.child.pid})`);
     expect(facts(w.dataDir, id).state).toBe('busy');
+    expect(host.stdout()).not.toContain('word200 ');
+    release();
 
     const end = await host.exited;
     expect(end.code, host.stderr()).toBe(0);
