@@ -146,7 +146,9 @@ export const Composer = forwardRef<
       />
       <div className="sess-composer-actions">
         <span className="muted sess-composer-hint">
-          {slash.open && slash.invocation ? (
+          {disabledReason ? (
+            'Read-only here: prompts, Stop and answers go to the process that runs this session'
+          ) : slash.open && slash.invocation ? (
             <>
               <kbd>Enter</kbd> sends the expansion of /{slash.invocation.command.invoke}
               {slash.invocation.command.argumentHint ? ` (${slash.invocation.command.argumentHint})` : ''} · <kbd>Esc</kbd> closes the preview
@@ -160,7 +162,7 @@ export const Composer = forwardRef<
               <kbd>Enter</kbd> send · <kbd>Shift+Enter</kbd> newline
             </>
           )}
-          {running && !slash.open && (
+          {running && !slash.open && !disabledReason && (
             <>
               {' · '}
               <kbd>Esc</kbd> stop

@@ -118,7 +118,14 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const footer =
     details.state === 'busy' ? (
       <div className="sess-working muted" role="status">
-        <Loader2 size={13} className="spin" aria-hidden /> Working… <kbd>Esc</kbd> stops
+        <Loader2 size={13} className="spin" aria-hidden /> Working…{' '}
+        {blocked ? (
+          'in another Atrium process'
+        ) : (
+          <>
+            <kbd>Esc</kbd> stops
+          </>
+        )}
       </div>
     ) : answerable.length || (details.state === 'awaiting_permission' && !elsewhere.length) ? (
       <div className="sess-working sess-working-attention" role="status">
