@@ -56,7 +56,7 @@ test('a session a terminal runs is followed live in the browser, says where it r
   // where it runs, calmly, and why nothing here drives it
   const banner = sessions.view.locator('.sess-banner-hosted');
   await expect(banner).toBeVisible();
-  await expect(banner).toContainText(`Runs in a terminal: atrium session … (pid ${pid}). Shown here as it is saved; to prompt, stop or answer it, use that terminal — or wait until it ends.`);
+  await expect(banner).toContainText(`Runs in a terminal (an atrium session command, pid ${pid}). Shown here as it is saved; to prompt, stop or answer it, use that terminal — or wait until it ends.`);
   const prompt = sessions.input;
   await expect(prompt).toBeDisabled();
   await expect(prompt).toHaveAttribute('title', /Runs in a terminal/);

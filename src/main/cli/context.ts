@@ -45,6 +45,15 @@ export interface CliContext {
 export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) => Promise<void> | void): Promise<void> {
   const json = Boolean(opts.json);
   let engine: Engine | null = null;
+  // Ctrl+C for the whole command: a command with its own handling (a running turn) acts on it; in
+  // the moments between (printing the result, closing the engine, after it) the exit code is 130
+  // instead of a default kill mid-write; a command without its own handling stops at once, as before.
+  let phase: 'running' | 'closing' | 'closed' = 'running';
+  const onSigint = () => {
+    process.exitCode = 130;
+    if (phase === 'closed' || (phase === 'running' && process.listenerCount('SIGINT') === 1)) process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
   try {
     const dataDir = resolveDataDir({ flag: opts.dataDir });
     engine = createEngine({ dataDir });
@@ -60,7 +69,9 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
   } catch (error) {
     reportError(error, json);
   } finally {
+    phase = 'closing';
     await closeEngine(engine);
+    phase = 'closed';
   }
 }
 

@@ -32,8 +32,8 @@ export function routeFor(engine: Engine, dataDir: string, sessionId: string): Ho
 
 /**
  * The refusal for a session another live process hosts: where it lives (the service's
- * {@link describeHost} words) and what to do. E.g. "Session X is running in a terminal: atrium
- * session … (pid 123); wait for it to finish or stop it there (Ctrl+C)."
+ * {@link describeHost} words) and what to do. E.g. "Session X is running in a terminal (an atrium
+ * session command, pid 123); wait for it to finish or stop it there (Ctrl+C)."
  */
 export function whereItLives(sessionId: string, host: SessionHost): string {
   const where = `Session ${sessionId} is running in ${describeHost(host)}`;
@@ -45,6 +45,17 @@ export function whereItLives(sessionId: string, host: SessionHost): string {
     default:
       return `${where}; continue it there, or turn on pickup from a browser in the app so this terminal can send it commands.`;
   }
+}
+
+/**
+ * The host's answer as this terminal sees it: the session (a `{session}` result) runs in `host`,
+ * not here, so its `hostedElsewhere` names the host (the host itself reports null) and
+ * `describeSession` says "running in atrium serve (pid …)" instead of "agent running".
+ */
+function markHosted<T>(result: T, sessionId: string, host: SessionHost): T {
+  const session = (result as { session?: { id?: unknown; hostedElsewhere?: unknown } } | null)?.session;
+  if (session && session.id === sessionId) session.hostedElsewhere = { kind: host.kind, pid: host.pid, origin: host.origin, description: describeHost(host) };
+  return result;
 }
 
 /** True for the service's refusal to write a session another live process hosts. */
@@ -80,7 +91,7 @@ export async function onHost<T>(engine: Engine, dataDir: string, sessionId: stri
     throw new AtriumError('SESSION_HOSTED_ELSEWHERE', `${whereItLives(sessionId, route.host)} (Its server at ${route.server.origin} does not answer: ${(error as Error).message})`);
   }
   try {
-    return await remote(client, route.server);
+    return markHosted(await remote(client, route.server), sessionId, route.host);
   } finally {
     client.close();
   }

@@ -164,7 +164,7 @@ export const HostedElsewhere = z.object({
   pid: z.number().int(),
   /** Where that process answers requests (serve / the app's pickup server), or null (a terminal). */
   origin: z.string().nullable(),
-  /** For a person: `a terminal: atrium session … (pid 123)`, `atrium serve (pid 123) at http://…`. */
+  /** For a person: `a terminal (an atrium session command, pid 123)`, `atrium serve (pid 123) at http://…`. */
   description: z.string(),
 });
 export type HostedElsewhere = z.infer<typeof HostedElsewhere>;

@@ -132,7 +132,7 @@ describe('atrium serve follows a session a terminal hosts', () => {
     // what a browser tab does when it opens the session
     const shown = await client.call('sessions.show', { sessionId });
     expect(shown.session.hostedElsewhere).toMatchObject({ kind: 'cli', pid: host.child.pid, origin: null });
-    expect(shown.session.hostedElsewhere?.description).toContain(`a terminal: atrium session … (pid ${host.child.pid})`);
+    expect(shown.session.hostedElsewhere?.description).toContain(`a terminal (an atrium session command, pid ${host.child.pid})`);
     const listed = await client.call('sessions.list', {});
     expect(listed.sessions.find((s) => s.id === sessionId)?.hostedElsewhere?.pid).toBe(host.child.pid);
     const page = await client.call('sessions.transcript', { sessionId, limit: 50 });

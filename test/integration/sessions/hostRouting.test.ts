@@ -225,7 +225,7 @@ describe('a terminal hosts a session; other processes are refused', () => {
     ]) {
       const refused = runCli(['session', ...args, '--data-dir', dataDir]);
       expect(refused.status, `${args[0]}: ${refused.stderr}`).toBe(1);
-      expect(refused.stderr).toContain(`Session ${sessionId} is running in a terminal: atrium session … (pid ${host.child.pid}); wait for it to finish or stop it there`);
+      expect(refused.stderr).toContain(`Session ${sessionId} is running in a terminal (an atrium session command, pid ${host.child.pid}); wait for it to finish or stop it there`);
     }
     // the JSON form carries the same message
     const refusedJson = runCli(['session', 'prompt', sessionId, 'hello there', '--data-dir', dataDir, '--json']);

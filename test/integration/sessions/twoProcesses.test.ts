@@ -147,7 +147,7 @@ describe('two real Atrium processes on one data dir', () => {
     // a write from the second process is refused, naming where the session runs
     const prompt = await run(['session', 'prompt', id, 'second agent?', '--data-dir', w.dataDir]);
     expect(prompt.code).toBe(1);
-    expect(prompt.stderr).toContain(`is running in a terminal: atrium session … (pid ${host.child.pid})`);
+    expect(prompt.stderr).toContain(`is running in a terminal (an atrium session command, pid ${host.child.pid})`);
     const rename = await run(['session', 'rename', id, 'renamed', '--json', '--data-dir', w.dataDir]);
     expect(rename.code).toBe(1);
     expect((JSON.parse(rename.stdout) as { error: { code: string } }).error.code).toBe('SESSION_HOSTED_ELSEWHERE');
@@ -386,7 +386,7 @@ describe('two real Atrium processes with the real Claude adapter (offline, fake 
     }
     const refused = await run(['session', 'prompt', id, 'second agent?', '--data-dir', w.dataDir], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`(pid ${host.child.pid})`);
+    expect(refused.stderr).toContain(`pid ${host.child.pid})`);
     expect(facts(w.dataDir, id).state).toBe('busy');
     expect(host.stdout()).not.toContain('word200 ');
     release();

@@ -4,6 +4,7 @@ import { SessionPrinter, type SessionFeed } from '../../../src/main/cli/commands
 import { EventBus } from '../../../src/main/core/events/bus';
 import { openStore } from '../../../src/main/core/migrations';
 import { Journal } from '../../../src/main/core/sessions/journal';
+import { MAX_ITEM_TEXT } from '../../../src/main/core/sessions/projector';
 import { toSession, type SessionRecord } from '../../../src/main/core/sessions/records';
 import { SessionTables } from '../../../src/main/core/sessions/tables';
 import { tempDir } from '../../support/tempDir';
@@ -73,6 +74,32 @@ describe('the CLI printer with streamed appends', () => {
     // the late printer missed the start of the message: it re-read the item once and printed it whole, then the rest
     expect(lines.late.join('')).toBe(`${text}\n[stop] end_turn\n`);
     expect(reads.length).toBe(1);
+    store.close();
+  });
+
+  it('prints a message that goes on in a new item at the size limit in order (the end of the first, then the second)', () => {
+    const store = openStore(tempDir());
+    const bus = new EventBus();
+    const record = newRecord();
+    SessionTables.of(store.db).createSession(record);
+    const journal = new Journal(store, bus, record, { batchMs: 1_000_000, summarize: (r) => toSession(r, { live: false, queue: [], pendingPermissions: 0 }) });
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+      out.push(String(s));
+      return true;
+    });
+    const printer = new SessionPrinter({ subscribe: (l) => bus.subscribe(l), answerPermission: () => undefined }, () => record.id, false, 'reject');
+    const promptId = crypto.randomUUID();
+    journal.append({ kind: 'prompt_queued', data: { promptId, text: 'go', blocks: [], queuedAt: new Date().toISOString() } });
+    journal.append({ kind: 'prompt_sent', data: { promptId } });
+    // just below the limit, flushed, then one batch whose chunk crosses it: an append to item 2 and a new item 3 in one push
+    journal.append(chunk('a'.repeat(MAX_ITEM_TEXT - 3)));
+    journal.flush();
+    journal.append(chunk('bbbbbb'));
+    journal.flush();
+    journal.append({ kind: 'turn_end', data: { stopReason: 'end_turn', error: null } });
+    printer.close();
+    expect(out.join('')).toBe(`> go  (queued)\n> go\n${'a'.repeat(MAX_ITEM_TEXT - 3)}bbb\nbbb\n[stop] end_turn\n`);
     store.close();
   });
 });

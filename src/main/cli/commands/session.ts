@@ -68,7 +68,7 @@ export function registerSessionCommands(program: Command): void {
           if (started.session.state === 'failed') throw new CliError(`The agent could not start: ${started.session.lastError ?? 'unknown error'}`);
           if (!ctx.json) process.stderr.write(`Session ${created.id} (${agentId}) in ${created.cwd}\n`);
           const stop = opts.prompt ? await runPrompt(ctx, created.id, opts.prompt) : null;
-          finish(ctx, ctx.engine.sessions.show(created.id), stop, { behaviour, lines: behaviourLines });
+          finish(ctx, notTakenOver(ctx.engine.sessions.show(created.id)), stop, { behaviour, lines: behaviourLines });
         } finally {
           printer.close();
         }
@@ -94,7 +94,7 @@ export function registerSessionCommands(program: Command): void {
               if (resumed.session.state === 'paused') throw new CliError(pausedText(id));
               if (resumed.session.state === 'failed') throw new CliError(`The agent could not resume: ${resumed.session.lastError ?? 'unknown error'}`);
               const stopped = await runPrompt(ctx, id, text);
-              return { session: ctx.engine.sessions.show(id), stop: stopped };
+              return { session: notTakenOver(ctx.engine.sessions.show(id)), stop: stopped };
             } finally {
               printer.close();
             }
@@ -235,6 +235,17 @@ export function registerSessionCommands(program: Command): void {
   );
 }
 
+/**
+ * The session after a turn this process ran, unless another live Atrium took it over meanwhile
+ * (the journal then stopped writing and this process stopped its agent): that is a failure of this
+ * command, said in words, not a finished turn.
+ * @throws CliError (exit 1) naming the process that runs the session now
+ */
+function notTakenOver<T extends Session>(s: T): T {
+  if (s.hostedElsewhere) throw new CliError(`Session ${s.id} was taken over by ${s.hostedElsewhere.description} during the turn; this terminal stopped its agent. Continue it there.`);
+  return s;
+}
+
 function checkPolicy(value: string | undefined): PermissionPolicy {
   const v = value ?? 'ask';
   if (!POLICIES.includes(v)) throw new CliError(`--on-permission must be one of ${POLICIES.join(', ')}, not "${v}".`, 2);
@@ -303,11 +314,12 @@ function stripDetails(s: Session & { permissions?: unknown; diagnostics?: unknow
 
 /**
  * One line per session: `id  state  agent  updated  title  cwd`. The state says in words whether an
- * agent process is attached ("idle, agent running"; none after idle shutdown, close or a restart),
+ * agent process is attached here ("idle, agent running"; none after idle shutdown, close or a restart),
+ * or where another process runs it ("busy, running in atrium serve (pid 123) at http://…"),
  * and why a session is paused ("paused: rules changed").
  */
 export function describeSession(s: Session): string {
-  return `${s.id}  ${sessionStateText(s)}${s.live ? ', agent running' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
+  return `${s.id}  ${sessionStateText(s)}${s.hostedElsewhere ? `, running in ${s.hostedElsewhere.description}` : s.live ? ', agent running' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
 }
 
 

@@ -99,8 +99,12 @@ export class SessionPrinter {
       if (this.json) process.stdout.write(`${JSON.stringify({ event, ...p })}\n`);
       if (event === 'sessionEvent' && !this.json) {
         const { items, appends } = payload as { items: TranscriptItem[]; appends?: ItemAppend[] };
-        for (const item of items) this.human(item);
-        for (const append of appends ?? []) this.append(id, append);
+        // in transcript order: a message split at its size limit ends with an append and goes on in a new item
+        const changes: Array<{ at: number; print: () => void }> = [
+          ...items.map((item) => ({ at: item.id, print: () => this.human(item) })),
+          ...(appends ?? []).map((append) => ({ at: append.itemId, print: () => this.append(id, append) })),
+        ];
+        for (const change of changes.sort((a, b) => a.at - b.at)) change.print();
       }
       if (event === 'permissionRequested') this.offer((payload as { permission: PermissionItem }).permission, p.surfaceId);
     });

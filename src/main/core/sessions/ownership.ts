@@ -178,7 +178,7 @@ export function describeHost(host: SessionHost): string {
   const where = host.hostname !== os.hostname() ? ` on ${host.hostname}` : '';
   if (host.kind === 'serve') return `atrium serve (pid ${host.pid}${where})${host.origin ? ` at ${host.origin}` : ''}`;
   if (host.kind === 'app') return `the desktop app (pid ${host.pid}${where})${host.origin ? ` at ${host.origin}` : ''}`;
-  return `a terminal: atrium session … (pid ${host.pid}${where})`;
+  return `a terminal (an atrium session command, pid ${host.pid}${where})`;
 }
 
 /** The full refusal text for a session hosted by `host`. */

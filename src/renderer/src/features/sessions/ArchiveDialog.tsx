@@ -10,7 +10,7 @@ import { useApp } from '../../state/appStore';
  * Archive a session (issue 8): closes it; for a worktree session it can remove the worktree too.
  * Uncommitted work is never dropped silently: WORKTREE_DIRTY lists it and asks to discard.
  */
-export function ArchiveButton({ sessionId, execution, onArchived }: { sessionId: string; execution: ExecutionInfo | null; onArchived(): void }) {
+export function ArchiveButton({ sessionId, execution, onArchived, disabledReason = null }: { sessionId: string; execution: ExecutionInfo | null; onArchived(): void; disabledReason?: string | null }) {
   const client = useApp((s) => s.client);
   const [open, setOpen] = useState(false);
   const [removeWorktree, setRemoveWorktree] = useState(true);
@@ -43,7 +43,7 @@ export function ArchiveButton({ sessionId, execution, onArchived }: { sessionId:
       }}
     >
       <AlertDialog.Trigger asChild>
-        <button className="button" title="Close and archive this session">
+        <button className="button" disabled={disabledReason !== null} title={disabledReason ?? 'Close and archive this session'}>
           <Archive size={13} aria-hidden /> <span className="sess-btn-label">Archive</span>
         </button>
       </AlertDialog.Trigger>

@@ -7,7 +7,7 @@ import { surfaceKey } from './surface';
 import { useNow } from './useNow';
 
 /** "Hand over": issues a 4-character code for this session (valid 120 s, single use). */
-export function HandoverButton({ sessionId, onIssued }: { sessionId: string; onIssued(code: HandoverCode): void }) {
+export function HandoverButton({ sessionId, onIssued, disabledReason = null }: { sessionId: string; onIssued(code: HandoverCode): void; disabledReason?: string | null }) {
   const client = useApp((s) => s.client);
   const [busy, setBusy] = useState(false);
   const issue = async () => {
@@ -22,7 +22,7 @@ export function HandoverButton({ sessionId, onIssued }: { sessionId: string; onI
     }
   };
   return (
-    <button className="button" disabled={busy} onClick={() => void issue()} title="Continue this session in another browser tab or a terminal">
+    <button className="button" disabled={busy || disabledReason !== null} onClick={() => void issue()} title={disabledReason ?? 'Continue this session in another browser tab or a terminal'}>
       <Share2 size={13} aria-hidden /> <span className="sess-btn-label">Hand over</span>
     </button>
   );

@@ -156,8 +156,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             <button className={`button${policyOpen ? ' active' : ''}`} onClick={() => (setPolicyOpen(!policyOpen), setDiagOpen(false))} aria-pressed={policyOpen} title="Rules, hooks, MCP servers, folder or worktree, attached surfaces">
               <ShieldCheck size={13} aria-hidden /> <span className="sess-btn-label">Workspace</span>
             </button>
-            <HandoverButton sessionId={sessionId} onIssued={(code) => (setIssued(code), policyLive.reload())} />
-            {!policy?.archivedAt && <ArchiveButton sessionId={sessionId} execution={policy?.execution ?? null} onArchived={policyLive.reload} />}
+            <HandoverButton sessionId={sessionId} onIssued={(code) => (setIssued(code), policyLive.reload())} disabledReason={blocked} />
+            {!policy?.archivedAt && <ArchiveButton sessionId={sessionId} execution={policy?.execution ?? null} onArchived={policyLive.reload} disabledReason={blocked} />}
           </>
         }
         onMode={(m) => void actions.setMode(m)}
