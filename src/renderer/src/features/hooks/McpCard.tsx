@@ -97,6 +97,9 @@ export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { se
   );
 }
 
+/** The tool whose variable syntax a server's file uses (`McpExpansion.dialect`). */
+const DIALECT_NAMES: Record<string, string> = { 'claude-code': 'Claude Code', 'gemini-cli': 'Gemini CLI', cursor: 'Cursor', vscode: 'VS Code' };
+
 /**
  * What the definition reads from the environment and what it expands to now (secrets masked by the
  * engine): the approved digest covers the references as written, this is what a session would pass.
@@ -123,12 +126,12 @@ function McpExpansionView({ server }: { server: McpServer }) {
             {blocked ? (
               <span className="badge badge-warn">withheld from sessions</span>
             ) : (
-              <span className="badge">passed expanded</span>
+              <span className="badge">expanded</span>
             )}{' '}
             <span className="muted">
               {blocked
                 ? [...x.missing.map((m) => `${m} is not set`), ...x.unresolvable.map((u) => `${u.text} cannot be expanded`)].join('; ')
-                : `expanded from Atrium's environment (${x.dialect} syntax); the digest covers the definition as written`}
+                : `from Atrium's environment, as ${DIALECT_NAMES[x.dialect] ?? x.dialect} does; the digest covers the definition as written`}
             </span>
           </p>
           <pre className="hook-command hook-command-expanded" aria-label="Expanded command">
