@@ -59,7 +59,11 @@ export interface HookRunContext extends TrustTarget {
   pinned?: boolean;
 }
 
-/** An approved MCP server with its full (unmasked) definition, for starting it in a session. */
+/**
+ * An approved MCP server with its full (unmasked) definition, for starting it in a session: `command`,
+ * `args`, `url`, `env` and `headers` already expanded from the environment agents inherit (the digest
+ * stays that of the definition as written).
+ */
 export interface ApprovedMcpServer {
   id: string;
   name: string;
