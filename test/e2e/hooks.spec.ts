@@ -246,3 +246,53 @@ test('Approve all lists each item with its highlights and a modified one with it
   expect(entries[0]).toMatchObject({ label: 'Stop: npx -y cowsay hi', by: 'user (app)', acknowledgedUncovered: [expect.objectContaining({ code: 'moving-spec', text: 'npx -y cowsay hi' }), expect.objectContaining({ code: 'package-runner', text: 'npx -y cowsay hi' })] });
   expect(entries.filter((e) => e.acknowledgedUncovered).length).toBe(1);
 });
+
+test('an MCP server reading ${VAR}: the Hooks tab shows what it reads and its expansion with secrets masked; one reading an unset variable says it is withheld', async ({ page }) => {
+  const { home, folder } = repository(
+    {},
+    {
+      mcpServers: {
+        local: { command: 'node', args: ['server.js', '--project=${MCP_E2E_PROJECT}'], env: { API_KEY: '${MCP_E2E_TOKEN}', MODE: '${MCP_E2E_MODE:-safe}' } },
+        remote: { type: 'http', url: '${MCP_E2E_BASE:-https://api.example.com}/mcp', headers: { Authorization: 'Bearer ${MCP_E2E_TOKEN}' } },
+        needy: { command: 'node', args: ['server.js', '${MCP_E2E_UNSET}'] },
+      },
+    },
+  );
+  fs.writeFileSync(path.join(folder, 'server.js'), '// an MCP server\n');
+  server = await startAtrium(undefined, { HOME: home, MCP_E2E_PROJECT: 'alpha', MCP_E2E_TOKEN: 'e2e-secret-424242' });
+  const atrium = new AtriumPage(page);
+  const trust = new TrustPage(page);
+  const hooks = new HooksPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  // the trust review names the variables each server reads
+  await trust.openReview();
+  await expect(trust.reviewGroup('MCP servers')).toContainText('reads ${MCP_E2E_PROJECT} ${MCP_E2E_TOKEN} ${MCP_E2E_MODE:-safe}');
+  await trust.trustThisFolder();
+  await hooks.open();
+
+  const local = hooks.mcpCard('local');
+  const expansion = hooks.expansion(local);
+  for (const v of ['${MCP_E2E_PROJECT}', '${MCP_E2E_TOKEN}', '${MCP_E2E_MODE:-safe}']) await expect(expansion.locator('code', { hasText: v })).toBeVisible();
+  await expect(expansion).toContainText("expanded from Atrium's environment, as Claude Code does");
+  await expect(hooks.expandedCommand(local)).toHaveText('node server.js --project=alpha');
+  await expect(expansion.getByRole('definition').filter({ hasText: 'API_KEY' })).toContainText('API_KEY = ••••••');
+  await expect(expansion.getByRole('definition').filter({ hasText: 'MODE' })).toContainText('MODE = safe');
+  await expect(hooks.expandedCommand(hooks.mcpCard('remote'))).toHaveText('https://api.example.com/mcp');
+
+  const needy = hooks.mcpCard('needy');
+  await expect(hooks.expansion(needy)).toContainText('withheld from sessions');
+  await expect(hooks.expansion(needy)).toContainText('MCP_E2E_UNSET is not set');
+  await expect(needy).toContainText('MCP server "needy" reads the environment variable MCP_E2E_UNSET');
+  await expect(hooks.panel).not.toContainText('e2e-secret-424242');
+
+  const shots = process.env.ATRIUM_SHOTS_DIR;
+  if (shots) {
+    await page.setViewportSize({ width: 1280, height: 1500 });
+    await expect(page.getByText(/^Trusted \//)).toBeHidden({ timeout: 15_000 });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: path.join(shots, `hooks-mcp-expansion-${scheme}.png`) });
+    }
+  }
+});

@@ -133,7 +133,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (event === 'trustChanged') void resources.revalidateAll();
   });
   const sessions = new SessionService(store, bus, workspaces, options.dataDir, { clientVersion: APP_VERSION, hostKind: options.host?.kind ?? 'cli', ...options.sessions });
-  const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, pluginStates: projectPluginStates, watch: options.watchHooks ?? options.watchResources ?? true });
+  const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, pluginStates: projectPluginStates, watch: options.watchHooks ?? options.watchResources ?? true, env: mcpEnv(options.sessions?.baseEnv) });
   const policy = new WorkspacePolicy({ store, bus, dataDir: options.dataDir, resources, hooks, sessions, workspaces, handover: options.handover });
   sessions.addHooks(policy);
   sessions.configure({
@@ -190,4 +190,13 @@ function extensionsDigestOf(bundle: { value(key: 'extensions'): { digest: string
   } catch {
     return null;
   }
+}
+
+/**
+ * The environment MCP server definitions are expanded from: the one agents inherit (the sessions'
+ * `baseEnv` when set, else Atrium's own process environment, read at each listing so a variable
+ * set later by the host is seen).
+ */
+function mcpEnv(baseEnv: Record<string, string> | undefined): () => Readonly<Record<string, string | undefined>> {
+  return baseEnv ? () => baseEnv : () => process.env;
 }

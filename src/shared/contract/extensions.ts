@@ -177,6 +177,11 @@ export const McpServerInfo = z.object({
   cwd: z.string().nullable(),
   envNames: z.array(z.string()),
   headerNames: z.array(z.string()),
+  /**
+   * Variable references the definition reads, as written (`${API_KEY}`, `${env:TOKEN}`, `$HOME` in
+   * Gemini settings), each once; the tool that reads the file expands them from the environment.
+   */
+  variables: z.array(z.string()),
   /** Env values as written, secret-looking ones masked (`••••••`); `${VAR}` references are shown, never expanded. */
   env: z.record(z.string(), z.string()),
   /** Header values, masked the same way (`Bearer ${TOKEN}` stays visible, a literal token does not). */

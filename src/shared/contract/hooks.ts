@@ -145,6 +145,35 @@ export const McpServerState = z.enum(['approved', 'modified', 'unapproved', 'inv
 export type McpServerState = z.infer<typeof McpServerState>;
 
 /** An MCP server declared by a repository file, approved by digest like a hook. Secret-looking values are masked. */
+/** A variable an MCP server definition reads, as written (see `formats/envExpand.ts`). */
+export const McpVariable = z.object({
+  /** The reference as written: `${API_KEY}`, `${URL:-https://x}`, `$HOME` (Gemini), `${env:TOKEN}`, `${input:key}`. */
+  text: z.string(),
+  /** `env`: from the environment; `builtin`: a value the tool supplies (workspace folder, home, plugin root); `input`: a prompt VS Code would show. */
+  kind: z.enum(['env', 'builtin', 'input']),
+  name: z.string(),
+  /** The `:-default` text, or null. */
+  fallback: z.string().nullable(),
+});
+export type McpVariable = z.infer<typeof McpVariable>;
+
+/** An MCP server's `command`, `args`, `url`, `env` and `headers` as they would be passed now, secrets masked. */
+export const McpExpansion = z.object({
+  /** Whose syntax was expanded: `claude-code`, `gemini-cli`, `cursor`, `vscode`. */
+  dialect: z.string(),
+  command: z.string().nullable(),
+  args: z.array(z.string()),
+  /** Origin and path only (query strings can carry tokens). */
+  url: z.string().nullable(),
+  env: z.record(z.string(), z.string()),
+  headers: z.record(z.string(), z.string()),
+  /** Environment variables read that are unset and have no default: the server is withheld from sessions. */
+  missing: z.array(z.string()),
+  /** References that can never be expanded (`${input:…}`, Atrium's own `ATRIUM_*`): the server is withheld. */
+  unresolvable: z.array(z.object({ text: z.string(), why: z.string() })),
+});
+export type McpExpansion = z.infer<typeof McpExpansion>;
+
 export const McpServer = z.object({
   /** Short stable id (`m_` + 12 hex of the server key). */
   id: z.string(),
@@ -174,6 +203,10 @@ export const McpServer = z.object({
   danger: z.array(HookDanger),
   warnings: z.array(TrustWarning),
   heldBack: z.boolean(),
+  /** The variables the definition reads (the digest covers the references, never their values). */
+  variables: z.array(McpVariable),
+  /** The definition expanded from Atrium's environment (what a session would pass), or null when it reads no variable. */
+  expansion: McpExpansion.nullable(),
 });
 export type McpServer = z.infer<typeof McpServer>;
 

@@ -153,6 +153,11 @@ export const TrustItemDetail = z
     envNames: z.array(z.string()),
     /** Names of HTTP headers sent (values are never reported). */
     headerNames: z.array(z.string()),
+    /**
+     * Variable references an MCP server definition reads from the environment, as written
+     * (`${AWS_SECRET_ACCESS_KEY}`): what trusting lets the repository's server receive (values are never reported).
+     */
+    variables: z.array(z.string()),
     /** Plugin the item belongs to. */
     plugin: z.string(),
     /** Frontmatter description or first line. */

@@ -33,6 +33,16 @@ export class HooksPage {
     return this.panel.getByRole('article', { name: `MCP server ${name}`, exact: true });
   }
 
+  /** An MCP card's "Variables it reads" block: the references as written, the masked expansion, or why it is withheld. */
+  expansion(card: Locator): Locator {
+    return card.getByRole('region', { name: 'Variables it reads' });
+  }
+
+  /** The command line or URL an MCP card's server expands to. */
+  expandedCommand(card: Locator): Locator {
+    return card.getByLabel('Expanded command');
+  }
+
   /** A card's "Not covered by the digest:" block. */
   uncovered(card: Locator): Locator {
     return card.getByRole('group', { name: 'Not covered by the digest' });

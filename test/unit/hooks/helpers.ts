@@ -97,7 +97,7 @@ export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10_000, 
 export async function listingWithFirstApproved(w: HookWorld) {
   const input = (approvals: Map<string, ApprovalRow>) => ({
     path: w.project, trustRoot: w.project, workspaceId: null, homeDir: w.home, home: w.home, restricted: false, includeHeldBack: false,
-    approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), pluginStates: async () => [], httpAllowedHosts: [],
+    approvals: () => approvals, plugins: async () => ({ plugins: [], hookSources: [] }), pluginStates: async () => [], httpAllowedHosts: [], env: {},
   });
   const first = (await buildListing(input(new Map()))).hooks[0].hook;
   const row: ApprovalRow = { trustRoot: w.project, key: first.key, itemId: first.id, kind: 'hook', digest: first.digest, definitionJson: '{}', scripts: [], approvedAt: '', approvedBy: 'test' };

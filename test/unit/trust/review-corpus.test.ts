@@ -94,7 +94,9 @@ corpusDescribe('trust review over materialized corpus workspaces', () => {
     const json = JSON.stringify(reviews['synthetic__kitchen-sink']);
     expect(json).toContain('NODE_OPTIONS');
     expect(json).not.toContain('preload.js');
-    expect(json).not.toContain('DOCS_TOKEN');
+    // the header's value never appears; the variable it reads is named (it is what trusting hands the server)
+    expect(json).not.toContain('Bearer');
+    expect(reviews['synthetic__kitchen-sink'].items.find((i) => i.name === 'docs')!.detail.variables).toEqual(['${DOCS_TOKEN}']);
     const sqlite = reviews['synthetic__kitchen-sink'].items.find((i) => i.name === 'sqlite')!;
     expect(sqlite.warnings[0].message).toContain('NODE_OPTIONS');
   });
@@ -162,8 +164,10 @@ corpusDescribe('trust review over materialized corpus workspaces', () => {
     });
     expect(byKind(r, 'mcpServer').find((s) => s.name === 'azure-staging')!.detail.envNames).toEqual(['AZURE_TENANT_ID', 'AZURE_SUBSCRIPTION_ID']);
     expect(byKind(r, 'env')).toEqual([expect.objectContaining({ path: '.claude/settings.json', detail: { envNames: ['ENABLE_TOOL_SEARCH', 'CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS'] } })]);
-    const json = JSON.stringify(r);
-    expect(json).not.toContain('AZURE_SUBSCRIPTION_ID_STAGING');
+    // env values are never reported; the variables the definition reads are (Claude Code expands them from your environment)
+    const staging = byKind(r, 'mcpServer').find((s) => s.name === 'azure-staging')!;
+    expect(staging.detail.variables).toEqual(['${AZURE_TENANT_ID}', '${AZURE_SUBSCRIPTION_ID_STAGING}']);
+    expect(JSON.stringify({ ...r, items: r.items.map((i) => ({ ...i, summary: '', detail: { ...i.detail, variables: [] } })) })).not.toContain('AZURE_SUBSCRIPTION_ID_STAGING');
     const yamlWarnings = byKind(r, 'instruction').flatMap((i) => i.warnings).filter((w) => w.message.includes('not valid YAML'));
     expect(yamlWarnings).toHaveLength(16);
     for (const w of yamlWarnings) expect(w).toMatchObject({ line: 2, fix: expect.stringContaining('Quote the value: paths:') });

@@ -51,10 +51,30 @@ function describeServer(s: McpServer): string[] {
   if (env.length) out.push(`      env ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
   const headers = Object.entries(s.headers);
   if (headers.length) out.push(`      headers ${headers.map(([k, v]) => `${k}: ${v}`).join('; ')}`);
+  out.push(...expansionLines(s));
   for (const sc of s.scripts) out.push(`      script ${sc.path}${sc.outsideWorkspace ? ' (outside the workspace)' : ''} sha256 ${sc.sha256.slice(0, 12)}…`);
   out.push(...uncoveredLines(s.uncovered, '      '));
   for (const d of s.danger) out.push(`      ⚠ ${d.message}`);
   for (const w of s.warnings) out.push(`      ! ${w.message}`);
+  return out;
+}
+
+/**
+ * The variables a server reads and its expansion from Atrium's environment (secrets masked by the
+ * engine): `reads …`, then `expands to …` with changed env/header values, or `withheld from sessions: …`.
+ */
+function expansionLines(s: McpServer): string[] {
+  if (!s.variables.length) return [];
+  const out = [`      reads ${s.variables.map((v) => v.text).join(' ')}`];
+  const x = s.expansion;
+  if (!x) return out;
+  const blocked = [...x.missing.map((m) => `${m} is not set`), ...x.unresolvable.map((u) => `${u.text} cannot be expanded (${u.why})`)];
+  if (blocked.length) out.push(`      withheld from sessions: ${blocked.join('; ')}`);
+  out.push(`      expands to ${x.command !== null ? [x.command, ...x.args].join(' ') : (x.url ?? '')}`);
+  const env = Object.entries(x.env).filter(([k, v]) => s.env[k] !== v);
+  if (env.length) out.push(`      expanded env ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const headers = Object.entries(x.headers).filter(([k, v]) => s.headers[k] !== v);
+  if (headers.length) out.push(`      expanded headers ${headers.map(([k, v]) => `${k}: ${v}`).join('; ')}`);
   return out;
 }
 

@@ -7,6 +7,7 @@ import { isRecord } from './text';
 import { parseTomlText } from './toml';
 import { canonicalJson, digestOf, shortId } from './canonicalJson';
 import { maskArgs, maskValues } from './secrets';
+import { mcpExpansionDialect, serverReferences, type ExpansionDialect, type VariableReference } from './envExpand';
 
 /** Reads a whole file's bytes (structurally a build's scan, `files/scan.ts`; rejects like `fs.promises.readFile`). */
 export interface BytesReader {
@@ -55,6 +56,14 @@ export interface McpServerDefinition {
   warnings: TrustWarning[];
   /** Absolute folder of the plugin that declares it, or null (decides whether the plugin is on). */
   pluginRoot: string | null;
+  /** Whose variable syntax the file uses (see `formats/envExpand.ts`); `none` passes values as written. */
+  dialect: ExpansionDialect;
+  /**
+   * The variables the definition reads, as written (each reference once): shown in the trust review and
+   * the Hooks tab so a server that puts `${AWS_SECRET_ACCESS_KEY}` into a URL is a visible fact. The
+   * digest covers the definition as written, never the expanded values.
+   */
+  variables: VariableReference[];
 }
 
 /** A repository file that may declare MCP servers: where the map sits and how to parse the file. */
@@ -185,6 +194,7 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
   const maskedEnv = maskValues(env);
   const maskedHeaders = maskValues(headers);
   const maskedArgs = maskArgs(args);
+  const dialect = mcpExpansionDialect(source.file, source.format);
   return {
     id: shortId('m_', key),
     key,
@@ -207,6 +217,8 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
     invalid,
     warnings,
     pluginRoot: null,
+    dialect,
+    variables: serverReferences({ command, args, url, env, headers }, dialect),
   };
 }
 

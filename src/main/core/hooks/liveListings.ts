@@ -33,6 +33,8 @@ export interface LiveListingsOptions {
   repo: HookRepository;
   /** Watch hook files and scripts of listed workspaces (default true). */
   watch?: boolean;
+  /** The environment MCP server definitions are expanded from (default `process.env`). */
+  env?: () => Readonly<Record<string, string | undefined>>;
   /** Pushes `hooksChanged` (the service's bus; it ignores calls after close). */
   emit(workspaceId: string | null, reason: 'approval' | 'file' | 'run', becameModified?: string[]): void;
 }
@@ -67,6 +69,7 @@ export class LiveListings {
       plugins: (dir) => this.plugins(dir),
       pluginStates: (dir) => this.pluginStates(dir),
       httpAllowedHosts: this.o.repo.httpHosts(),
+      env: this.o.env?.() ?? process.env,
     });
   }
 

@@ -29,6 +29,11 @@ export interface HookServiceOptions {
   pluginStates: PluginStatesOf;
   /** Watch hook files and scripts of listed workspaces and push `hooksChanged` on change (default true). */
   watch?: boolean;
+  /**
+   * The environment MCP server definitions are expanded from (`${VAR}` and the other tools'
+   * forms): the one agents inherit, read at each listing (default `process.env`).
+   */
+  env?: () => Readonly<Record<string, string | undefined>>;
 }
 
 /** Who performed an approval: the desktop/browser app or the command line. */
@@ -54,7 +59,11 @@ export interface HookRunContext extends TrustTarget {
   pinned?: boolean;
 }
 
-/** An approved MCP server with its full (unmasked) definition, for starting it in a session. */
+/**
+ * An approved MCP server with its full (unmasked) definition, for starting it in a session: `command`,
+ * `args`, `url`, `env` and `headers` already expanded from the environment agents inherit (the digest
+ * stays that of the definition as written).
+ */
 export interface ApprovedMcpServer {
   id: string;
   name: string;
@@ -400,13 +409,19 @@ export function uncoveredRefusal(items: ReadonlyArray<{ id: string; label: strin
  * `cwd` is another folder is passed with its command and every relative path argument that names an
  * existing file or folder made absolute from that `cwd`; when an argument looks like a relative
  * path but names nothing there, the server is refused with that reason instead of starting from the
- * wrong folder.
+ * wrong folder. `command`, `args`, `url`, `env` and `headers` are the listing's expansion of the
+ * definition (`formats/envExpand.ts`); a server reading an unset variable without a default, or a
+ * reference Atrium cannot expand, is refused (withheld) rather than started with a literal `${…}`.
  */
 function runnableServer(s: McpEntry, folder: string): ApprovedMcpServer {
   const cwd = s.def.cwd ? path.resolve(folder, s.def.cwd) : folder;
-  let command = s.def.command;
-  let args = s.def.args;
+  // the digest covers the definition as written; what is passed is its expansion from the environment
+  const x = s.expanded;
+  let command = x ? x.command : s.def.command;
+  let args = x ? x.args : s.def.args;
   let refused: string | null = null;
+  if (x?.missing.length) refused = `it reads the environment variable${x.missing.length === 1 ? '' : 's'} ${x.missing.join(', ')}, not set in Atrium's environment and without a default (${s.def.source.file}${s.def.line ? `:${s.def.line}` : ''})`;
+  else if (x?.unresolvable.length) refused = `it uses ${x.unresolvable.map((u) => u.text).join(', ')}, which Atrium cannot expand (${x.unresolvable[0].why})`;
   if (cwd !== folder && command !== null) {
     const abs = (p: string) => (path.isAbsolute(p) ? p : path.resolve(cwd, p));
     if (command.includes('/') && !path.isAbsolute(command)) command = abs(command);
@@ -424,9 +439,9 @@ function runnableServer(s: McpEntry, folder: string): ApprovedMcpServer {
     command,
     args,
     cwd,
-    url: s.def.url,
-    env: s.def.env,
-    headers: s.def.headers,
+    url: x ? x.url : s.def.url,
+    env: x ? x.env : s.def.env,
+    headers: x ? x.headers : s.def.headers,
     digest: s.def.digest,
     source: s.def.source,
     refused,

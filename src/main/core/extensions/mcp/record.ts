@@ -20,6 +20,7 @@ export function mcpRecord(d: McpServerDefinition, where: { source: McpRecord['so
     cwd: d.cwd,
     envNames: Object.keys(d.env),
     headerNames: Object.keys(d.headers),
+    variables: d.variables.map((v) => v.text),
     env: d.maskedEnv,
     headers: d.maskedHeaders,
     source: where.source,

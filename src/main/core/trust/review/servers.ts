@@ -24,7 +24,7 @@ export interface ServerSource {
 
 /**
  * The review item of an MCP server record: the literal command and arguments or the URL (origin +
- * path), env and header names (never values), the record's parse warnings plus risk notices.
+ * path), env and header names (never values), the variables it reads from the environment, the record's parse warnings plus risk notices.
  * Executable. Records come from the extensions bundle (`extensions/mcp`) or, for files it does not
  * read, from {@link collectMcpServers}: one parse of every server either way.
  */
@@ -40,7 +40,7 @@ export function mcpServerItem(s: McpRecord, tool: string, resourceId: string | n
     path: s.path,
     line: s.line,
     name,
-    summary: oneLine(`${name}: ${literal}${s.envNames.length ? ` · env ${s.envNames.join(', ')}` : ''}${statusNote(s)}`),
+    summary: oneLine(`${name}: ${literal}${s.envNames.length ? ` · env ${s.envNames.join(', ')}` : ''}${s.variables.length ? ` · reads ${s.variables.join(' ')}` : ''}${statusNote(s)}`),
     executable: true,
     tool,
     warnings,
@@ -51,6 +51,7 @@ export function mcpServerItem(s: McpRecord, tool: string, resourceId: string | n
       ...(s.url !== null ? { url: s.url } : {}),
       ...(s.envNames.length ? { envNames: s.envNames } : {}),
       ...(s.headerNames.length ? { headerNames: s.headerNames } : {}),
+      ...(s.variables.length ? { variables: s.variables } : {}),
       ...(s.plugin ? { plugin: s.plugin } : {}),
       ...(resourceId ? { resourceId } : {}),
     },

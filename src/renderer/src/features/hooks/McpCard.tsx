@@ -50,6 +50,7 @@ export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { se
           ))}
         </dl>
       )}
+      {server.variables.length > 0 && <McpExpansionView server={server} />}
       {server.scripts.length > 0 && (
         <ul className="hook-scripts" aria-label="Scripts it runs">
           {server.scripts.map((sc) => (
@@ -93,6 +94,62 @@ export function McpCard({ server, workspaceId, busy, onApprove, onRevoke }: { se
       </footer>
       {server.state === 'modified' && showDiff && <HookDiff key={server.digest} workspaceId={workspaceId} id={server.id} />}
     </article>
+  );
+}
+
+/** The tool whose variable syntax a server's file uses (`McpExpansion.dialect`). */
+const DIALECT_NAMES: Record<string, string> = { 'claude-code': 'Claude Code', 'gemini-cli': 'Gemini CLI', cursor: 'Cursor', vscode: 'VS Code' };
+
+/**
+ * What the definition reads from the environment and what it expands to now (secrets masked by the
+ * engine): the approved digest covers the references as written, this is what a session would pass.
+ */
+function McpExpansionView({ server }: { server: McpServer }) {
+  const x = server.expansion;
+  const blocked = x !== null && (x.missing.length > 0 || x.unresolvable.length > 0);
+  const literal = x ? serverLiteral({ ...server, command: x.command, args: x.args, url: x.url }) : null;
+  const changedEnv = x ? Object.entries(x.env).filter(([k, v]) => server.env[k] !== v) : [];
+  const changedHeaders = x ? Object.entries(x.headers).filter(([k, v]) => server.headers[k] !== v) : [];
+  return (
+    <section className={`hook-expansion${blocked ? ' hook-expansion-blocked' : ''}`} aria-label="Variables it reads">
+      <p className="hook-expansion-reads">
+        <span className="muted">Reads</span>{' '}
+        {server.variables.map((v) => (
+          <code key={v.text} className="hook-chip" title={v.kind === 'env' ? `environment variable ${v.name}${v.fallback !== null ? ` (default "${v.fallback}")` : ''}` : v.kind === 'input' ? 'a prompt VS Code would show' : 'a value the tool supplies'}>
+            {v.text}
+          </code>
+        ))}
+      </p>
+      {x && (
+        <>
+          <p className="hook-expansion-status">
+            {blocked ? (
+              <span className="badge badge-warn">withheld from sessions</span>
+            ) : (
+              <span className="badge">expanded</span>
+            )}{' '}
+            <span className="muted">
+              {blocked
+                ? [...x.missing.map((m) => `${m} is not set`), ...x.unresolvable.map((u) => `${u.text} cannot be expanded`)].join('; ')
+                : `from Atrium's environment, as ${DIALECT_NAMES[x.dialect] ?? x.dialect} does; the digest covers the definition as written`}
+            </span>
+          </p>
+          <pre className="hook-command hook-command-expanded" aria-label="Expanded command">
+            {literal}
+          </pre>
+          {(changedEnv.length > 0 || changedHeaders.length > 0) && (
+            <dl className="hook-kv" aria-label="Expanded values">
+              {changedEnv.map(([k, v]) => (
+                <Pair key={`env:${k}`} label="env" name={k} value={v} />
+              ))}
+              {changedHeaders.map(([k, v]) => (
+                <Pair key={`h:${k}`} label="header" name={k} value={v} />
+              ))}
+            </dl>
+          )}
+        </>
+      )}
+    </section>
   );
 }
 

@@ -164,6 +164,11 @@ function ReviewItem({ item, workspaceId, hookState, uncovered }: { item: TrustRe
       {open && (
         <div className="review-item-detail">
           {item.detail.envNames && <p>Sets environment variables: {item.detail.envNames.join(', ')} (values not shown).</p>}
+          {item.detail.variables && (
+            <p>
+              Reads from your environment when it starts: <code>{item.detail.variables.join(' ')}</code>
+            </p>
+          )}
           {item.detail.shellEmbeds && item.detail.shellEmbeds.length > 0 && <p>Runs through a shell when invoked: {item.detail.shellEmbeds.map((c) => <code key={c}>{c}</code>)}</p>}
           {file.error && <p className="field-error">{file.error}</p>}
           {file.data && (file.data.binary ? <p className="muted">Binary file ({file.data.size} bytes).</p> : <pre className="file-content">{file.data.content}</pre>)}

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { McpServer } from '../../../src/shared/contract';
+import { runCli } from '../../support/cli';
+import { tempDir } from '../../support/tempDir';
+
+/**
+ * `atrium mcp list` / `atrium hooks list` show what a server reads and its expansion from the
+ * environment Atrium runs in (Claude Code docs, "MCP" → "Environment variable expansion in
+ * .mcp.json"), secrets masked, and say which servers are withheld for an unset variable.
+ */
+describe('atrium mcp list: variable expansion', { timeout: 120_000 }, () => {
+  it('prints reads/expands-to lines and withheld servers; --json carries variables and the masked expansion', () => {
+    const root = tempDir('atrium-mcp-expand-cli-');
+    const home = path.join(root, 'home');
+    const dir = path.join(home, 'src', 'proj');
+    const data = path.join(root, 'data');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { api: { type: 'http', url: '${API_BASE:-https://api.example.com}/mcp', headers: { Authorization: 'Bearer ${API_TOKEN}' } }, needy: { command: 'node', args: ['s.js', '${UNSET_VAR_FOR_TEST}'] } } }, null, 2),
+    );
+    const env = { HOME: home, API_TOKEN: 'cli-secret-987654', UNSET_VAR_FOR_TEST: undefined };
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', data], env);
+    expect(cli('trust', 'set', dir, 'trusted').status).toBe(0);
+
+    const json = cli('mcp', 'list', dir, '--json');
+    expect(json.status).toBe(0);
+    expect(json.stdout).not.toContain('cli-secret-987654');
+    const servers = (json.json as { mcpServers: McpServer[] }).mcpServers;
+    const api = servers.find((s) => s.name === 'api')!;
+    expect(api.variables.map((v) => v.text)).toEqual(['${API_BASE:-https://api.example.com}', '${API_TOKEN}']);
+    expect(api.expansion).toEqual({ dialect: 'claude-code', command: null, args: [], url: 'https://api.example.com/mcp', env: {}, headers: { Authorization: '••••••' }, missing: [], unresolvable: [] });
+    const needy = servers.find((s) => s.name === 'needy')!;
+    expect(needy.expansion?.missing).toEqual(['UNSET_VAR_FOR_TEST']);
+
+    const human = cli('mcp', 'list', dir);
+    expect(human.status).toBe(0);
+    expect(human.stdout).not.toContain('cli-secret-987654');
+    expect(human.stdout).toContain('reads ${API_BASE:-https://api.example.com} ${API_TOKEN}');
+    expect(human.stdout).toContain('expands to https://api.example.com/mcp');
+    expect(human.stdout).toContain('expanded headers Authorization: ••••••');
+    expect(human.stdout).toContain('withheld from sessions: UNSET_VAR_FOR_TEST is not set');
+    expect(human.stdout).toMatch(/! MCP server "needy" reads the environment variable UNSET_VAR_FOR_TEST/);
+    expect(cli('hooks', 'list', dir).stdout).toContain('expands to https://api.example.com/mcp');
+  });
+});
