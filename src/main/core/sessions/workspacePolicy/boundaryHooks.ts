@@ -72,7 +72,7 @@ export function recordRun(core: PolicyCore, st: PolicyState, run: SessionHookRun
 /** SessionStart after new/load/resume: its context goes into the first prompt. */
 export async function sessionStart(core: PolicyCore, st: PolicyState, source: 'startup' | 'resume'): Promise<void> {
   const outcome = await runAndRecord(core, st, 'SessionStart', { hook_event_name: 'SessionStart', source }, null, (o) => (o.additionalContext ? 'context goes into the first prompt' : null));
-  if (outcome?.additionalContext) st.contexts.push(outcome.additionalContext);
+  if (outcome?.additionalContext) oweContext(core, st, [outcome.additionalContext]);
 }
 
 /**
@@ -84,14 +84,30 @@ export async function userPromptSubmit(core: PolicyCore, st: PolicyState, text: 
   const outcome = await runAndRecord(core, st, 'UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: text }, null, (o) => (blocked(o) ? 'stopped the prompt' : null));
   if (!outcome) return;
   if (blocked(outcome)) throw new AtriumError('PROMPT_BLOCKED', `A UserPromptSubmit hook blocked the prompt: ${outcome.reason ?? outcome.stopReason ?? 'no reason given'}`);
-  if (outcome.additionalContext) st.contexts.push(outcome.additionalContext);
+  if (outcome.additionalContext) oweContext(core, st, [outcome.additionalContext]);
 }
 
-/** The hook context collected for the next prompt, as one text block (then cleared), or null. */
-export function takeHookContext(st: PolicyState): acp.ContentBlock | null {
-  if (!st.contexts.length) return null;
-  const block: acp.ContentBlock = { type: 'text', text: `<hook-context>\n${st.contexts.join('\n\n')}\n</hook-context>` };
-  st.contexts = [];
+/**
+ * Hook context (SessionStart, UserPromptSubmit, PostToolUse…) owed to the agent with the next
+ * prompt, stored with the session at once (a PostToolUse hook may end after the turn, in a process
+ * that then exits: the next prompt, from any process, still carries it).
+ */
+export function oweContext(core: PolicyCore, st: PolicyState, texts: readonly string[]): void {
+  if (!texts.length) return;
+  st.row.owed.contexts.push(...texts.map((text) => ({ text, sentWith: null })));
+  core.save(st, 'hooks');
+}
+
+/**
+ * The hook context owed for the next prompt, as one text block, or null; marks it as carried by
+ * `promptId` (see `settleSent` in contextRules.ts: dropped once the agent answered that prompt).
+ */
+export function takeHookContext(core: PolicyCore, st: PolicyState, promptId: string): acp.ContentBlock | null {
+  const unsent = st.row.owed.contexts.filter((c) => c.sentWith === null);
+  if (!unsent.length) return null;
+  const block: acp.ContentBlock = { type: 'text', text: `<hook-context>\n${unsent.map((c) => c.text).join('\n\n')}\n</hook-context>` };
+  for (const c of unsent) c.sentWith = promptId;
+  core.save(st, 'hooks');
   return block;
 }
 
@@ -134,7 +150,7 @@ export function postToolCall(core: PolicyCore, st: PolicyState, toolCallId: stri
 async function postTool(core: PolicyCore, st: PolicyState, event: HookEvent, input: Record<string, unknown>, tool: string): Promise<void> {
   const parts = (o: HookRunOutcome) => [o.additionalContext, o.decision === 'block' ? o.reason : null].filter((p): p is string => Boolean(p));
   const outcome = await runAndRecord(core, st, event, input, tool, (o) => (parts(o).length ? 'context goes into the next prompt' : null));
-  if (outcome) st.contexts.push(...parts(outcome));
+  if (outcome) oweContext(core, st, parts(outcome));
 }
 
 /**

@@ -4,6 +4,7 @@ import { AtriumError } from '../../../../shared/errors';
 import type { WorkspaceResourcesSnapshot } from '../../resources/types';
 import { realpathOrSelf } from '../../rules/paths';
 import type { AgentStopReason, HookContext, HookVerdict, SessionHooks } from '../hooks';
+import { promptAnswered } from '../sessionQueries';
 import type { LaunchSpec } from '../supervisor';
 import * as boundary from './boundaryHooks';
 import { ClaudeHookBridge } from './claudeBridge';
@@ -11,7 +12,7 @@ import { geminiBeforeSpawn, geminiClientCapabilities, removeGeminiSessionSetting
 import { bridgeCall, claudeSessionParams } from './claudeWiring';
 import { isolateCodexLaunch } from './codexIsolation';
 import { commandSourceOf, type SessionCommandSource } from './commandSource';
-import { permissionBarrier, queueRules, rehydrateForNewAgentSession, rulePrefix, writeBarrier } from './contextRules';
+import { permissionBarrier, queueRules, rehydrateForNewAgentSession, rulePrefix, settleSent, writeBarrier } from './contextRules';
 import { HandoverRegistry, SurfaceRegistry, THIS_PROCESS, type SurfaceCaller } from './handover';
 import { toAcpServer } from './mcpFilter';
 import { pathsOfToolCall, toSourcePath } from './pathMapping';
@@ -19,7 +20,7 @@ import { claudeToolOf } from './sessionHooks';
 import { ExecutionStatus, policyView } from './sessionView';
 import { acceptCurrentRules, ensureSnapshot, requireVerification } from './snapshot';
 import { folderExecution, PolicyCore, type PolicyState, type WorkspacePolicyDeps } from './state';
-import type { ExecutionRecord, PolicyRow } from './store';
+import { nothingOwed, type ExecutionRecord, type PolicyRow } from './store';
 import { checkoutStatus, removeWorktree, type WorktreeInfo } from './worktree';
 
 export { MAX_STOP_FOLLOWUPS } from './boundaryHooks';
@@ -93,7 +94,7 @@ export class WorkspacePolicy implements SessionHooks {
       ? { kind: 'worktree', dir: r.cwd, sourceDir, execRoot: wt.execRoot, sourceRoot: wt.sourceRoot, branch: wt.branch, baseCommit: wt.baseCommit, createdAt: now, removedAt: null }
       : folderExecution(r.cwd, sourceDir, now);
     const fromDir = wt ? (toSourcePath(r.cwd, { cwd: r.cwd, execRoot: execution.execRoot, sourceRoot: execution.sourceRoot }) ?? sourceDir) : r.cwd;
-    const row: PolicyRow = { sessionId: r.id, sourceDir, fromDir, execution, snapshot: null, loaded: [], hookRuns: [], mismatch: null, archivedAt: null };
+    const row: PolicyRow = { sessionId: r.id, sourceDir, fromDir, execution, snapshot: null, loaded: [], owed: nothingOwed(), hookRuns: [], mismatch: null, archivedAt: null };
     this.core.db.put(row);
     const st = this.core.state(ctx);
     if (wt) {
@@ -105,6 +106,10 @@ export class WorkspacePolicy implements SessionHooks {
 
   async beforeSpawn(ctx: HookContext, launch: LaunchSpec): Promise<LaunchSpec> {
     const st = this.core.state(ctx);
+    // this process hosts the agent now: the stored row is the truth (another process may have run the
+    // session since this one last did), and what earlier prompts carried is settled against the journal
+    this.core.reload(st);
+    settleSent(this.core, st, (promptId) => promptAnswered(this.deps.store, st.sessionId, promptId));
     // an agent process re-attaches to an existing agent session: the rules are checked again (fail closed)
     if (ctx.session.agentSessionId !== null) requireVerification(st);
     await ensureSnapshot(this.core, st);
@@ -132,7 +137,7 @@ export class WorkspacePolicy implements SessionHooks {
 
   async afterAttach(ctx: HookContext, info: { via: 'new' | 'load' | 'resume'; outcome: string }): Promise<void> {
     const st = this.core.state(ctx);
-    if (info.outcome === 'replaced-by-new') rehydrateForNewAgentSession(st);
+    if (info.outcome === 'replaced-by-new') rehydrateForNewAgentSession(this.core, st);
     await boundary.sessionStart(this.core, st, info.outcome === 'new' ? 'startup' : 'resume');
   }
 
@@ -140,15 +145,15 @@ export class WorkspacePolicy implements SessionHooks {
     const st = this.core.state(ctx);
     if (!st.followupPromptIds.delete(info.promptId)) st.stopFollowups = 0;
     await boundary.userPromptSubmit(this.core, st, info.text);
-    const prefix = rulePrefix(this.core, st, ctx.session.capabilities?.embeddedContext === true);
-    const context = boundary.takeHookContext(st);
+    const prefix = rulePrefix(this.core, st, ctx.session.capabilities?.embeddedContext === true, info.promptId);
+    const context = boundary.takeHookContext(this.core, st, info.promptId);
     if (context) prefix.push(context);
     return prefix.length ? [...prefix, ...prompt] : prompt;
   }
 
   async beforeRead(ctx: HookContext, path: string): Promise<HookVerdict> {
     const st = this.core.state(ctx);
-    if (!st.isolation.claudeBridge) queueRules(st, [path], 'read');
+    if (!st.isolation.claudeBridge) queueRules(this.core, st, [path], 'read');
     return { allow: true };
   }
 
@@ -166,7 +171,7 @@ export class WorkspacePolicy implements SessionHooks {
 
   async beforeTerminal(ctx: HookContext, command: string, args: string[], cwd: string): Promise<HookVerdict> {
     const st = this.core.state(ctx);
-    if (!st.isolation.claudeBridge) queueRules(st, [cwd], 'terminal');
+    if (!st.isolation.claudeBridge) queueRules(this.core, st, [cwd], 'terminal');
     return boundary.preToolTerminal(this.core, st, [command, ...args].join(' '));
   }
 
@@ -178,7 +183,7 @@ export class WorkspacePolicy implements SessionHooks {
     st.tools.set(update.toolCallId, known);
     if (st.tools.size > 500) st.tools.delete(st.tools.keys().next().value as string);
     const paths = pathsOfToolCall(update);
-    if (paths.length) queueRules(st, paths, 'tool');
+    if (paths.length) queueRules(this.core, st, paths, 'tool');
     if (update.status === 'completed' || update.status === 'failed') boundary.postToolCall(this.core, st, update.toolCallId, known, update.status === 'failed');
   }
 
@@ -200,7 +205,7 @@ export class WorkspacePolicy implements SessionHooks {
         const refused = permissionBarrier(this.core, st, paths, pick('reject_once', 'reject_always'), ctx.session.capabilities?.embeddedContext === true);
         if (refused) return refused;
       } else if (paths.length) {
-        queueRules(st, paths, 'permission');
+        queueRules(this.core, st, paths, 'permission');
       }
     }
     const tool = claudeToolOf(known);
@@ -210,6 +215,8 @@ export class WorkspacePolicy implements SessionHooks {
 
   afterTurn(ctx: HookContext, stopReason: string): void {
     const st = this.core.state(ctx);
+    // what the prompt carried was delivered if the agent answered it, else it is owed again
+    settleSent(this.core, st, (promptId) => promptAnswered(this.deps.store, st.sessionId, promptId));
     if (!STOP_HOOK_REASONS.has(stopReason)) return;
     this.core.track(boundary.stopHooks(this.core, st), 'Stop hooks');
   }

@@ -1,4 +1,3 @@
-import type { RuleTrigger } from '../../../../shared/contract';
 import type { EventBus } from '../../events/bus';
 import type { ApprovedMcpServer, HookService } from '../../hooks/service';
 import type { WorkspaceResourcesCache } from '../../resources/cache';
@@ -15,7 +14,7 @@ import { isolationFor, type AgentIsolation } from './agentIsolation';
 import type { HandoverOptions } from './handover';
 import { toExecutionPath, type PathMapping } from './pathMapping';
 import type { SessionHookTarget } from './sessionHooks';
-import { PolicyStore, type ExecutionRecord, type PolicyRow, type SnapshotRecord } from './store';
+import { nothingOwed, PolicyStore, type ExecutionRecord, type PolicyRow, type SnapshotRecord } from './store';
 
 /** Dependencies of the workspace policy: the engine's services. */
 export interface WorkspacePolicyDeps {
@@ -28,14 +27,6 @@ export interface WorkspacePolicyDeps {
   workspaces: WorkspaceService;
   /** Handover clock and RNG (tests). */
   handover?: HandoverOptions;
-}
-
-/** A contextual rule waiting for the next prompt. */
-export interface PendingRule {
-  rule: SelectedRule;
-  trigger: RuleTrigger;
-  /** True when the reference is already recorded as loaded (a refused write-kind permission, a re-sent rule). */
-  recorded: boolean;
 }
 
 /** A live session's policy state (in memory; the durable part is its {@link PolicyRow}). */
@@ -58,12 +49,6 @@ export interface PolicyState {
   staticSent: SelectedRule[];
   /** Rule ids the agent has (static, native, contextual loaded). */
   loaded: Set<string>;
-  /** Contextual rules to attach to the next prompt. */
-  outbox: Map<string, PendingRule>;
-  /** Static rules go again with the next prompt (the agent lost its context: `replaced-by-new`). */
-  resendStatic: boolean;
-  /** Hook contexts (SessionStart, PostToolUse…) for the next prompt. */
-  contexts: string[];
   hookTarget: SessionHookTarget;
   /** The snapshot's MCP servers with their full definitions (null until resolved in this process). */
   mcp: ApprovedMcpServer[] | null;
@@ -135,9 +120,6 @@ export class PolicyCore {
         taking: null,
         staticSent: [],
         loaded: new Set(),
-        outbox: new Map(),
-        resendStatic: false,
-        contexts: [],
         hookTarget: { path: execWorkspaceDir, sessionId: r.id, only: new Map(), events: new Set() },
         mcp: null,
         bridge: null,
@@ -153,6 +135,18 @@ export class PolicyCore {
     }
     st.append = ctx.append;
     return st;
+  }
+
+  /**
+   * Takes the stored row as the session's (when there is one): another process (a CLI command,
+   * `atrium serve`, the app) may have run the session and changed what it loaded, owes and ran
+   * since this process last hosted it. Call when this process starts hosting the agent.
+   */
+  reload(st: PolicyState): void {
+    const stored = this.db.get(st.sessionId);
+    if (!stored) return;
+    st.row = stored;
+    st.reportedModified = reportedModifiedOf(stored.hookRuns);
   }
 
   /** The row of a session: live, stored, or defaults for a session that never had one. */
@@ -171,7 +165,7 @@ export class PolicyCore {
       }
     }
     sourceDir = realpathOrSelf(sourceDir);
-    return { sessionId: r.id, sourceDir, fromDir: r.cwd, execution: folderExecution(r.cwd, sourceDir, new Date().toISOString()), snapshot: null, loaded: [], hookRuns: [], mismatch: null, archivedAt: null };
+    return { sessionId: r.id, sourceDir, fromDir: r.cwd, execution: folderExecution(r.cwd, sourceDir, new Date().toISOString()), snapshot: null, loaded: [], owed: nothingOwed(), hookRuns: [], mismatch: null, archivedAt: null };
   }
 
   /** Appends a policy notice to the session's transcript (through the live journal when attached). */
