@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Hook, HookAuditEntry, HookEvent, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
+import type { Hook, HookAuditEntry, HookEvent, HookListing, HookResult, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
@@ -38,8 +38,15 @@ export type Via = 'app' | 'cli';
 export interface HookRunContext extends TrustTarget {
   /** Atrium's session id: `ATRIUM_SESSION_ID` and the input's `session_id` default. */
   sessionId?: string;
-  /** Cancels running handlers (their process trees are killed). */
+  /** Cancels running handlers (their process trees are killed; a string `reason` is reported as `interrupted: <reason>`). */
   signal?: AbortSignal;
+  /**
+   * Told of every `async: true` handler the event started in the background (Claude Code
+   * semantics: not awaited, decides nothing): `finished` resolves with its real result once that
+   * is recorded in the run history (never rejects), so a caller that must not end before its hooks
+   * do (a CLI command, a closing engine) can wait for it.
+   */
+  onBackground?: (id: string, finished: Promise<HookResult>) => void;
   /**
    * Only these hooks (id → digest) may run: a session's snapshot (issue 8), so hooks approved
    * after the session started do not join it. Others are left out entirely (not reported as skipped).
@@ -85,6 +92,8 @@ export class HookService {
   readonly home: string;
   private readonly listings: LiveListings;
   private closed = false;
+  /** `async` handlers started in the background that have not finished (and been recorded) yet. */
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: HookServiceOptions) {
@@ -243,10 +252,18 @@ export class HookService {
     if (becameModified.length) this.emit(f.workspaceId, 'file', becameModified);
     // async handlers finish later: their real result goes into the run history then
     for (const b of background) {
-      void b.done.then((r) => {
+      const finished = b.done.then((r) => {
         record([r]);
         if (r.result.skipped === 'modified') this.emit(f.workspaceId, 'file', [r.entry.hook.id]);
+        return r.result;
       });
+      const tracked = finished.then(
+        () => undefined,
+        (error) => console.error(`[atrium] recording the async hook ${b.entry.hook.id} failed:`, error),
+      );
+      this.inFlight.add(tracked);
+      void tracked.finally(() => this.inFlight.delete(tracked));
+      ctx.onBackground?.(b.entry.hook.id, finished.catch(() => ({ ...asyncPlaceholder(outcome, b.entry.hook.id), message: 'its result could not be recorded' })));
     }
     return outcome;
   }
@@ -305,8 +322,12 @@ export class HookService {
     return (await this.approvedMcpServers(target)).some((s) => s.id === nameOrId || s.name === nameOrId);
   }
 
-  /** Stops watching. Idempotent. */
+  /**
+   * Stops watching, after the `async` handlers still running have ended (each is bounded by its
+   * own timeout) and their results are recorded. Idempotent.
+   */
   async close(): Promise<void> {
+    while (this.inFlight.size) await Promise.all([...this.inFlight]);
     this.closed = true;
     this.unsubscribe();
     await this.listings.close();
@@ -447,4 +468,9 @@ function pinnedEntries(hooks: readonly HookEntry[], pinned: ReadonlyMap<string, 
       const approval = { digest, approvedAt: h.hook.approval?.approvedAt ?? '', approvedBy: h.hook.approval?.approvedBy ?? 'session snapshot' };
       return { ...h, hook: { ...h.hook, state, heldBack: false, approval } };
     });
+}
+
+/** The placeholder result an event listed for a background handler (see `ASYNC_MESSAGE`). */
+function asyncPlaceholder(outcome: HookRunOutcome, id: string): HookResult {
+  return outcome.results.find((r) => r.id === id) ?? { id, digest: '', exitCode: null, durationMs: 0, timedOut: false, decision: 'none', reason: null, stdout: '', stderr: '', truncated: false, skipped: null, message: null };
 }

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { Session, SessionPolicy } from '../../../../shared/contract';
+import type { Session, SessionHookRun, SessionPolicy } from '../../../../shared/contract';
 import { AtriumError } from '../../../../shared/errors';
 import type { WorkspaceResourcesSnapshot } from '../../resources/types';
 import { realpathOrSelf } from '../../rules/paths';
@@ -25,6 +25,13 @@ import { checkoutStatus, removeWorktree, type WorktreeInfo } from './worktree';
 
 export { MAX_STOP_FOLLOWUPS } from './boundaryHooks';
 export type { WorkspacePolicyDeps } from './state';
+
+/**
+ * How long closing the engine waits for hooks still running before it kills them (milliseconds):
+ * a CLI command has waited for the hooks its turn owes already (`turnHooks`); this bounds
+ * `atrium serve` and the app quitting.
+ */
+export const CLOSE_GRACE_MS = 5_000;
 
 /** Default idle shutdown (minutes; VibeAround: 10). */
 export const DEFAULT_IDLE_MINUTES = 10;
@@ -218,7 +225,8 @@ export class WorkspacePolicy implements SessionHooks {
     // what the prompt carried was delivered if the agent answered it, else it is owed again
     settleSent(this.core, st, (promptId) => promptAnswered(this.deps.store, st.sessionId, promptId));
     if (!STOP_HOOK_REASONS.has(stopReason)) return;
-    this.core.track(boundary.stopHooks(this.core, st), 'Stop hooks');
+    // Claude Code runs Stop hooks "when the main agent has finished responding" (hooks.md, Stop): after the turn, not awaited by it
+    this.core.track(boundary.stopHooks(this.core, st), 'Stop hooks', st.sessionId);
   }
 
   async onAgentStopped(ctx: HookContext, reason: AgentStopReason): Promise<void> {
@@ -402,11 +410,44 @@ export class WorkspacePolicy implements SessionHooks {
   }
 
   /**
-   * Waits for the hook runs and snapshots still in flight (each bounded by its hook timeout) so
-   * what they record reaches the database before the engine closes it, then stops the bridge.
+   * A mark for {@link turnHooks}: how many hook runs this process recorded on the session so far.
+   * Take it when a turn has ended (its Stop hooks start then and are recorded later).
    */
-  async close(): Promise<void> {
-    await this.core.settle();
+  hookRunMark(sessionId: string): number {
+    return this.core.runMark(sessionId);
+  }
+
+  /**
+   * Waits for the hooks a session's turns started and nobody awaits: Stop (Claude Code runs it
+   * when the agent has finished responding, after the turn), PostToolUse and Notification hooks
+   * still running, and `async: true` handlers, each bounded by its own timeout (Claude Code: 600 s
+   * for a command unless `timeout` says otherwise, formats.md §2.5). Returns the runs recorded on
+   * the session after `mark` ({@link hookRunMark}), oldest first, and the follow-up prompts Stop
+   * hooks queued meanwhile (a blocking Stop hook's reason, see `MAX_STOP_FOLLOWUPS`). A process
+   * that ends after its turn (each `atrium session prompt`) calls this first, so the hooks its
+   * turn owes finish and are reported instead of dying with it. Never rejects.
+   */
+  async turnHooks(sessionId: string, mark: number): Promise<{ runs: SessionHookRun[]; followups: string[] }> {
+    await this.core.settleSession(sessionId);
+    return { runs: this.core.runsSince(sessionId, mark), followups: this.core.followupsSince(sessionId, mark) };
+  }
+
+  /**
+   * Waits for the hook runs and snapshots still in flight so what they record reaches the
+   * database before the engine closes it, then stops the bridge. Hooks still running after
+   * `graceMs` (default {@link CLOSE_GRACE_MS}; `atrium serve` or the app quitting must not wait up
+   * to a hook's 600 s timeout) are killed with their process trees and recorded as
+   * `interrupted: Atrium closed before the hook finished`, never dropped silently.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    const settled = this.core.settle();
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([settled.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)))]);
+    clearTimeout(timer);
+    if (late) {
+      this.core.closing.abort('Atrium closed before the hook finished');
+      await settled;
+    }
     await this.bridge.close();
   }
 }
