@@ -161,9 +161,11 @@ export function recoverOne(store: Store, bus: EventBus, sessionId: string): bool
 
 /**
  * True when the session journal shows the agent had prompt `promptId`: after its `prompt_sent`
- * event (and before the next prompt's) the agent sent an update or the turn ended with the agent's
- * answer (`turn_end` is journaled only then; a turn cut short by a crash or a stop is not). False
- * when the prompt was never sent or nothing came back before its process ended.
+ * event (and before the next prompt's) the agent sent an update, or the turn ended with the
+ * agent's answer. The ends Atrium journals for an agent that did not answer do not count: a crash
+ * (`crashed`, the agent exited during the turn) and a close during the turn (`cancelled` with
+ * Atrium's error text; an agent's own `cancelled` answer has none). False when the prompt was
+ * never sent or nothing came back before its process ended.
  */
 export function promptAnswered(store: Store, sessionId: string, promptId: string): boolean {
   const sent = store.db
@@ -172,7 +174,10 @@ export function promptAnswered(store: Store, sessionId: string, promptId: string
   if (!sent) return false;
   const next = store.db.prepare("SELECT MIN(seq) AS seq FROM session_events WHERE session_id = ? AND kind = 'prompt_sent' AND seq > ?").get(sessionId, sent.seq) as { seq: number | null };
   const reply = store.db
-    .prepare("SELECT 1 FROM session_events WHERE session_id = ? AND seq > ? AND seq < ? AND kind IN ('update', 'turn_end') LIMIT 1")
+    .prepare(
+      `SELECT 1 FROM session_events WHERE session_id = ? AND seq > ? AND seq < ? AND (kind = 'update' OR (kind = 'turn_end'
+         AND json_extract(data, '$.stopReason') <> 'crashed' AND NOT (json_extract(data, '$.stopReason') = 'cancelled' AND json_extract(data, '$.error') IS NOT NULL))) LIMIT 1`,
+    )
     .get(sessionId, sent.seq, next.seq ?? Number.MAX_SAFE_INTEGER);
   return reply !== undefined;
 }
