@@ -210,4 +210,32 @@ describe('closing the engine while a hook still runs', () => {
     const run = engine.policy.view(s.id).hooks.runs.find((r) => r.event === 'Stop')!;
     expect(run.results[0].message).toBe('interrupted: Atrium closed before the hook finished; the process tree was killed');
   }, 60_000);
+
+  it('the hook service waits for async handlers started in the background and records their results; one still running after the grace period is killed and recorded as interrupted', async () => {
+    const world = worlds.create(
+      {},
+      {
+        '.claude/settings.json': hookSettings({
+          Notification: [{ hooks: [commandHook('sleep 0.3; echo quick >> "$CLAUDE_PROJECT_DIR/quick.log"', { async: true }), commandHook('sleep 30; touch "$CLAUDE_PROJECT_DIR/late"', { async: true })] }],
+        }),
+      },
+    );
+    const engine = world.openTrusted();
+    const listing = await engine.hooks.list({ path: world.ws });
+    await engine.hooks.approve({ path: world.ws }, listing.hooks.map((h) => ({ id: h.id, digest: h.digest })));
+    const quick = listing.hooks.find((h) => h.command!.includes('quick.log'))!;
+    const slow = listing.hooks.find((h) => h.command!.includes('late'))!;
+    const outcome = await engine.hooks.run('Notification', { hook_event_name: 'Notification', message: 'hi' }, { path: world.ws });
+    // not awaited by the event (Claude Code `async: true`)
+    expect(outcome.results.map((r) => r.exitCode)).toEqual([null, null]);
+
+    const started = Date.now();
+    await engine.hooks.close(1_500);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(fs.readFileSync(path.join(world.ws, 'quick.log'), 'utf8')).toBe('quick\n');
+    expect(fs.existsSync(path.join(world.ws, 'late'))).toBe(false);
+    const runs = engine.hooks.runs({ path: world.ws }, undefined);
+    expect(runs.find((r) => r.id === quick.id && r.exitCode === 0)).toBeDefined();
+    expect(runs.find((r) => r.id === slow.id)?.message).toBe('interrupted: Atrium closed before the hook finished; the process tree was killed');
+  }, 60_000);
 });

@@ -94,6 +94,8 @@ export class HookService {
   private closed = false;
   /** `async` handlers started in the background that have not finished (and been recorded) yet. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Aborted when {@link close} has waited its grace period: hooks still running are killed. */
+  private readonly closing = new AbortController();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: HookServiceOptions) {
@@ -240,7 +242,7 @@ export class HookService {
       path: f.path,
       homeDir: this.options.homeDir,
       sessionId: ctx.sessionId,
-      signal: ctx.signal,
+      signal: ctx.signal ? AbortSignal.any([ctx.signal, this.closing.signal]) : this.closing.signal,
       allowedHosts: this.repo.httpHosts(),
     });
     const record = (done: readonly RanHandler[]) => {
@@ -323,11 +325,22 @@ export class HookService {
   }
 
   /**
-   * Stops watching, after the `async` handlers still running have ended (each is bounded by its
-   * own timeout) and their results are recorded. Idempotent.
+   * Stops watching, after the `async` handlers still running have ended and their results are
+   * recorded: it waits up to `graceMs` (default 5 s), then kills the rest with their process trees
+   * (recorded as `interrupted: Atrium closed before the hook finished`) instead of waiting out a
+   * hook's timeout (600 s by default). Idempotent.
    */
-  async close(): Promise<void> {
-    while (this.inFlight.size) await Promise.all([...this.inFlight]);
+  async close(graceMs = 5_000): Promise<void> {
+    const settled = (async () => {
+      while (this.inFlight.size) await Promise.all([...this.inFlight]);
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([settled.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)))]);
+    clearTimeout(timer);
+    if (late) {
+      this.closing.abort('Atrium closed before the hook finished');
+      await settled;
+    }
     this.closed = true;
     this.unsubscribe();
     await this.listings.close();
