@@ -101,7 +101,6 @@ export function writeBarrier(core: PolicyCore, st: PolicyState, paths: readonly 
 export function permissionBarrier(core: PolicyCore, st: PolicyState, paths: readonly unknown[], rejectOption: string | null, embedded: boolean): string | null {
   const sel = selectRules(st, paths, false);
   if (!sel || !sel.files.length || !rejectOption) return null;
-  owe(st, sel.files, 'permission', true);
   markLoaded(core, st, sel.files, 'permission', embedded ? 'embedded' : 'text', true, 'refused the write; the rules go with the next prompt');
   // markLoaded took them off as delivered: the permission answer did not carry them, the next prompt does
   owe(st, sel.files, 'permission', true);

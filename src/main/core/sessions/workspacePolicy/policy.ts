@@ -294,6 +294,8 @@ export class WorkspacePolicy implements SessionHooks {
     const session = this.deps.sessions.show(sessionId);
     const live = this.deps.sessions.loadForWrite(sessionId);
     const st: PolicyState = this.core.state(live.hookContextForService());
+    // this process may not have hosted the session since another one ran it: act on the stored row
+    this.core.reload(st);
     if (!st.row.mismatch) throw new AtriumError('INVALID_PARAMS', 'This session has no rule mismatch to resolve: its rules are unchanged, so a plain resume continues it.');
     if (action === 'new') {
       const worktree = st.row.execution.kind === 'worktree';
