@@ -190,6 +190,32 @@ describe('what a session owes survives the process that hosted it (separate CLI 
     const history = w.atrium('hooks', 'runs', w.ws, '--json').json as { runs: Array<{ id: string; exitCode: number | null }> };
     expect(history.runs.filter((r) => r.id === later.id && r.exitCode === 0)).toHaveLength(3);
   }, 180_000);
+  it('Ctrl+C while a prompt command waits for its Stop hook kills the hook, records it as interrupted and exits 130', async () => {
+    const w = cliWorld({ '.claude/settings.json': hookSettings({ Stop: [{ hooks: [commandHook('sleep 30; touch "$CLAUDE_PROJECT_DIR/late"')] }] }) }, SCENARIO);
+    const listed = w.atrium('hooks', 'list', w.ws, '--json').json as { hooks: Array<{ id: string }> };
+    expect(w.atrium('hooks', 'approve', w.ws, listed.hooks[0].id).status).toBe(0);
+    const created = w.atrium('session', 'new', w.ws, '--agent-command', w.agent, '--json');
+    const id = (result(created).session as { id: string }).id;
+
+    const cli = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), 'session', 'prompt', id, 'hello', '--data-dir', w.dataDir], {
+      cwd: repoRoot,
+      env: { ...process.env, ...w.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(cli);
+    let out = '';
+    cli.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
+    await waitFor(() => out.includes('[stop] end_turn'), 'the turn to end', 60_000);
+    // the command waits for the Stop hook (30 s); the user interrupts it
+    await new Promise((r) => setTimeout(r, 1_000));
+    cli.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(out).toContain(`[hook] Stop ${listed.hooks[0].id}  exit -`);
+    expect(fs.existsSync(path.join(w.ws, 'late'))).toBe(false);
+    const history = w.atrium('hooks', 'runs', w.ws, '--json').json as { runs: Array<{ id: string; message: string | null }> };
+    expect(history.runs.find((r) => r.id === listed.hooks[0].id)?.message).toBe('interrupted: Ctrl+C in the terminal that waited for it; the process tree was killed');
+  }, 180_000);
 });
 
 const worlds = policyWorlds();

@@ -300,16 +300,38 @@ async function runTurn(ctx: CliContext, sessionId: string, text: string): Promis
   // taken as the turn ends: its Stop hooks have started and record their runs after this
   const mark = ctx.engine.policy.hookRunMark(sessionId);
   const waited = new Set<string>();
-  for (;;) {
-    const { runs, followups } = await ctx.engine.policy.turnHooks(sessionId, mark);
-    const next = followups.filter((f) => !waited.has(f));
-    if (!next.length || process.exitCode === 130) return { stop, hookRuns: runs };
-    for (const promptId of next) {
-      waited.add(promptId);
-      await ctx.engine.sessions.waitForTurn(sessionId, promptId);
+  // Ctrl+C while waiting: the hooks still running are killed and recorded as interrupted (a
+  // follow-up turn is cancelled), then the command ends with 130; twice: stop waiting at once
+  let interrupts = 0;
+  const onSigint = () => {
+    process.exitCode = 130;
+    if (++interrupts > 1) process.exit(130);
+    process.stderr.write('\nStopping the hooks of the turn (Ctrl+C again to stop waiting)…\n');
+    ctx.engine.policy.interruptHooks(INTERRUPTED_BY_USER);
+    try {
+      ctx.engine.sessions.cancel(sessionId, true);
+    } catch {
+      // no turn running (or the session was taken over): nothing to cancel
     }
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    for (;;) {
+      const { runs, followups } = await ctx.engine.policy.turnHooks(sessionId, mark);
+      const next = followups.filter((f) => !waited.has(f));
+      if (!next.length || process.exitCode === 130) return { stop, hookRuns: runs };
+      for (const promptId of next) {
+        waited.add(promptId);
+        await ctx.engine.sessions.waitForTurn(sessionId, promptId);
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }
+
+/** Why hooks killed by Ctrl+C while a CLI command waited for them did not finish (their run says `interrupted: <this>`). */
+const INTERRUPTED_BY_USER = 'Ctrl+C in the terminal that waited for it';
 
 /**
  * Prints the hook runs the turn owed (one `[hook]` line per handler, see

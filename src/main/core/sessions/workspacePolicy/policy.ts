@@ -435,6 +435,15 @@ export class WorkspacePolicy implements SessionHooks {
   }
 
   /**
+   * Kills every session hook still running (process trees included); each is recorded as
+   * `interrupted: <reason>`. For a CLI command the user interrupts while it waits for the hooks
+   * of its turn; the engine is about to close, so later hooks are killed at once too.
+   */
+  interruptHooks(reason: string): void {
+    this.core.closing.abort(reason);
+  }
+
+  /**
    * Waits for the hook runs and snapshots still in flight so what they record reaches the
    * database before the engine closes it, then stops the bridge. Hooks still running after
    * `graceMs` (default {@link CLOSE_GRACE_MS}; `atrium serve` or the app quitting must not wait up
