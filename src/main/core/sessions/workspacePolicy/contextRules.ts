@@ -10,14 +10,14 @@ import { refsOf, type OwedRule } from './store';
 
 /**
  * New contextual rules for touched paths (seed §6 path mapping: execution directory → source
- * project; seed §4.5 `contextualRules`), or null when none apply. `withOutbox` also leaves out
+ * project; seed §4.5 `contextualRules`), or null when none apply. `withOwed` also leaves out
  * rules already owed to the agent (waiting for the next prompt). Never throws (a failing lookup is logged).
  */
-export function selectRules(st: PolicyState, paths: readonly unknown[], withOutbox: boolean): RuleSelection | null {
+export function selectRules(st: PolicyState, paths: readonly unknown[], withOwed: boolean): RuleSelection | null {
   if (!st.catalog || !paths.length) return null;
   const mapped = toSourcePaths(paths, st.mapping);
   if (!mapped.length) return null;
-  const loaded = withOutbox ? new Set([...st.loaded, ...st.row.owed.rules.map((r) => r.id)]) : st.loaded;
+  const loaded = withOwed ? new Set([...st.loaded, ...st.row.owed.rules.map((r) => r.id)]) : st.loaded;
   try {
     return st.catalog.contextualRules(st.row.fromDir, mapped, loaded);
   } catch (error) {

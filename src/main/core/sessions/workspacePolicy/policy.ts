@@ -53,7 +53,8 @@ const STOP_HOOK_REASONS = new Set(['end_turn', 'max_tokens', 'max_turn_requests'
  *   (seed §6) with the changed files and two actions;
  * - sends static rules with the first prompt (embedded resources or one text block; Claude: the
  *   system prompt), maps every touched path from the execution directory to the source project
- *   (seed §6) for contextual rules, attaches read-triggered rules to the next prompt and refuses
+ *   (seed §6) for contextual rules, attaches read-triggered rules to the next prompt (stored with
+ *   the session until the agent answered a prompt that carried them, whichever process sends it) and refuses
  *   the first write under not-yet-loaded rules with the rules in the error (seed §7 barrier;
  *   `contextRules.ts`);
  * - runs the snapshot's hooks at the ACP boundary (seed §9; `boundaryHooks.ts`) and, for Claude
