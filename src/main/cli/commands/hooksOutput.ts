@@ -1,4 +1,4 @@
-import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, McpServer } from '../../../shared/contract';
+import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, McpServer, SessionHookRun } from '../../../shared/contract';
 import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
 
@@ -113,6 +113,22 @@ export function describeOutcome(o: HookRunOutcome): string {
   if (o.additionalContext) lines.push(`Context for the agent:\n${o.additionalContext}`);
   for (const m of o.systemMessages) lines.push(`Message: ${m}`);
   return lines.join('\n');
+}
+
+/**
+ * One line per handler of the hook runs a session's turn owed and a CLI command waited for
+ * (Stop, late PostToolUse/Notification, `async` handlers): `[hook] Stop h_… exit 0 312 ms none`,
+ * the status, decision and message worded as `atrium hooks run` and `hooks runs` word them, plus
+ * what Atrium did with the outcome.
+ */
+export function describeSessionHookRuns(runs: readonly SessionHookRun[]): string[] {
+  return runs.flatMap((run) =>
+    run.results.map((r) => {
+      const status = r.skipped ? `skipped (${r.skipped})` : r.message?.startsWith('timed out') ? 'timed out' : `exit ${r.exitCode ?? '-'}`;
+      const extra = [r.message, run.effect].filter((t): t is string => Boolean(t)).join('; ');
+      return `[hook] ${run.event}${run.tool ? ` (${run.tool})` : ''} ${r.id}  ${status}  ${Math.round(r.durationMs)} ms  ${r.decision}${extra ? `  ${extra}` : ''}`;
+    }),
+  );
 }
 
 /** Human text of the run history. */

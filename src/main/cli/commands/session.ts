@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { agentBehaviourLines } from '../../../shared/agentBehaviourText';
-import type { AgentBehaviour, Session, StopReason } from '../../../shared/contract';
+import type { AgentBehaviour, Session, SessionHookRun, StopReason } from '../../../shared/contract';
 import { sessionStateText } from '../../../shared/sessionStateText';
 import { toWireError } from '../../../shared/errors';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 import { onHost, promptAtHost } from '../hostRouting';
+import { describeSessionHookRuns } from './hooksOutput';
 import { registerPickupCommand } from './pickup';
 import { SessionPrinter, type PermissionPolicy } from './sessionOutput';
 
@@ -67,8 +68,8 @@ export function registerSessionCommands(program: Command): void {
           const started = await ctx.dispatcher.call('sessions.resume', { sessionId: created.id });
           if (started.session.state === 'failed') throw new CliError(`The agent could not start: ${started.session.lastError ?? 'unknown error'}`);
           if (!ctx.json) process.stderr.write(`Session ${created.id} (${agentId}) in ${created.cwd}\n`);
-          const stop = opts.prompt ? await runPrompt(ctx, created.id, opts.prompt) : null;
-          finish(ctx, notTakenOver(ctx.engine.sessions.show(created.id)), stop, { behaviour, lines: behaviourLines });
+          const turn = opts.prompt ? await runTurn(ctx, created.id, opts.prompt) : null;
+          finish(ctx, notTakenOver(ctx.engine.sessions.show(created.id)), turn?.stop ?? null, { behaviour, lines: behaviourLines }, turn?.hookRuns);
         } finally {
           printer.close();
         }
@@ -83,7 +84,7 @@ export function registerSessionCommands(program: Command): void {
         // SESSION_NOT_FOUND before anything starts; a paused session starts nothing until the user chooses
         if (ctx.engine.sessions.show(id).state === 'paused') throw new CliError(pausedText(id));
         // a session another live Atrium hosts runs there (never a second agent here), else here
-        const { session, stop } = await onHost(
+        const { session, stop, hookRuns } = await onHost<{ session: Session; stop: StopReason | 'dropped'; hookRuns?: SessionHookRun[] }>(
           ctx.engine,
           ctx.engine.dataDir,
           id,
@@ -93,15 +94,15 @@ export function registerSessionCommands(program: Command): void {
               const resumed = await ctx.dispatcher.call('sessions.resume', { sessionId: id });
               if (resumed.session.state === 'paused') throw new CliError(pausedText(id));
               if (resumed.session.state === 'failed') throw new CliError(`The agent could not resume: ${resumed.session.lastError ?? 'unknown error'}`);
-              const stopped = await runPrompt(ctx, id, text);
-              return { session: notTakenOver(ctx.engine.sessions.show(id)), stop: stopped };
+              const turn = await runTurn(ctx, id, text);
+              return { session: notTakenOver(ctx.engine.sessions.show(id)), stop: turn.stop, hookRuns: turn.hookRuns };
             } finally {
               printer.close();
             }
           },
           (client, server) => promptAtHost(client, server, id, text, ctx.json, policy),
         );
-        finish(ctx, session, stop);
+        finish(ctx, session, stop, undefined, hookRuns);
       }),
     );
 
@@ -288,11 +289,59 @@ async function runPrompt(ctx: CliContext, sessionId: string, text: string): Prom
 }
 
 /**
- * Prints the session and the turn's stop reason (`{session, stopReason}`; `session new` adds
- * `agentBehaviour: {behaviour, lines}`, what it printed before launch).
+ * Runs one prompt in this process ({@link runPrompt}), then waits for the hooks the turn owes
+ * (`WorkspacePolicy.turnHooks`: Stop hooks, which Claude Code runs when the agent has finished
+ * responding, PostToolUse and Notification hooks still running, `async` handlers; each bounded by
+ * its timeout) and for the follow-up turns a blocking Stop hook queued, so none of them dies with
+ * this process. Returns the turn's stop reason and those hook runs.
  */
-function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null, agentBehaviour?: { behaviour: AgentBehaviour; lines: string[] }): void {
-  ctx.print({ session: s, stopReason: stop, ...(agentBehaviour ? { agentBehaviour } : {}) }, () => `${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
+async function runTurn(ctx: CliContext, sessionId: string, text: string): Promise<{ stop: StopReason | 'dropped'; hookRuns: SessionHookRun[] }> {
+  const stop = await runPrompt(ctx, sessionId, text);
+  // taken as the turn ends: its Stop hooks have started and record their runs after this
+  const mark = ctx.engine.policy.hookRunMark(sessionId);
+  const waited = new Set<string>();
+  // Ctrl+C while waiting: the hooks still running are killed and recorded as interrupted (a
+  // follow-up turn is cancelled), then the command ends with 130; twice: stop waiting at once
+  let interrupts = 0;
+  const onSigint = () => {
+    process.exitCode = 130;
+    if (++interrupts > 1) process.exit(130);
+    process.stderr.write('\nStopping the hooks of the turn (Ctrl+C again to stop waiting)…\n');
+    ctx.engine.policy.interruptHooks(INTERRUPTED_BY_USER);
+    try {
+      ctx.engine.sessions.cancel(sessionId, true);
+    } catch {
+      // no turn running (or the session was taken over): nothing to cancel
+    }
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    for (;;) {
+      const { runs, followups } = await ctx.engine.policy.turnHooks(sessionId, mark);
+      const next = followups.filter((f) => !waited.has(f));
+      if (!next.length || process.exitCode === 130) return { stop, hookRuns: runs };
+      for (const promptId of next) {
+        waited.add(promptId);
+        await ctx.engine.sessions.waitForTurn(sessionId, promptId);
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** Why hooks killed by Ctrl+C while a CLI command waited for them did not finish (their run says `interrupted: <this>`). */
+const INTERRUPTED_BY_USER = 'Ctrl+C in the terminal that waited for it';
+
+/**
+ * Prints the hook runs the turn owed (one `[hook]` line per handler, see
+ * `describeSessionHookRuns`), then the session and the turn's stop reason
+ * (`{session, stopReason, hookRuns}`; `hookRuns` only when this process ran the turn; `session
+ * new` adds `agentBehaviour: {behaviour, lines}`, what it printed before launch).
+ */
+function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null, agentBehaviour?: { behaviour: AgentBehaviour; lines: string[] }, hookRuns?: SessionHookRun[]): void {
+  const hookLines = hookRuns ? describeSessionHookRuns(hookRuns) : [];
+  ctx.print({ session: s, stopReason: stop, ...(hookRuns ? { hookRuns } : {}), ...(agentBehaviour ? { agentBehaviour } : {}) }, () => `${hookLines.map((l) => `${l}\n`).join('')}${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
   if (process.exitCode === 130) return; // interrupted with Ctrl+C: that is the outcome
   if (s.state === 'failed' || s.state === 'paused' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
 }

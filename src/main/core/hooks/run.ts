@@ -19,7 +19,7 @@ export interface RunContext {
   path: string;
   homeDir: string;
   sessionId?: string;
-  /** Cancels running handlers (their process trees are killed). */
+  /** Cancels running handlers (their process trees are killed; a string `reason` is reported as `interrupted: <reason>`). */
   signal?: AbortSignal;
   /** Hosts http hooks may reach despite the address policy. */
   allowedHosts: readonly string[];
@@ -244,8 +244,16 @@ async function runOne(e: HookEntry, event: HookEvent, input: Record<string, unkn
     stderr: r.stderr,
     truncated: r.truncated,
     skipped: null,
-    message: r.spawnError ? `could not start: ${r.spawnError}` : r.timedOut ? `timed out after ${e.hook.timeoutMs / 1000} s; the process tree was killed` : r.aborted ? 'cancelled' : null,
+    message: r.spawnError ? `could not start: ${r.spawnError}` : r.timedOut ? `timed out after ${e.hook.timeoutMs / 1000} s; the process tree was killed` : r.aborted ? abortedMessage(ctx.signal) : null,
   };
+}
+
+/**
+ * The message of a handler whose run was cancelled: `interrupted: <reason>` when the signal was
+ * aborted with a reason in words (e.g. Atrium closing before the hook finished), else `cancelled`.
+ */
+function abortedMessage(signal: AbortSignal | undefined): string {
+  return typeof signal?.reason === 'string' && signal.reason ? `interrupted: ${signal.reason}; the process tree was killed` : 'cancelled';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Hook, HookAuditEntry, HookEvent, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
+import type { Hook, HookAuditEntry, HookEvent, HookListing, HookResult, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, HookApproval, McpServer } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
@@ -43,8 +43,15 @@ export type Via = 'app' | 'cli';
 export interface HookRunContext extends TrustTarget {
   /** Atrium's session id: `ATRIUM_SESSION_ID` and the input's `session_id` default. */
   sessionId?: string;
-  /** Cancels running handlers (their process trees are killed). */
+  /** Cancels running handlers (their process trees are killed; a string `reason` is reported as `interrupted: <reason>`). */
   signal?: AbortSignal;
+  /**
+   * Told of every `async: true` handler the event started in the background (Claude Code
+   * semantics: not awaited, decides nothing): `finished` resolves with its real result once that
+   * is recorded in the run history (never rejects), so a caller that must not end before its hooks
+   * do (a CLI command, a closing engine) can wait for it.
+   */
+  onBackground?: (id: string, finished: Promise<HookResult>) => void;
   /**
    * Only these hooks (id → digest) may run: a session's snapshot (issue 8), so hooks approved
    * after the session started do not join it. Others are left out entirely (not reported as skipped).
@@ -94,6 +101,10 @@ export class HookService {
   readonly home: string;
   private readonly listings: LiveListings;
   private closed = false;
+  /** `async` handlers started in the background that have not finished (and been recorded) yet. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Aborted when {@link close} has waited its grace period: hooks still running are killed. */
+  private readonly closing = new AbortController();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: HookServiceOptions) {
@@ -240,7 +251,7 @@ export class HookService {
       path: f.path,
       homeDir: this.options.homeDir,
       sessionId: ctx.sessionId,
-      signal: ctx.signal,
+      signal: ctx.signal ? AbortSignal.any([ctx.signal, this.closing.signal]) : this.closing.signal,
       allowedHosts: this.repo.httpHosts(),
     });
     const record = (done: readonly RanHandler[]) => {
@@ -252,10 +263,18 @@ export class HookService {
     if (becameModified.length) this.emit(f.workspaceId, 'file', becameModified);
     // async handlers finish later: their real result goes into the run history then
     for (const b of background) {
-      void b.done.then((r) => {
+      const finished = b.done.then((r) => {
         record([r]);
         if (r.result.skipped === 'modified') this.emit(f.workspaceId, 'file', [r.entry.hook.id]);
+        return r.result;
       });
+      const tracked = finished.then(
+        () => undefined,
+        (error) => console.error(`[atrium] recording the async hook ${b.entry.hook.id} failed:`, error),
+      );
+      this.inFlight.add(tracked);
+      void tracked.finally(() => this.inFlight.delete(tracked));
+      ctx.onBackground?.(b.entry.hook.id, finished.catch(() => ({ ...asyncPlaceholder(outcome, b.entry.hook.id), message: 'its result could not be recorded' })));
     }
     return outcome;
   }
@@ -314,8 +333,23 @@ export class HookService {
     return (await this.approvedMcpServers(target)).some((s) => s.id === nameOrId || s.name === nameOrId);
   }
 
-  /** Stops watching. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Stops watching, after the `async` handlers still running have ended and their results are
+   * recorded: it waits up to `graceMs` (default 5 s), then kills the rest with their process trees
+   * (recorded as `interrupted: Atrium closed before the hook finished`) instead of waiting out a
+   * hook's timeout (600 s by default). Idempotent.
+   */
+  async close(graceMs = 5_000): Promise<void> {
+    const settled = (async () => {
+      while (this.inFlight.size) await Promise.all([...this.inFlight]);
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([settled.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)))]);
+    clearTimeout(timer);
+    if (late) {
+      this.closing.abort('Atrium closed before the hook finished');
+      await settled;
+    }
     this.closed = true;
     this.unsubscribe();
     await this.listings.close();
@@ -462,4 +496,9 @@ function pinnedEntries(hooks: readonly HookEntry[], pinned: ReadonlyMap<string, 
       const approval = { digest, approvedAt: h.hook.approval?.approvedAt ?? '', approvedBy: h.hook.approval?.approvedBy ?? 'session snapshot' };
       return { ...h, hook: { ...h.hook, state, heldBack: false, approval } };
     });
+}
+
+/** The placeholder result an event listed for a background handler (see `ASYNC_MESSAGE`). */
+function asyncPlaceholder(outcome: HookRunOutcome, id: string): HookResult {
+  return outcome.results.find((r) => r.id === id) ?? { id, digest: '', exitCode: null, durationMs: 0, timedOut: false, decision: 'none', reason: null, stdout: '', stderr: '', truncated: false, skipped: null, message: null };
 }

@@ -158,3 +158,26 @@ export function recoverOne(store: Store, bus: EventBus, sessionId: string): bool
   });
   return journal !== null;
 }
+
+/**
+ * True when the session journal shows the agent had prompt `promptId`: after its `prompt_sent`
+ * event (and before the next prompt's) the agent sent an update, or the turn ended with the
+ * agent's answer. The ends Atrium journals for an agent that did not answer do not count: a crash
+ * (`crashed`, the agent exited during the turn) and a close during the turn (`cancelled` with
+ * Atrium's error text; an agent's own `cancelled` answer has none). False when the prompt was
+ * never sent or nothing came back before its process ended.
+ */
+export function promptAnswered(store: Store, sessionId: string, promptId: string): boolean {
+  const sent = store.db
+    .prepare("SELECT seq FROM session_events WHERE session_id = ? AND kind = 'prompt_sent' AND json_extract(data, '$.promptId') = ? ORDER BY seq DESC LIMIT 1")
+    .get(sessionId, promptId) as { seq: number } | undefined;
+  if (!sent) return false;
+  const next = store.db.prepare("SELECT MIN(seq) AS seq FROM session_events WHERE session_id = ? AND kind = 'prompt_sent' AND seq > ?").get(sessionId, sent.seq) as { seq: number | null };
+  const reply = store.db
+    .prepare(
+      `SELECT 1 FROM session_events WHERE session_id = ? AND seq > ? AND seq < ? AND (kind = 'update' OR (kind = 'turn_end'
+         AND json_extract(data, '$.stopReason') <> 'crashed' AND NOT (json_extract(data, '$.stopReason') = 'cancelled' AND json_extract(data, '$.error') IS NOT NULL))) LIMIT 1`,
+    )
+    .get(sessionId, sent.seq, next.seq ?? Number.MAX_SAFE_INTEGER);
+  return reply !== undefined;
+}

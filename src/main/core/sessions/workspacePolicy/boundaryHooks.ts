@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { HookEvent, HookRunOutcome, SessionHookRun } from '../../../../shared/contract';
+import type { HookEvent, HookResult, HookRunOutcome, SessionHookRun } from '../../../../shared/contract';
 import { AtriumError } from '../../../../shared/errors';
 import type { HookVerdict } from '../hooks';
 import { notRunWording } from './agentIsolation';
-import { claudeToolOf, runSessionHooks, type ClaudeTool } from './sessionHooks';
+import { claudeToolOf, runSessionHooks, sessionRunOf, type ClaudeTool } from './sessionHooks';
 import type { PolicyCore, PolicyState } from './state';
 
 /** Most Stop-hook follow-up prompts in a row (issue 8). */
@@ -26,21 +26,44 @@ export async function runAndRecord(
   tool: string | null,
   effect: (outcome: HookRunOutcome) => string | null,
 ): Promise<HookRunOutcome | null> {
-  const res = await runSessionHooks(core.deps.hooks, st.hookTarget, event, input, tool);
+  const res = await runSessionHooks(core.deps.hooks, st.hookTarget, event, input, tool, runExtras(core, st, event, tool));
   if (!res) return null;
   recordRun(core, st, res.run, effect(res.outcome));
   return res.outcome;
+}
+
+/** What an `async: true` handler's run says it did once it finished (it decides nothing, Claude Code semantics). */
+export const ASYNC_EFFECT = 'ran in the background (async); its result decides nothing';
+
+/**
+ * The run context a session's hooks get: Atrium's closing signal (hooks still running when the
+ * engine closes after its grace period are killed and recorded as interrupted), and for every
+ * `async: true` handler a tracked task that records its real result on the session when it
+ * finishes, so a CLI command waits for it ({@link PolicyCore.settleSession}) and reports it.
+ */
+function runExtras(core: PolicyCore, st: PolicyState, event: HookEvent, tool: string | null) {
+  return {
+    signal: core.closing.signal,
+    onBackground: (_id: string, finished: Promise<HookResult>) =>
+      core.track(
+        finished.then((r) => recordRun(core, st, sessionRunOf(event, tool, { decision: 'none', reason: null, results: [r] }), ASYNC_EFFECT, false)),
+        `recording an async ${event} hook`,
+        st.sessionId,
+      ),
+  };
 }
 
 /**
  * Records a hook run on the session (its view keeps the last 200) and tells the transcript when a
  * hook decided something, and, once per hook until it runs again, when a snapshot hook was skipped
  * because its bytes no longer match the approved digest ("skipped: modified since approval").
+ * `notify: false` records without the decision notice (an async handler's late result).
  */
-export function recordRun(core: PolicyCore, st: PolicyState, run: SessionHookRun, effect: string | null): void {
+export function recordRun(core: PolicyCore, st: PolicyState, run: SessionHookRun, effect: string | null, notify = true): void {
   st.row.hookRuns = [...st.row.hookRuns, { ...run, effect }].slice(-200);
   core.save(st, 'hooks');
-  if (run.decision !== 'none' || effect) {
+  core.noteRun(st.sessionId, { ...run, effect });
+  if (notify && (run.decision !== 'none' || effect)) {
     const who = run.results.filter((r) => r.decision !== 'none').map((r) => r.id);
     core.notice(st, {
       severity: REFUSALS.has(run.decision) ? 'warning' : 'info',
@@ -72,7 +95,7 @@ export function recordRun(core: PolicyCore, st: PolicyState, run: SessionHookRun
 /** SessionStart after new/load/resume: its context goes into the first prompt. */
 export async function sessionStart(core: PolicyCore, st: PolicyState, source: 'startup' | 'resume'): Promise<void> {
   const outcome = await runAndRecord(core, st, 'SessionStart', { hook_event_name: 'SessionStart', source }, null, (o) => (o.additionalContext ? 'context goes into the first prompt' : null));
-  if (outcome?.additionalContext) st.contexts.push(outcome.additionalContext);
+  if (outcome?.additionalContext) oweContext(core, st, [outcome.additionalContext]);
 }
 
 /**
@@ -84,14 +107,30 @@ export async function userPromptSubmit(core: PolicyCore, st: PolicyState, text: 
   const outcome = await runAndRecord(core, st, 'UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: text }, null, (o) => (blocked(o) ? 'stopped the prompt' : null));
   if (!outcome) return;
   if (blocked(outcome)) throw new AtriumError('PROMPT_BLOCKED', `A UserPromptSubmit hook blocked the prompt: ${outcome.reason ?? outcome.stopReason ?? 'no reason given'}`);
-  if (outcome.additionalContext) st.contexts.push(outcome.additionalContext);
+  if (outcome.additionalContext) oweContext(core, st, [outcome.additionalContext]);
 }
 
-/** The hook context collected for the next prompt, as one text block (then cleared), or null. */
-export function takeHookContext(st: PolicyState): acp.ContentBlock | null {
-  if (!st.contexts.length) return null;
-  const block: acp.ContentBlock = { type: 'text', text: `<hook-context>\n${st.contexts.join('\n\n')}\n</hook-context>` };
-  st.contexts = [];
+/**
+ * Hook context (SessionStart, UserPromptSubmit, PostToolUse…) owed to the agent with the next
+ * prompt, stored with the session at once (a PostToolUse hook may end after the turn, in a process
+ * that then exits: the next prompt, from any process, still carries it).
+ */
+export function oweContext(core: PolicyCore, st: PolicyState, texts: readonly string[]): void {
+  if (!texts.length) return;
+  st.row.owed.contexts.push(...texts.map((text) => ({ text, sentWith: null })));
+  core.save(st, 'hooks');
+}
+
+/**
+ * The hook context owed for the next prompt, as one text block, or null; marks it as carried by
+ * `promptId` (see `settleSent` in contextRules.ts: dropped once the agent answered that prompt).
+ */
+export function takeHookContext(core: PolicyCore, st: PolicyState, promptId: string): acp.ContentBlock | null {
+  const unsent = st.row.owed.contexts.filter((c) => c.sentWith === null);
+  if (!unsent.length) return null;
+  const block: acp.ContentBlock = { type: 'text', text: `<hook-context>\n${unsent.map((c) => c.text).join('\n\n')}\n</hook-context>` };
+  for (const c of unsent) c.sentWith = promptId;
+  core.save(st, 'hooks');
   return block;
 }
 
@@ -127,14 +166,14 @@ export function postToolCall(core: PolicyCore, st: PolicyState, toolCallId: stri
   st.posted.add(toolCallId);
   const tool = claudeToolOf(known);
   const event: HookEvent = failed ? 'PostToolUseFailure' : 'PostToolUse';
-  core.track(postTool(core, st, event, { hook_event_name: event, tool_name: tool.name, tool_input: tool.input, tool_use_id: toolCallId, tool_response: known.rawOutput ?? null }, tool.name), `running ${event} hooks`);
+  core.track(postTool(core, st, event, { hook_event_name: event, tool_name: tool.name, tool_input: tool.input, tool_use_id: toolCallId, tool_response: known.rawOutput ?? null }, tool.name), `running ${event} hooks`, st.sessionId);
 }
 
 /** PostToolUse hooks: additional context and a block's reason go into the next prompt. */
 async function postTool(core: PolicyCore, st: PolicyState, event: HookEvent, input: Record<string, unknown>, tool: string): Promise<void> {
   const parts = (o: HookRunOutcome) => [o.additionalContext, o.decision === 'block' ? o.reason : null].filter((p): p is string => Boolean(p));
   const outcome = await runAndRecord(core, st, event, input, tool, (o) => (parts(o).length ? 'context goes into the next prompt' : null));
-  if (outcome) st.contexts.push(...parts(outcome));
+  if (outcome) oweContext(core, st, parts(outcome));
 }
 
 /**
@@ -153,7 +192,7 @@ export async function permissionHooks(core: PolicyCore, st: PolicyState, tool: C
   const perm = await runAndRecord(core, st, 'PermissionRequest', { hook_event_name: 'PermissionRequest', tool_name: tool.name, tool_input: tool.input }, tool.name, (o) => effect(o, null));
   const answer = perm && answerOf(perm);
   if (answer) return answer;
-  core.track(runAndRecord(core, st, 'Notification', { hook_event_name: 'Notification', notification_type: 'permission_prompt', message: `The agent needs your permission to use ${title}` }, null, () => null), 'running Notification hooks');
+  core.track(runAndRecord(core, st, 'Notification', { hook_event_name: 'Notification', notification_type: 'permission_prompt', message: `The agent needs your permission to use ${title}` }, null, () => null), 'running Notification hooks', st.sessionId);
   return null;
 }
 
@@ -162,7 +201,7 @@ export async function permissionHooks(core: PolicyCore, st: PolicyState, tool: C
  * {@link MAX_STOP_FOLLOWUPS} times in a row (a user prompt starts a new series).
  */
 export async function stopHooks(core: PolicyCore, st: PolicyState): Promise<void> {
-  const res = await runSessionHooks(core.deps.hooks, st.hookTarget, 'Stop', { hook_event_name: 'Stop', stop_hook_active: st.stopFollowups > 0 }, null);
+  const res = await runSessionHooks(core.deps.hooks, st.hookTarget, 'Stop', { hook_event_name: 'Stop', stop_hook_active: st.stopFollowups > 0 }, null, runExtras(core, st, 'Stop', null));
   if (!res) return;
   if (res.outcome.decision !== 'block') {
     recordRun(core, st, res.run, null);
@@ -178,6 +217,7 @@ export async function stopHooks(core: PolicyCore, st: PolicyState): Promise<void
   try {
     const { promptId } = core.deps.sessions.prompt(st.sessionId, res.outcome.reason ?? 'A Stop hook asks you to continue.');
     st.followupPromptIds.add(promptId);
+    core.noteFollowup(st.sessionId, promptId);
   } catch (error) {
     console.error('[atrium] queueing a Stop hook follow-up failed:', error);
   }

@@ -1,9 +1,10 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { Session, SessionPolicy } from '../../../../shared/contract';
+import type { Session, SessionHookRun, SessionPolicy } from '../../../../shared/contract';
 import { AtriumError } from '../../../../shared/errors';
 import type { WorkspaceResourcesSnapshot } from '../../resources/types';
 import { realpathOrSelf } from '../../rules/paths';
 import type { AgentStopReason, HookContext, HookVerdict, SessionHooks } from '../hooks';
+import { promptAnswered } from '../sessionQueries';
 import type { LaunchSpec } from '../supervisor';
 import * as boundary from './boundaryHooks';
 import { ClaudeHookBridge } from './claudeBridge';
@@ -11,7 +12,7 @@ import { geminiBeforeSpawn, geminiClientCapabilities, removeGeminiSessionSetting
 import { bridgeCall, claudeSessionParams } from './claudeWiring';
 import { isolateCodexLaunch } from './codexIsolation';
 import { commandSourceOf, type SessionCommandSource } from './commandSource';
-import { permissionBarrier, queueRules, rehydrateForNewAgentSession, rulePrefix, writeBarrier } from './contextRules';
+import { permissionBarrier, queueRules, rehydrateForNewAgentSession, rulePrefix, settleSent, writeBarrier } from './contextRules';
 import { HandoverRegistry, SurfaceRegistry, THIS_PROCESS, type SurfaceCaller } from './handover';
 import { toAcpServer } from './mcpFilter';
 import { pathsOfToolCall, toSourcePath } from './pathMapping';
@@ -19,11 +20,18 @@ import { claudeToolOf } from './sessionHooks';
 import { ExecutionStatus, policyView } from './sessionView';
 import { acceptCurrentRules, ensureSnapshot, requireVerification } from './snapshot';
 import { folderExecution, PolicyCore, type PolicyState, type WorkspacePolicyDeps } from './state';
-import type { ExecutionRecord, PolicyRow } from './store';
+import { nothingOwed, type ExecutionRecord, type PolicyRow } from './store';
 import { checkoutStatus, removeWorktree, type WorktreeInfo } from './worktree';
 
 export { MAX_STOP_FOLLOWUPS } from './boundaryHooks';
 export type { WorkspacePolicyDeps } from './state';
+
+/**
+ * How long closing the engine waits for hooks still running before it kills them (milliseconds):
+ * a CLI command has waited for the hooks its turn owes already (`turnHooks`); this bounds
+ * `atrium serve` and the app quitting.
+ */
+export const CLOSE_GRACE_MS = 5_000;
 
 /** Default idle shutdown (minutes; VibeAround: 10). */
 export const DEFAULT_IDLE_MINUTES = 10;
@@ -45,7 +53,8 @@ const STOP_HOOK_REASONS = new Set(['end_turn', 'max_tokens', 'max_turn_requests'
  *   (seed §6) with the changed files and two actions;
  * - sends static rules with the first prompt (embedded resources or one text block; Claude: the
  *   system prompt), maps every touched path from the execution directory to the source project
- *   (seed §6) for contextual rules, attaches read-triggered rules to the next prompt and refuses
+ *   (seed §6) for contextual rules, attaches read-triggered rules to the next prompt (stored with
+ *   the session until the agent answered a prompt that carried them, whichever process sends it) and refuses
  *   the first write under not-yet-loaded rules with the rules in the error (seed §7 barrier;
  *   `contextRules.ts`);
  * - runs the snapshot's hooks at the ACP boundary (seed §9; `boundaryHooks.ts`) and, for Claude
@@ -93,7 +102,7 @@ export class WorkspacePolicy implements SessionHooks {
       ? { kind: 'worktree', dir: r.cwd, sourceDir, execRoot: wt.execRoot, sourceRoot: wt.sourceRoot, branch: wt.branch, baseCommit: wt.baseCommit, createdAt: now, removedAt: null }
       : folderExecution(r.cwd, sourceDir, now);
     const fromDir = wt ? (toSourcePath(r.cwd, { cwd: r.cwd, execRoot: execution.execRoot, sourceRoot: execution.sourceRoot }) ?? sourceDir) : r.cwd;
-    const row: PolicyRow = { sessionId: r.id, sourceDir, fromDir, execution, snapshot: null, loaded: [], hookRuns: [], mismatch: null, archivedAt: null };
+    const row: PolicyRow = { sessionId: r.id, sourceDir, fromDir, execution, snapshot: null, loaded: [], owed: nothingOwed(), hookRuns: [], mismatch: null, archivedAt: null };
     this.core.db.put(row);
     const st = this.core.state(ctx);
     if (wt) {
@@ -105,6 +114,10 @@ export class WorkspacePolicy implements SessionHooks {
 
   async beforeSpawn(ctx: HookContext, launch: LaunchSpec): Promise<LaunchSpec> {
     const st = this.core.state(ctx);
+    // this process hosts the agent now: the stored row is the truth (another process may have run the
+    // session since this one last did), and what earlier prompts carried is settled against the journal
+    this.core.reload(st);
+    settleSent(this.core, st, (promptId) => promptAnswered(this.deps.store, st.sessionId, promptId));
     // an agent process re-attaches to an existing agent session: the rules are checked again (fail closed)
     if (ctx.session.agentSessionId !== null) requireVerification(st);
     await ensureSnapshot(this.core, st);
@@ -132,7 +145,7 @@ export class WorkspacePolicy implements SessionHooks {
 
   async afterAttach(ctx: HookContext, info: { via: 'new' | 'load' | 'resume'; outcome: string }): Promise<void> {
     const st = this.core.state(ctx);
-    if (info.outcome === 'replaced-by-new') rehydrateForNewAgentSession(st);
+    if (info.outcome === 'replaced-by-new') rehydrateForNewAgentSession(this.core, st);
     await boundary.sessionStart(this.core, st, info.outcome === 'new' ? 'startup' : 'resume');
   }
 
@@ -140,15 +153,15 @@ export class WorkspacePolicy implements SessionHooks {
     const st = this.core.state(ctx);
     if (!st.followupPromptIds.delete(info.promptId)) st.stopFollowups = 0;
     await boundary.userPromptSubmit(this.core, st, info.text);
-    const prefix = rulePrefix(this.core, st, ctx.session.capabilities?.embeddedContext === true);
-    const context = boundary.takeHookContext(st);
+    const prefix = rulePrefix(this.core, st, ctx.session.capabilities?.embeddedContext === true, info.promptId);
+    const context = boundary.takeHookContext(this.core, st, info.promptId);
     if (context) prefix.push(context);
     return prefix.length ? [...prefix, ...prompt] : prompt;
   }
 
   async beforeRead(ctx: HookContext, path: string): Promise<HookVerdict> {
     const st = this.core.state(ctx);
-    if (!st.isolation.claudeBridge) queueRules(st, [path], 'read');
+    if (!st.isolation.claudeBridge) queueRules(this.core, st, [path], 'read');
     return { allow: true };
   }
 
@@ -166,7 +179,7 @@ export class WorkspacePolicy implements SessionHooks {
 
   async beforeTerminal(ctx: HookContext, command: string, args: string[], cwd: string): Promise<HookVerdict> {
     const st = this.core.state(ctx);
-    if (!st.isolation.claudeBridge) queueRules(st, [cwd], 'terminal');
+    if (!st.isolation.claudeBridge) queueRules(this.core, st, [cwd], 'terminal');
     return boundary.preToolTerminal(this.core, st, [command, ...args].join(' '));
   }
 
@@ -178,7 +191,7 @@ export class WorkspacePolicy implements SessionHooks {
     st.tools.set(update.toolCallId, known);
     if (st.tools.size > 500) st.tools.delete(st.tools.keys().next().value as string);
     const paths = pathsOfToolCall(update);
-    if (paths.length) queueRules(st, paths, 'tool');
+    if (paths.length) queueRules(this.core, st, paths, 'tool');
     if (update.status === 'completed' || update.status === 'failed') boundary.postToolCall(this.core, st, update.toolCallId, known, update.status === 'failed');
   }
 
@@ -200,7 +213,7 @@ export class WorkspacePolicy implements SessionHooks {
         const refused = permissionBarrier(this.core, st, paths, pick('reject_once', 'reject_always'), ctx.session.capabilities?.embeddedContext === true);
         if (refused) return refused;
       } else if (paths.length) {
-        queueRules(st, paths, 'permission');
+        queueRules(this.core, st, paths, 'permission');
       }
     }
     const tool = claudeToolOf(known);
@@ -210,8 +223,11 @@ export class WorkspacePolicy implements SessionHooks {
 
   afterTurn(ctx: HookContext, stopReason: string): void {
     const st = this.core.state(ctx);
+    // what the prompt carried was delivered if the agent answered it, else it is owed again
+    settleSent(this.core, st, (promptId) => promptAnswered(this.deps.store, st.sessionId, promptId));
     if (!STOP_HOOK_REASONS.has(stopReason)) return;
-    this.core.track(boundary.stopHooks(this.core, st), 'Stop hooks');
+    // Claude Code runs Stop hooks "when the main agent has finished responding" (hooks.md, Stop): after the turn, not awaited by it
+    this.core.track(boundary.stopHooks(this.core, st), 'Stop hooks', st.sessionId);
   }
 
   async onAgentStopped(ctx: HookContext, reason: AgentStopReason): Promise<void> {
@@ -279,6 +295,8 @@ export class WorkspacePolicy implements SessionHooks {
     const session = this.deps.sessions.show(sessionId);
     const live = this.deps.sessions.loadForWrite(sessionId);
     const st: PolicyState = this.core.state(live.hookContextForService());
+    // this process may not have hosted the session since another one ran it: act on the stored row
+    this.core.reload(st);
     if (!st.row.mismatch) throw new AtriumError('INVALID_PARAMS', 'This session has no rule mismatch to resolve: its rules are unchanged, so a plain resume continues it.');
     if (action === 'new') {
       const worktree = st.row.execution.kind === 'worktree';
@@ -395,11 +413,53 @@ export class WorkspacePolicy implements SessionHooks {
   }
 
   /**
-   * Waits for the hook runs and snapshots still in flight (each bounded by its hook timeout) so
-   * what they record reaches the database before the engine closes it, then stops the bridge.
+   * A mark for {@link turnHooks}: how many hook runs this process recorded on the session so far.
+   * Take it when a turn has ended (its Stop hooks start then and are recorded later).
    */
-  async close(): Promise<void> {
-    await this.core.settle();
+  hookRunMark(sessionId: string): number {
+    return this.core.runMark(sessionId);
+  }
+
+  /**
+   * Waits for the hooks a session's turns started and nobody awaits: Stop (Claude Code runs it
+   * when the agent has finished responding, after the turn), PostToolUse and Notification hooks
+   * still running, and `async: true` handlers, each bounded by its own timeout (Claude Code: 600 s
+   * for a command unless `timeout` says otherwise, formats.md §2.5). Returns the runs recorded on
+   * the session after `mark` ({@link hookRunMark}), oldest first, and the follow-up prompts Stop
+   * hooks queued meanwhile (a blocking Stop hook's reason, see `MAX_STOP_FOLLOWUPS`). A process
+   * that ends after its turn (each `atrium session prompt`) calls this first, so the hooks its
+   * turn owes finish and are reported instead of dying with it. Never rejects.
+   */
+  async turnHooks(sessionId: string, mark: number): Promise<{ runs: SessionHookRun[]; followups: string[] }> {
+    await this.core.settleSession(sessionId);
+    return { runs: this.core.runsSince(sessionId, mark), followups: this.core.followupsSince(sessionId, mark) };
+  }
+
+  /**
+   * Kills every session hook still running (process trees included); each is recorded as
+   * `interrupted: <reason>`. For a CLI command the user interrupts while it waits for the hooks
+   * of its turn; the engine is about to close, so later hooks are killed at once too.
+   */
+  interruptHooks(reason: string): void {
+    this.core.closing.abort(reason);
+  }
+
+  /**
+   * Waits for the hook runs and snapshots still in flight so what they record reaches the
+   * database before the engine closes it, then stops the bridge. Hooks still running after
+   * `graceMs` (default {@link CLOSE_GRACE_MS}; `atrium serve` or the app quitting must not wait up
+   * to a hook's 600 s timeout) are killed with their process trees and recorded as
+   * `interrupted: Atrium closed before the hook finished`, never dropped silently.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    const settled = this.core.settle();
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([settled.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)))]);
+    clearTimeout(timer);
+    if (late) {
+      this.core.closing.abort('Atrium closed before the hook finished');
+      await settled;
+    }
     await this.bridge.close();
   }
 }

@@ -1,5 +1,5 @@
 import type { HookEvent, HookRunOutcome, SessionHookRun } from '../../../../shared/contract';
-import type { HookService } from '../../hooks/service';
+import type { HookRunContext, HookService } from '../../hooks/service';
 
 /** A tool call as Claude Code's hooks see it (seed §9, formats.md §2.5): tool name and input. */
 export interface ClaudeTool {
@@ -62,19 +62,33 @@ export interface SessionHookTarget {
  * hook service (issue 6: scripts re-hashed before running, every run recorded), limited to and
  * pinned at the session's snapshot (see {@link SessionHookTarget.only}), and summarises the
  * outcome for the session view. Returns null (and runs nothing) when no approved hook of the
- * snapshot fires on `event`. Never throws.
+ * snapshot fires on `event`. `extra.signal` cancels the handlers (Atrium closing), and
+ * `extra.onBackground` learns of `async: true` handlers (see `HookRunContext.onBackground`).
+ * Never throws.
  */
-export async function runSessionHooks(hooks: HookService, target: SessionHookTarget, event: HookEvent, input: Record<string, unknown>, tool: string | null): Promise<{ outcome: HookRunOutcome; run: SessionHookRun } | null> {
+export async function runSessionHooks(
+  hooks: HookService,
+  target: SessionHookTarget,
+  event: HookEvent,
+  input: Record<string, unknown>,
+  tool: string | null,
+  extra: Pick<HookRunContext, 'signal' | 'onBackground'> = {},
+): Promise<{ outcome: HookRunOutcome; run: SessionHookRun } | null> {
   if (!target.events.has(event)) return null;
   let outcome: HookRunOutcome;
   try {
-    outcome = await hooks.run(event, { session_id: target.sessionId, cwd: target.path, ...input }, { path: target.path, sessionId: target.sessionId, only: target.only, pinned: true });
+    outcome = await hooks.run(event, { session_id: target.sessionId, cwd: target.path, ...input }, { path: target.path, sessionId: target.sessionId, only: target.only, pinned: true, ...extra });
   } catch (error) {
     console.error(`[atrium] running ${event} hooks failed:`, error);
     return null;
   }
   if (!outcome.results.length) return null;
-  const run: SessionHookRun = {
+  return { outcome, run: sessionRunOf(event, tool, outcome) };
+}
+
+/** A hook outcome as the session records it (the view keeps the last 200), `effect` still unset. */
+export function sessionRunOf(event: HookEvent, tool: string | null, outcome: Pick<HookRunOutcome, 'decision' | 'reason' | 'results'>): SessionHookRun {
+  return {
     at: new Date().toISOString(),
     event,
     tool,
@@ -83,5 +97,4 @@ export async function runSessionHooks(hooks: HookService, target: SessionHookTar
     effect: null,
     results: outcome.results.map((r) => ({ id: r.id, decision: r.decision, exitCode: r.exitCode, skipped: r.skipped, message: r.message, durationMs: r.durationMs })),
   };
-  return { outcome, run };
 }

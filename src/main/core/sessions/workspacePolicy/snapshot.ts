@@ -215,8 +215,9 @@ export async function acceptCurrentRules(core: PolicyCore, st: PolicyState): Pro
   });
   // the session's catalog becomes the current one at the next attach
   st.catalog = null;
-  st.outbox.clear();
-  st.resendStatic = false;
+  // the current rules load afresh: static rules go with the next prompt (sentAt cleared above), contextual ones when triggered
+  st.row.owed = { ...st.row.owed, rules: [], staticAgain: null };
+  core.db.put(st.row);
   st.snapshotReady = false;
   core.emit(st.sessionId, 'mismatch');
 }

@@ -1,4 +1,4 @@
-import type { RuleTrigger } from '../../../../shared/contract';
+import type { SessionHookRun } from '../../../../shared/contract';
 import type { EventBus } from '../../events/bus';
 import type { ApprovedMcpServer, HookService } from '../../hooks/service';
 import type { WorkspaceResourcesCache } from '../../resources/cache';
@@ -15,7 +15,7 @@ import { isolationFor, type AgentIsolation } from './agentIsolation';
 import type { HandoverOptions } from './handover';
 import { toExecutionPath, type PathMapping } from './pathMapping';
 import type { SessionHookTarget } from './sessionHooks';
-import { PolicyStore, type ExecutionRecord, type PolicyRow, type SnapshotRecord } from './store';
+import { MAX_HOOK_RUNS, nothingOwed, PolicyStore, type ExecutionRecord, type PolicyRow, type SnapshotRecord } from './store';
 
 /** Dependencies of the workspace policy: the engine's services. */
 export interface WorkspacePolicyDeps {
@@ -28,14 +28,6 @@ export interface WorkspacePolicyDeps {
   workspaces: WorkspaceService;
   /** Handover clock and RNG (tests). */
   handover?: HandoverOptions;
-}
-
-/** A contextual rule waiting for the next prompt. */
-export interface PendingRule {
-  rule: SelectedRule;
-  trigger: RuleTrigger;
-  /** True when the reference is already recorded as loaded (a refused write-kind permission, a re-sent rule). */
-  recorded: boolean;
 }
 
 /** A live session's policy state (in memory; the durable part is its {@link PolicyRow}). */
@@ -58,12 +50,6 @@ export interface PolicyState {
   staticSent: SelectedRule[];
   /** Rule ids the agent has (static, native, contextual loaded). */
   loaded: Set<string>;
-  /** Contextual rules to attach to the next prompt. */
-  outbox: Map<string, PendingRule>;
-  /** Static rules go again with the next prompt (the agent lost its context: `replaced-by-new`). */
-  resendStatic: boolean;
-  /** Hook contexts (SessionStart, PostToolUse…) for the next prompt. */
-  contexts: string[];
   hookTarget: SessionHookTarget;
   /** The snapshot's MCP servers with their full definitions (null until resolved in this process). */
   mcp: ApprovedMcpServer[] | null;
@@ -91,6 +77,12 @@ export class PolicyCore {
   readonly db: PolicyStore;
   readonly states = new Map<string, PolicyState>();
   private readonly background = new Set<Promise<unknown>>();
+  /** The same work by session, for {@link settleSession}. */
+  private readonly bySession = new Map<string, Set<Promise<unknown>>>();
+  /** Aborted when the engine closes and hooks still run after the grace period (see `WorkspacePolicy.close`). */
+  readonly closing = new AbortController();
+  /** Hook runs recorded per session in this process (for {@link runsSince}): a counter and the recent runs. */
+  private readonly recorded = new Map<string, { count: number; recent: Array<{ n: number; run: SessionHookRun }>; followups: Array<{ n: number; promptId: string }> }>();
 
   constructor(readonly deps: WorkspacePolicyDeps) {
     this.db = new PolicyStore(deps.store);
@@ -102,14 +94,66 @@ export class PolicyCore {
    * turn (the CLI) would otherwise lose the hook runs and policy rows that work records.
    * A rejection is logged with `what`, never thrown.
    */
-  track(task: Promise<unknown>, what: string): void {
-    const tracked = task.catch((error) => console.error(`[atrium] ${what} failed:`, error)).finally(() => this.background.delete(tracked));
+  track(task: Promise<unknown>, what: string, sessionId?: string): void {
+    const mine = sessionId === undefined ? null : (this.bySession.get(sessionId) ?? new Set<Promise<unknown>>());
+    if (mine && sessionId !== undefined) this.bySession.set(sessionId, mine);
+    const tracked: Promise<unknown> = task
+      .catch((error) => console.error(`[atrium] ${what} failed:`, error))
+      .finally(() => {
+        this.background.delete(tracked);
+        mine?.delete(tracked);
+        if (mine && !mine.size && sessionId !== undefined && this.bySession.get(sessionId) === mine) this.bySession.delete(sessionId);
+      });
     this.background.add(tracked);
+    mine?.add(tracked);
   }
 
   /** Resolves when every tracked task has ended (including tasks they started meanwhile). Never rejects. */
   async settle(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);
+  }
+
+  /**
+   * Resolves when the tracked work of one session has ended (its Stop, PostToolUse, Notification
+   * and `async` hooks, including work they started meanwhile); each hook is bounded by its own
+   * timeout. Never rejects.
+   */
+  async settleSession(sessionId: string): Promise<void> {
+    for (let mine = this.bySession.get(sessionId); mine?.size; mine = this.bySession.get(sessionId)) await Promise.all([...mine]);
+  }
+
+  /** Notes a hook run recorded on a session (see {@link runsSince}). */
+  noteRun(sessionId: string, run: SessionHookRun): void {
+    const r = this.recordedOf(sessionId);
+    r.count += 1;
+    r.recent = [...r.recent, { n: r.count, run }].slice(-MAX_HOOK_RUNS);
+  }
+
+  /** Notes a follow-up prompt a Stop hook queued (see {@link followupsSince}). */
+  noteFollowup(sessionId: string, promptId: string): void {
+    const r = this.recordedOf(sessionId);
+    r.followups = [...r.followups, { n: r.count, promptId }].slice(-MAX_HOOK_RUNS);
+  }
+
+  /** The follow-up prompts Stop hooks queued on a session after `mark` (a {@link runMark}). */
+  followupsSince(sessionId: string, mark: number): string[] {
+    return (this.recorded.get(sessionId)?.followups ?? []).filter((f) => f.n > mark).map((f) => f.promptId);
+  }
+
+  private recordedOf(sessionId: string) {
+    let r = this.recorded.get(sessionId);
+    if (!r) this.recorded.set(sessionId, (r = { count: 0, recent: [], followups: [] }));
+    return r;
+  }
+
+  /** How many hook runs this process recorded on a session so far (a mark for {@link runsSince}). */
+  runMark(sessionId: string): number {
+    return this.recorded.get(sessionId)?.count ?? 0;
+  }
+
+  /** The hook runs this process recorded on a session after `mark` (at most the last 200), oldest first. */
+  runsSince(sessionId: string, mark: number): SessionHookRun[] {
+    return (this.recorded.get(sessionId)?.recent ?? []).filter((r) => r.n > mark).map((r) => r.run);
   }
 
   /** The live state of a session, created from its stored row (or defaults) on first use. */
@@ -135,9 +179,6 @@ export class PolicyCore {
         taking: null,
         staticSent: [],
         loaded: new Set(),
-        outbox: new Map(),
-        resendStatic: false,
-        contexts: [],
         hookTarget: { path: execWorkspaceDir, sessionId: r.id, only: new Map(), events: new Set() },
         mcp: null,
         bridge: null,
@@ -153,6 +194,18 @@ export class PolicyCore {
     }
     st.append = ctx.append;
     return st;
+  }
+
+  /**
+   * Takes the stored row as the session's (when there is one): another process (a CLI command,
+   * `atrium serve`, the app) may have run the session and changed what it loaded, owes and ran
+   * since this process last hosted it. Call when this process starts hosting the agent.
+   */
+  reload(st: PolicyState): void {
+    const stored = this.db.get(st.sessionId);
+    if (!stored) return;
+    st.row = stored;
+    st.reportedModified = reportedModifiedOf(stored.hookRuns);
   }
 
   /** The row of a session: live, stored, or defaults for a session that never had one. */
@@ -171,7 +224,7 @@ export class PolicyCore {
       }
     }
     sourceDir = realpathOrSelf(sourceDir);
-    return { sessionId: r.id, sourceDir, fromDir: r.cwd, execution: folderExecution(r.cwd, sourceDir, new Date().toISOString()), snapshot: null, loaded: [], hookRuns: [], mismatch: null, archivedAt: null };
+    return { sessionId: r.id, sourceDir, fromDir: r.cwd, execution: folderExecution(r.cwd, sourceDir, new Date().toISOString()), snapshot: null, loaded: [], owed: nothingOwed(), hookRuns: [], mismatch: null, archivedAt: null };
   }
 
   /** Appends a policy notice to the session's transcript (through the live journal when attached). */

@@ -2,6 +2,7 @@ import type {
   LoadedContextualRule,
   PolicyRuleRef,
   ProvenanceMismatch,
+  RuleTrigger,
   SessionHookRun,
   SessionHooksInfo,
   StaticRulesInfo,
@@ -39,6 +40,46 @@ export interface SnapshotRecord {
   mcp: { passed: Array<{ id: string; name: string; digest: string }>; withheld: WithheldMcpServer[] };
 }
 
+/**
+ * A contextual rule owed to the agent with the next prompt (triggered by a read, a terminal, a
+ * tool call or a permission request, or re-sent after the agent lost its context): a reference
+ * (never the body; the body is hydrated from the session's catalog when it is sent) and why.
+ */
+export interface OwedRule {
+  id: string;
+  relativePath: string;
+  source: PolicyRuleRef['source'];
+  sha256: string;
+  /** The root-relative path that selected it (the `trigger-paths` attribute), or null. */
+  triggerPath: string | null;
+  trigger: RuleTrigger;
+  /** True when it is recorded as loaded already (a refused write-kind permission, a re-sent rule). */
+  recorded: boolean;
+  /**
+   * The prompt that carried it, until that turn shows the agent answered (then it is dropped);
+   * null while it waits for a prompt. See `settleSent` in contextRules.ts.
+   */
+  sentWith: string | null;
+}
+
+/**
+ * What a session owes its agent with the next prompt, whichever process sends it: contextual
+ * rules, static rules to send again, and hook context (SessionStart, PostToolUse…). Stored with
+ * the loaded references (`loaded_json`) so a process that ends before the next prompt (each
+ * `atrium session prompt` is its own process) loses none of it.
+ */
+export interface OwedToAgent {
+  rules: OwedRule[];
+  /** Static rules go again (the agent lost its context: `replaced-by-new`); `sentWith` as for rules. */
+  staticAgain: { sentWith: string | null } | null;
+  contexts: Array<{ text: string; sentWith: string | null }>;
+}
+
+/** Nothing owed. */
+export function nothingOwed(): OwedToAgent {
+  return { rules: [], staticAgain: null, contexts: [] };
+}
+
 /** A session's policy row. */
 export interface PolicyRow {
   sessionId: string;
@@ -47,6 +88,8 @@ export interface PolicyRow {
   execution: ExecutionRecord;
   snapshot: SnapshotRecord | null;
   loaded: LoadedContextualRule[];
+  /** What goes with the next prompt (see {@link OwedToAgent}). */
+  owed: OwedToAgent;
   hookRuns: SessionHookRun[];
   mismatch: ProvenanceMismatch | null;
   archivedAt: string | null;
@@ -83,7 +126,7 @@ export class PolicyStore {
       fromDir: r.from_dir,
       execution: parseJsonColumn<ExecutionRecord>(r.execution_json, { kind: 'folder', dir: r.from_dir, sourceDir: r.source_dir, execRoot: r.source_dir, sourceRoot: r.source_dir, branch: null, baseCommit: null, createdAt: '', removedAt: null }),
       snapshot: parseJsonColumn<SnapshotRecord | null>(r.snapshot_json, null),
-      loaded: parseJsonColumn<LoadedContextualRule[]>(r.loaded_json, []),
+      ...readLoaded(r.loaded_json),
       hookRuns: parseJsonColumn<SessionHookRun[]>(r.hook_runs_json, []),
       mismatch: parseJsonColumn<ProvenanceMismatch | null>(r.mismatch_json, null),
       archivedAt: r.archived_at,
@@ -107,7 +150,7 @@ export class PolicyStore {
           from_dir: row.fromDir,
           execution_json: JSON.stringify(row.execution),
           snapshot_json: row.snapshot ? JSON.stringify(row.snapshot) : null,
-          loaded_json: JSON.stringify(row.loaded),
+          loaded_json: writeLoaded(row),
           hook_runs_json: JSON.stringify(row.hookRuns.slice(-MAX_HOOK_RUNS)),
           mismatch_json: row.mismatch ? JSON.stringify(row.mismatch) : null,
           archived_at: row.archivedAt,
@@ -145,6 +188,34 @@ export class PolicyStore {
         .run(key, JSON.stringify(value), new Date().toISOString()),
     );
   }
+}
+
+/**
+ * `loaded_json`: the loaded contextual references as an array (as every row was written before
+ * anything could be owed), or `{ loaded, owed }` while something is owed to the agent. Anything
+ * else (corrupt text, a wrong shape) reads as nothing loaded and nothing owed.
+ */
+function readLoaded(text: string): { loaded: LoadedContextualRule[]; owed: OwedToAgent } {
+  const value = parseJsonColumn<unknown>(text, []);
+  if (Array.isArray(value)) return { loaded: value as LoadedContextualRule[], owed: nothingOwed() };
+  if (!value || typeof value !== 'object') return { loaded: [], owed: nothingOwed() };
+  const v = value as { loaded?: unknown; owed?: Partial<OwedToAgent> | null };
+  const o = v.owed && typeof v.owed === 'object' ? v.owed : {};
+  return {
+    loaded: Array.isArray(v.loaded) ? (v.loaded as LoadedContextualRule[]) : [],
+    owed: {
+      rules: Array.isArray(o.rules) ? o.rules.filter((r) => r && typeof r.id === 'string' && typeof r.sha256 === 'string') : [],
+      staticAgain: o.staticAgain && typeof o.staticAgain === 'object' ? { sentWith: typeof o.staticAgain.sentWith === 'string' ? o.staticAgain.sentWith : null } : null,
+      contexts: Array.isArray(o.contexts) ? o.contexts.filter((c) => c && typeof c.text === 'string') : [],
+    },
+  };
+}
+
+/** The `loaded_json` text of a row: a plain array when nothing is owed (the form older rows have). */
+function writeLoaded(row: PolicyRow): string {
+  const o = row.owed;
+  if (!o.rules.length && !o.staticAgain && !o.contexts.length) return JSON.stringify(row.loaded);
+  return JSON.stringify({ loaded: row.loaded, owed: o });
 }
 
 /** The references of rule files (no bodies), as sessions record them. */
