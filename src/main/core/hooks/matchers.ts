@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { minimatch } from 'minimatch';
-import { simpleCommands } from '../formats/shell/lex';
+import type { Parser } from 'web-tree-sitter';
+import { bashRuleMatches } from './bashRule';
 
 /**
  * Claude Code's matcher semantics (formats.md §2.5), used for Claude, Codex, Gemini and plugin
@@ -34,18 +35,44 @@ export function claudeMatcherMatches(matcher: ClaudeMatcher, value: string | und
   return false;
 }
 
-/** The permission-rule form of a handler's `if` (`Bash(git commit*)`, `Edit(src/**)`, `WebFetch(domain:x.com)`, `Read`). */
+/** The permission-rule form of a handler's `if` (`Bash(git commit *)`, `Edit(src/**)`, `WebFetch(domain:x.com)`, `Read`). */
 export interface PermissionRule {
   tool: string;
-  /** The part in parentheses, or null for a bare tool name. */
+  /** The part in parentheses with `\(`, `\)` and `\\` unescaped, or null for a bare tool name. */
   pattern: string | null;
 }
 
-/** Parses a permission rule; null when `text` is not one. */
+/**
+ * Parses a permission rule as Claude Code 2.1.318 does: `Tool` or `Tool(content)`, where the
+ * content runs from the first unescaped `(` to an unescaped `)` that ends the rule, and `\(`,
+ * `\)`, `\\` in it stand for `(`, `)`, `\`. Null when `text` is not one (a tool name with
+ * parentheses, text after the closing one, an unclosed one).
+ */
 export function parsePermissionRule(text: string): PermissionRule | null {
-  const m = /^\s*([A-Za-z_*][\w*-]*)\s*(?:\(([\s\S]*)\))?\s*$/.exec(text);
-  if (!m) return null;
-  return { tool: m[1], pattern: m[2] === undefined ? null : m[2] };
+  const t = text.trim();
+  const open = unescapedIndex(t, '(', 'first');
+  const close = unescapedIndex(t, ')', 'last');
+  if (open === -1 && close === -1) return /^[A-Za-z_*][\w*.:@-]*$/.test(t) ? { tool: t, pattern: null } : null;
+  if (open === -1 || close !== t.length - 1 || close < open) return null;
+  const tool = t.slice(0, open).trimEnd();
+  if (!/^[A-Za-z_*][\w*.:@-]*$/.test(tool)) return null;
+  const content = t.slice(open + 1, close).replaceAll('\\(', '(').replaceAll('\\)', ')').replaceAll('\\\\', '\\');
+  return { tool, pattern: content };
+}
+
+/** Index of the first or last `ch` not escaped by an odd number of backslashes, or -1. */
+function unescapedIndex(s: string, ch: string, which: 'first' | 'last'): number {
+  const escaped = (i: number) => {
+    let n = 0;
+    for (let j = i - 1; j >= 0 && s[j] === '\\'; j--) n++;
+    return n % 2 === 1;
+  };
+  if (which === 'first') {
+    for (let i = 0; i < s.length; i++) if (s[i] === ch && !escaped(i)) return i;
+  } else {
+    for (let i = s.length - 1; i >= 0; i--) if (s[i] === ch && !escaped(i)) return i;
+  }
+  return -1;
 }
 
 /** What an `if` rule is checked against: the tool call and the folders paths are relative to. */
@@ -54,17 +81,23 @@ export interface ToolCallContext {
   toolInput: Record<string, unknown>;
   projectDir: string;
   homeDir: string;
+  /**
+   * The bash parser (`bashParser()`) for `Bash(...)` rules; null or omitted = none loaded, and a
+   * Bash rule with a pattern then matches every command (fails open, a guard still runs).
+   */
+  shellParser?: Parser | null;
 }
 
 const PATH_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'NotebookRead', 'Glob', 'Grep', 'LS', 'ApplyPatch']);
 
 /**
  * Claude Code's handler `if` (formats.md §2.5): one permission rule, for tool events only. The tool
- * part must name the tool (`*` wildcards allowed, e.g. `mcp__github__*`). For Bash the pattern is
- * checked against every simple command, including those inside `$()` and backticks (`git commit:*`
- * = prefix at a word boundary; otherwise `*` matches any text), and an unparseable command fails
- * open (matches). For file tools the pattern is a glob (gitignore style, relative to the project
- * folder; `//abs`, `~/x`) against the affected path. `WebFetch(domain:x)` matches the URL's host.
+ * part must name the tool (`*` wildcards allowed, e.g. `mcp__github__*`); `Tool`, `Tool()` and
+ * `Tool(*)` match every call. For Bash the pattern is checked against every command the text runs
+ * (see {@link bashRuleMatches}: Claude Code's `prefix:*`, `cmd *` and exact forms, per part of a
+ * compound command, after `NAME=value` prefixes and process wrappers; unparseable text fails
+ * open). For file tools the pattern is a glob (gitignore style, relative to the project folder;
+ * `//abs`, `~/x`) against the affected path. `WebFetch(domain:x)` matches the URL's host.
  */
 export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): boolean {
   if (!call.toolName || !wildcard(rule.tool).test(call.toolName)) return false;
@@ -72,10 +105,7 @@ export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): bool
   const input = call.toolInput;
   if (call.toolName === 'Bash') {
     const command = typeof input.command === 'string' ? input.command : '';
-    const commands = simpleCommands(command);
-    if (commands === null) return true; // fails open on unparseable commands
-    const test = bashPattern(rule.pattern);
-    return commands.some((words) => test(words.join(' '))) || test(command.trim());
+    return bashRuleMatches(rule.pattern, command, call.shellParser ?? null);
   }
   if (PATH_TOOLS.has(call.toolName)) {
     const paths = affectedPaths(input);
@@ -89,16 +119,6 @@ export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): bool
   const values = ['command', 'file_path', 'path', 'url', 'pattern', 'query'].map((k) => input[k]).filter((v): v is string => typeof v === 'string');
   const test = wildcard(rule.pattern);
   return values.some((v) => test.test(v));
-}
-
-/** `Bash(...)` pattern: `prefix:*` = the command is `prefix` or starts with `prefix ` ; else `*` = any text, anchored. */
-function bashPattern(pattern: string): (command: string) => boolean {
-  if (pattern.endsWith(':*')) {
-    const prefix = pattern.slice(0, -2).trim();
-    return (c) => c === prefix || c.startsWith(`${prefix} `);
-  }
-  const re = wildcard(pattern.trim());
-  return (c) => re.test(c);
 }
 
 /** Anchored RegExp where `*` matches any text (including spaces and slashes) and everything else is literal. */

@@ -1,0 +1,140 @@
+/**
+ * The argument vectors a bash text runs, as far as they can be known without running it: every
+ * simple command's words after quote removal (assignments and redirections left out), with the
+ * parts only the running shell knows kept as holes; and the same vectors with leading process
+ * wrappers (`env A=1`, `timeout 5`, `sudo -u x`, `command`, ...) removed, so a reader sees the
+ * program they start.
+ */
+import type { ShellScript, Word } from './types';
+
+/** One piece of a word: literal text, or a part only the running shell knows (`$X`, `$(…)`, `~`, `{a,b}`, `$'\n'`), with its source text. */
+export type ArgPiece = { text: string } | { unknown: string };
+
+/** A word as pieces (adjacent literal text joined). An empty array is an empty word (`""`). */
+export type ArgWord = ArgPiece[];
+
+/** The pieces of a parsed word: literal parts as text (quotes removed, glob characters kept as written), everything else a hole. */
+export function argWord(word: Word): ArgWord {
+  const out: ArgWord = [];
+  for (const p of word.parts) {
+    const last = out[out.length - 1];
+    if (p.kind === 'literal') {
+      if (last && 'text' in last) out[out.length - 1] = { text: last.text + p.text };
+      else out.push({ text: p.text });
+    } else out.push({ unknown: p.kind === 'tilde' ? `~${p.user}` : p.raw });
+  }
+  return out;
+}
+
+/** The word's text when it has no hole, else null. */
+export function knownText(word: ArgWord): string | null {
+  let s = '';
+  for (const p of word) {
+    if (!('text' in p)) return null;
+    s += p.text;
+  }
+  return s;
+}
+
+/**
+ * The argument vector of every simple command of `script` that starts a program (bare assignments
+ * and bare redirections have none), in source order: those in pipelines, lists, subshells, groups,
+ * conditionals, loops, function bodies, `$(...)`, backticks, `<(...)` and unquoted heredocs alike.
+ */
+export function commandArgvs(script: ShellScript): ArgWord[][] {
+  return script.commands.filter((c) => c.words.length > 0).map((c) => c.words.map(argWord));
+}
+
+/**
+ * Programs that run the command in their arguments, and how to step over their own options. Each
+ * entry returns the index of the wrapped command's first word, or -1 when the options cannot be
+ * read (an unknown option, or a word whose value only the shell knows where an option value goes).
+ * The set is the one Claude Code 2.1.318 strips before matching Bash deny and ask rules (`time`,
+ * `nohup`, `timeout`, `nice`, `stdbuf`, `env`, `command`, `builtin`, `noglob`, `exec`, `sudo`,
+ * `doas`, `setsid`, `xargs`) plus bash's `coproc`.
+ */
+const WRAPPERS: Record<string, (args: string[]) => number> = {
+  time: (a) => skipOptions(a, { flags: ['-p'] }),
+  nohup: (a) => skipOptions(a, {}),
+  coproc: () => 1,
+  noglob: () => 1,
+  builtin: (a) => skipOptions(a, {}),
+  command: (a) => skipOptions(a, { flags: ['-p'] }),
+  exec: (a) => skipOptions(a, { flags: ['-c', '-l', '-cl', '-lc'], valued: ['-a'] }),
+  setsid: (a) => skipOptions(a, { flags: ['-c', '-f', '-w', '--ctty', '--fork', '--wait'] }),
+  nice: (a) => skipOptions(a, { valued: ['-n', '--adjustment'], numericFlag: true }),
+  timeout: (a) => {
+    const i = skipOptions(a, { flags: ['-v', '--verbose', '--foreground', '--preserve-status'], valued: ['-k', '-s', '--kill-after', '--signal'] });
+    return i !== -1 && i < a.length && /^\d+(?:\.\d+)?[smhd]?$/.test(a[i]) ? i + 1 : -1;
+  },
+  stdbuf: (a) => skipOptions(a, { valued: ['-i', '-o', '-e', '--input', '--output', '--error'] }),
+  env: (a) => skipOptions(a, { flags: ['-i', '-0', '-v', '-', '--ignore-environment', '--null', '--debug'], valued: ['-u', '-C', '--unset', '--chdir'], assignments: true }),
+  sudo: (a) =>
+    skipOptions(a, {
+      flags: ['-A', '-b', '-E', '-e', '-H', '-i', '-K', '-k', '-n', '-P', '-S', '-s', '--askpass', '--background', '--preserve-env', '--login', '--non-interactive', '--stdin', '--shell', '--set-home', '--reset-timestamp'],
+      valued: ['-u', '-g', '-U', '-C', '-D', '-h', '-p', '-r', '-R', '-t', '-T', '-a', '--user', '--group', '--other-user', '--close-from', '--chdir', '--host', '--prompt', '--role', '--chroot', '--type', '--command-timeout', '--auth-type'],
+      assignments: true,
+    }),
+  doas: (a) => skipOptions(a, { flags: ['-n', '-s'], valued: ['-a', '-u', '-C'] }),
+  xargs: (a) =>
+    skipOptions(a, {
+      flags: ['-0', '-o', '-p', '-r', '-t', '-x', '--null', '--open-tty', '--interactive', '--no-run-if-empty', '--verbose', '--exit'],
+      valued: ['-a', '-d', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
+    }),
+};
+
+interface OptionSyntax {
+  /** Options without a value. */
+  flags?: string[];
+  /** Options whose value is the next word (or attached: `-n5`, `--user=x`). */
+  valued?: string[];
+  /** `NAME=value` words are skipped too (env, sudo). */
+  assignments?: boolean;
+  /** `-N` (a number) is an option (nice). */
+  numericFlag?: boolean;
+}
+
+/** Index after the options of `args[0]` (the wrapper itself), or -1 when an option is not in `syntax`. `--` ends the options. */
+function skipOptions(args: string[], syntax: OptionSyntax): number {
+  const flags = new Set(syntax.flags ?? []);
+  const valued = syntax.valued ?? [];
+  let i = 1;
+  while (i < args.length) {
+    const a = args[i];
+    if (a === '--') return i + 1;
+    if (syntax.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
+    else if (flags.has(a) || (syntax.numericFlag && /^-\d+$/.test(a))) i++;
+    else if (valued.includes(a)) i += 2;
+    else if (valued.some((v) => (v.startsWith('--') ? a.startsWith(`${v}=`) : a.startsWith(v) && a.length > v.length))) i++;
+    else if (a.startsWith('-') && a !== '-') return -1;
+    else return i;
+  }
+  return i;
+}
+
+/** The word as wrapper-matching text: its known text, or `\0` for a word with a hole (never a wrapper's name or option). */
+const HOLE_WORD = '\0';
+
+/**
+ * `argv`, then every form of it with leading process wrappers removed one at a time (`sudo env A=1
+ * timeout 5 git push` → `env A=1 timeout 5 git push`, `timeout 5 git push`, `git push`), each also
+ * with a path-qualified program (`/usr/bin/git`) as its bare name. A wrapper is recognised only
+ * when its name and options are plain text; a word with a hole in an option's place stops the
+ * unwrapping (that form is still listed).
+ */
+export function unwrappedForms(argv: ArgWord[]): ArgWord[][] {
+  const out: ArgWord[][] = [];
+  let current = argv;
+  for (let depth = 0; depth < 16 && current.length > 0; depth++) {
+    out.push(current);
+    const program = knownText(current[0]);
+    if (program !== null && program.includes('/') && !program.endsWith('/')) out.push([[{ text: program.slice(program.lastIndexOf('/') + 1) }], ...current.slice(1)]);
+    const name = program?.slice(program.lastIndexOf('/') + 1);
+    const skip = name !== undefined && Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+    if (!skip) break;
+    const next = skip(current.map((w) => knownText(w) ?? HOLE_WORD));
+    if (next <= 0 || next >= current.length) break;
+    current = current.slice(next);
+  }
+  return out;
+}
