@@ -1,8 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Parser } from 'web-tree-sitter';
 import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMatcher, parsePermissionRule } from '../../../src/main/core/hooks/matchers';
 import { simpleCommands } from '../../../src/main/core/formats/shell/lex';
+import { bashParser } from '../../../src/main/core/formats/shell/grammar';
 
-const call = (toolName: string, toolInput: Record<string, unknown>) => ({ toolName, toolInput, projectDir: '/w', homeDir: '/h' });
+let shellParser: Parser;
+beforeAll(async () => {
+  shellParser = await bashParser();
+});
+const call = (toolName: string, toolInput: Record<string, unknown>) => ({ toolName, toolInput, projectDir: '/w', homeDir: '/h', shellParser });
 
 describe("Claude Code's matcher semantics (formats.md §2.5)", () => {
   const table: Array<[string | undefined, string, boolean]> = [
@@ -59,6 +65,22 @@ describe('handler "if" in permission-rule form', () => {
 
   it('rejects text that is not a permission rule', () => {
     expect(parsePermissionRule('git commit (x')).toBeNull();
+    expect(parsePermissionRule('Bash(git push')).toBeNull();
+    expect(parsePermissionRule('Bash(a) b')).toBeNull();
+    expect(parsePermissionRule('Ba)sh(x)')).toBeNull();
+  });
+
+  it('reads \\( \\) and \\\\ in the content as Claude Code 2.1.318 does (first unescaped "(", closing ")" at the end)', () => {
+    expect(parsePermissionRule('Bash(echo \\(x\\))')).toEqual({ tool: 'Bash', pattern: 'echo (x)' });
+    expect(parsePermissionRule('Bash(printf a\\\\b)')).toEqual({ tool: 'Bash', pattern: 'printf a\\b' });
+    expect(parsePermissionRule('Bash(echo (x))')).toEqual({ tool: 'Bash', pattern: 'echo (x)' });
+    expect(parsePermissionRule('mcp__github__create_issue')).toEqual({ tool: 'mcp__github__create_issue', pattern: null });
+  });
+
+  it('without a loaded bash parser a Bash rule with a pattern matches every command (a guard fails open)', () => {
+    const rule = parsePermissionRule('Bash(git push *)')!;
+    expect(ifRuleMatches(rule, { ...call('Bash', { command: 'ls' }), shellParser: null })).toBe(true);
+    expect(ifRuleMatches(rule, call('Bash', { command: 'ls' }))).toBe(false);
   });
 });
 
