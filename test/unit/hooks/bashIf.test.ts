@@ -146,6 +146,10 @@ describe('guards see through process wrappers (Claude Code 2.1.318 deny rules do
     '/usr/bin/git push', // a path-qualified program counts as its name
     './git push',
     'coproc git push',
+    'timeout $T git push', // a duration only the shell knows
+    'env $VARS git push',
+    'sudo -u "$U" git push',
+    '$SUDO git push',
   ];
   it.each(wrapped)('fires on %j', (command) => {
     expect(matches('git push *', command)).toBe(true);

@@ -45,6 +45,9 @@ export function commandArgvs(script: ShellScript): ArgWord[][] {
   return script.commands.filter((c) => c.words.length > 0).map((c) => c.words.map(argWord));
 }
 
+/** The word as wrapper-matching text: its known text, or `\0` for a word with a hole (never a wrapper's name or option). */
+const HOLE_WORD = '\0';
+
 /**
  * Programs that run the command in their arguments, and how to step over their own options. Each
  * entry returns the index of the wrapped command's first word, or -1 when the options cannot be
@@ -65,7 +68,7 @@ const WRAPPERS: Record<string, (args: string[]) => number> = {
   nice: (a) => skipOptions(a, { valued: ['-n', '--adjustment'], numericFlag: true }),
   timeout: (a) => {
     const i = skipOptions(a, { flags: ['-v', '--verbose', '--foreground', '--preserve-status'], valued: ['-k', '-s', '--kill-after', '--signal'] });
-    return i !== -1 && i < a.length && /^\d+(?:\.\d+)?[smhd]?$/.test(a[i]) ? i + 1 : -1;
+    return i !== -1 && i < a.length && (a[i] === HOLE_WORD || /^\d+(?:\.\d+)?[smhd]?$/.test(a[i])) ? i + 1 : -1;
   },
   stdbuf: (a) => skipOptions(a, { valued: ['-i', '-o', '-e', '--input', '--output', '--error'] }),
   env: (a) => skipOptions(a, { flags: ['-i', '-0', '-v', '-', '--ignore-environment', '--null', '--debug'], valued: ['-u', '-C', '--unset', '--chdir'], assignments: true }),
@@ -112,15 +115,13 @@ function skipOptions(args: string[], syntax: OptionSyntax): number {
   return i;
 }
 
-/** The word as wrapper-matching text: its known text, or `\0` for a word with a hole (never a wrapper's name or option). */
-const HOLE_WORD = '\0';
-
 /**
  * `argv`, then every form of it with leading process wrappers removed one at a time (`sudo env A=1
  * timeout 5 git push` → `env A=1 timeout 5 git push`, `timeout 5 git push`, `git push`), each also
  * with a path-qualified program (`/usr/bin/git`) as its bare name. A wrapper is recognised only
- * when its name and options are plain text; a word with a hole in an option's place stops the
- * unwrapping (that form is still listed).
+ * when its name is plain text; a word with a hole where an option could be is taken as the start
+ * of the wrapped command (a hole matches any program), and an option the wrapper does not have
+ * stops the unwrapping (the forms so far are still listed).
  */
 export function unwrappedForms(argv: ArgWord[]): ArgWord[][] {
   const out: ArgWord[][] = [];
