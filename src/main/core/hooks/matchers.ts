@@ -144,13 +144,19 @@ export function affectedPaths(input: Record<string, unknown>): string[] {
   return out;
 }
 
+/**
+ * A file rule's pattern against a path, gitignore style as Claude Code 2.1.318 reads it: `//x` is
+ * absolute, `~/x` in the home folder, `/x` and `x/y` anchored at the project folder, and a name
+ * without a slash (after a leading `./`, so `./x.txt` too) matches at any depth.
+ */
 function pathRuleMatches(pattern: string, filePath: string, projectDir: string, homeDir: string): boolean {
   const abs = path.resolve(projectDir, filePath);
+  const relative = pattern.startsWith('./') ? pattern.slice(2) : pattern;
   let absPattern: string;
   if (pattern.startsWith('//')) absPattern = pattern.slice(1);
   else if (pattern.startsWith('~/')) absPattern = path.posix.join(homeDir, pattern.slice(2));
-  else if (!pattern.includes('/')) absPattern = path.posix.join(projectDir, '**', pattern);
-  else absPattern = path.posix.join(projectDir, pattern.replace(/^\.?\//, ''));
+  else if (!relative.includes('/')) absPattern = path.posix.join(projectDir, '**', relative);
+  else absPattern = path.posix.join(projectDir, relative.replace(/^\//, ''));
   return minimatch(abs, absPattern, { dot: true });
 }
 
