@@ -97,7 +97,10 @@ const PATH_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit'
  * (see {@link bashRuleMatches}: Claude Code's `prefix:*`, `cmd *` and exact forms, per part of a
  * compound command, after `NAME=value` prefixes and process wrappers; unparseable text fails
  * open). For file tools the pattern is a glob (gitignore style, relative to the project folder;
- * `//abs`, `~/x`) against the affected path. `WebFetch(domain:x)` matches the URL's host.
+ * `//abs`, `~/x`) against the affected path. `WebFetch(domain:x)` matches the URL's host as a
+ * WebFetch permission rule does (see {@link domainRuleMatches}); Claude Code 2.1.318's own hook
+ * `if` never matches a WebFetch rule with content (its WebFetch tool has no rule matcher), so a
+ * guard written for it there never runs, while Atrium applies the documented meaning.
  */
 export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): boolean {
   if (!call.toolName || !wildcard(rule.tool).test(call.toolName)) return false;
@@ -113,8 +116,7 @@ export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): bool
   }
   if (call.toolName === 'WebFetch' && rule.pattern.startsWith('domain:')) {
     const host = hostOf(typeof input.url === 'string' ? input.url : '');
-    const domain = rule.pattern.slice('domain:'.length).toLowerCase();
-    return host !== null && (host === domain || host.endsWith(`.${domain}`));
+    return host !== null && domainRuleMatches(rule.pattern.slice('domain:'.length), host);
   }
   const values = ['command', 'file_path', 'path', 'url', 'pattern', 'query'].map((k) => input[k]).filter((v): v is string => typeof v === 'string');
   const test = wildcard(rule.pattern);
@@ -158,6 +160,23 @@ function pathRuleMatches(pattern: string, filePath: string, projectDir: string, 
   else if (!relative.includes('/')) absPattern = path.posix.join(projectDir, '**', relative);
   else absPattern = path.posix.join(projectDir, relative.replace(/^\//, ''));
   return minimatch(abs, absPattern, { dot: true });
+}
+
+/**
+ * A WebFetch `domain:` rule against a host, as Claude Code 2.1.318's permission check reads it
+ * (both lower-cased, trailing dots ignored): `example.com` is that host only (not its
+ * subdomains), `*.example.com` any subdomain at any depth but not `example.com` itself, `*` every
+ * host, and another `*` any text within one label.
+ */
+export function domainRuleMatches(domain: string, host: string): boolean {
+  const norm = (d: string) => d.toLowerCase().replace(/(?<=[^*.])\.+(?=(:\d+)?$)/, '');
+  const rule = norm(domain);
+  const h = norm(host);
+  if (rule === '*') return true;
+  if (!rule.includes('*')) return rule === h;
+  const label = (glob: string) => glob.split('*').map(escapeRegex).join('[^.:]*');
+  if (rule.startsWith('*.')) return new RegExp(`^(?!\\.)(?!.*\\.\\.)[^:]+\\.${label(rule.slice(2))}$`).test(h);
+  return new RegExp(`^${label(rule)}$`).test(h);
 }
 
 function hostOf(url: string): string | null {
