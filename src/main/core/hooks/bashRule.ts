@@ -144,21 +144,35 @@ const MAX_SEARCH = 4_000_000;
  */
 export function bashRuleMatches(content: string, command: string, parser: Parser | null): boolean {
   if (parser === null) return true;
+  const forms = commandForms(command, parser);
+  if (forms === null) return true;
   const alternatives = bashRuleAlternatives(content);
-  // bash joins a line continuation before it splits words; the grammar keeps `pu\<newline>sh` as two words
-  const texts = command.includes('\\\n') ? [command, command.replace(/\\\n/g, '')] : [command];
-  for (const text of texts) {
-    const script = parseShellSync(parser, text);
-    if (!script.ok) return true;
-    for (const argv of commandArgvs(script)) {
-      for (const form of unwrappedForms(argv)) {
-        const tokens = commandTokens(form);
-        for (const rule of alternatives) {
-          if ((rule.length + 1) * (tokens.length + 1) > MAX_SEARCH) return true;
-          if (intersects(rule, tokens)) return true;
-        }
-      }
+  for (const tokens of forms) {
+    for (const rule of alternatives) {
+      if ((rule.length + 1) * (tokens.length + 1) > MAX_SEARCH) return true;
+      if (intersects(rule, tokens)) return true;
     }
   }
   return false;
+}
+
+/** The last command read, so the hooks of one tool call parse it once. */
+let lastRead: { parser: Parser; command: string; forms: Token[][] | null } | null = null;
+
+/** Every command form of `command` as tokens (all simple commands, each unwrapped), or null when it cannot be parsed. */
+function commandForms(command: string, parser: Parser): Token[][] | null {
+  if (lastRead?.parser === parser && lastRead.command === command) return lastRead.forms;
+  // bash joins a line continuation before it splits words; the grammar keeps `pu\<newline>sh` as two words
+  const texts = command.includes('\\\n') ? [command, command.replace(/\\\n/g, '')] : [command];
+  let forms: Token[][] | null = [];
+  for (const text of texts) {
+    const script = parseShellSync(parser, text);
+    if (!script.ok) {
+      forms = null;
+      break;
+    }
+    for (const argv of commandArgvs(script)) for (const form of unwrappedForms(argv)) forms.push(commandTokens(form));
+  }
+  lastRead = { parser, command, forms };
+  return forms;
 }
