@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Parser } from 'web-tree-sitter';
 import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMatcher, parsePermissionRule } from '../../../src/main/core/hooks/matchers';
-import { simpleCommands } from '../../../src/main/core/formats/shell/lex';
 import { bashParser } from '../../../src/main/core/formats/shell/grammar';
 
 let shellParser: Parser;
@@ -120,12 +119,5 @@ describe('Blade object matchers (seed-behaviour §9.3)', () => {
   ];
   it.each(table)('%j on %s %j → %s', (matcher, tool, input, expected) => {
     expect(bladeMatcherMatches(matcher, call(tool, input))).toBe(expected);
-  });
-});
-
-describe('shell words', () => {
-  it('splits simple commands at operators, skips redirections, and recurses into substitutions', () => {
-    expect(simpleCommands('a b && c | d > out.txt; e "f g" $(h i) `j`')).toEqual([['a', 'b'], ['c'], ['d'], ['e', 'f g', '$(h i)', '`j`'], ['h', 'i'], ['j']]);
-    expect(simpleCommands('echo "open')).toBeNull();
   });
 });
