@@ -150,6 +150,13 @@ describe('guards see through process wrappers (Claude Code 2.1.318 deny rules do
     'env $VARS git push',
     'sudo -u "$U" git push',
     '$SUDO git push',
+    'GIT push', // case-insensitive file systems
+    'Sudo /usr/bin/Git push',
+    'git${IFS}push', // variables, brace expansion and globs are only known when bash runs
+    '{git,push}',
+    'git p*sh', // next to a file named "push"
+    'git pu[s]h',
+    '/usr/bin/g?t push',
   ];
   it.each(wrapped)('fires on %j', (command) => {
     expect(matches('git push *', command)).toBe(true);
@@ -198,5 +205,10 @@ describe('argument vectors (formats/shell/argv)', () => {
   it('keeps a word with a hole as pieces', async () => {
     const script = await parseShell('echo pre"$X"post');
     expect(argWord(script.commands[0].words[1])).toEqual([{ text: 'pre' }, { unknown: '$X' }, { text: 'post' }]);
+  });
+
+  it('makes unquoted globs holes, quoted ones and a lone [ text', async () => {
+    const [argv] = commandArgvs(await parseShell('ls a*b "c*d" e?[xy] [ f'));
+    expect(argv).toEqual([[{ text: 'ls' }], [{ text: 'a' }, { unknown: '*' }, { text: 'b' }], [{ text: 'c*d' }], [{ text: 'e' }, { unknown: '?' }, { unknown: '[xy]' }], [{ text: '[' }], [{ text: 'f' }]]);
   });
 });

@@ -13,15 +13,29 @@ export type ArgPiece = { text: string } | { unknown: string };
 /** A word as pieces (adjacent literal text joined). An empty array is an empty word (`""`). */
 export type ArgWord = ArgPiece[];
 
-/** The pieces of a parsed word: literal parts as text (quotes removed, glob characters kept as written), everything else a hole. */
+/**
+ * The pieces of a parsed word: literal parts as text (quotes removed), everything else a hole. An
+ * unquoted glob (`*`, `?`, a `[...]` class) is a hole too: bash replaces it with the names of
+ * matching files, which the repository may provide (`git p*sh` runs `git push` next to a file
+ * named `push`).
+ */
 export function argWord(word: Word): ArgWord {
   const out: ArgWord = [];
-  for (const p of word.parts) {
+  const text = (t: string) => {
     const last = out[out.length - 1];
-    if (p.kind === 'literal') {
-      if (last && 'text' in last) out[out.length - 1] = { text: last.text + p.text };
-      else out.push({ text: p.text });
-    } else out.push({ unknown: p.kind === 'tilde' ? `~${p.user}` : p.raw });
+    if (last && 'text' in last) out[out.length - 1] = { text: last.text + t };
+    else out.push({ text: t });
+  };
+  const hasClass = word.parts.some((p) => p.kind === 'literal' && !p.quoted && /\[[^\]]*\]/.test(p.text));
+  for (const p of word.parts) {
+    if (p.kind !== 'literal') out.push({ unknown: p.kind === 'tilde' ? `~${p.user}` : p.raw });
+    else if (p.quoted) text(p.text);
+    else
+      for (const piece of p.text.split(hasClass ? /(\*|\?|\[[^\]]*\])/ : /(\*|\?)/)) {
+        if (piece === '') continue;
+        if (piece === '*' || piece === '?' || (hasClass && /^\[[^\]]*\]$/.test(piece))) out.push({ unknown: piece });
+        else text(piece);
+      }
   }
   return out;
 }
@@ -118,7 +132,8 @@ function skipOptions(args: string[], syntax: OptionSyntax): number {
 /**
  * `argv`, then every form of it with leading process wrappers removed one at a time (`sudo env A=1
  * timeout 5 git push` → `env A=1 timeout 5 git push`, `timeout 5 git push`, `git push`), each also
- * with a path-qualified program (`/usr/bin/git`) as its bare name. A wrapper is recognised only
+ * with a path-qualified program (`/usr/bin/git`) as its bare name and a program name in capitals
+ * (`GIT`) in lower case. A wrapper is recognised only
  * when its name is plain text; a word with a hole where an option could be is taken as the start
  * of the wrapped command (a hole matches any program), and an option the wrapper does not have
  * stops the unwrapping (the forms so far are still listed).
@@ -129,8 +144,15 @@ export function unwrappedForms(argv: ArgWord[]): ArgWord[][] {
   for (let depth = 0; depth < 16 && current.length > 0; depth++) {
     out.push(current);
     const program = knownText(current[0]);
-    if (program !== null && program.includes('/') && !program.endsWith('/')) out.push([[{ text: program.slice(program.lastIndexOf('/') + 1) }], ...current.slice(1)]);
-    const name = program?.slice(program.lastIndexOf('/') + 1);
+    if (program !== null) {
+      const bare = program.includes('/') && !program.endsWith('/') ? program.slice(program.lastIndexOf('/') + 1) : program;
+      // a case-insensitive file system (macOS, Windows) runs `GIT` as `git`
+      for (const alias of new Set([bare, bare.toLowerCase()])) if (alias !== program) out.push([[{ text: alias }], ...current.slice(1)]);
+    } else {
+      const bare = baseName(current[0]);
+      if (bare) out.push([bare, ...current.slice(1)]);
+    }
+    const name = program?.slice(program.lastIndexOf('/') + 1).toLowerCase();
     const skip = name !== undefined && Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (!skip) break;
     const next = skip(current.map((w) => knownText(w) ?? HOLE_WORD));
@@ -138,4 +160,16 @@ export function unwrappedForms(argv: ArgWord[]): ArgWord[][] {
     current = current.slice(next);
   }
   return out;
+}
+
+/** The pieces after the last `/` of a word with holes (`/usr/bin/g?t` → `g?t`), or null when it has no `/` in its text or ends with one. */
+function baseName(word: ArgWord): ArgWord | null {
+  for (let i = word.length - 1; i >= 0; i--) {
+    const p = word[i];
+    if (!('text' in p) || !p.text.includes('/')) continue;
+    const rest = p.text.slice(p.text.lastIndexOf('/') + 1);
+    const out = [...(rest ? [{ text: rest }] : []), ...word.slice(i + 1)];
+    return out.length ? out : null;
+  }
+  return null;
 }
