@@ -18,7 +18,7 @@ import { tempDir } from '../../support/tempDir';
  * stdin and blocks (exit 2), so nothing runs. On the commands Claude Code analyses, Atrium's
  * matcher must fire exactly where Claude Code's hook fired; on those Claude Code cannot analyse
  * (it fires for every rule) Atrium fires where the command really matches; and Atrium's guards
- * also fire on the wrapper forms Claude Code's hook `if` misses.
+ * also fire on the wrapper, `bash -c` and `eval` forms Claude Code's hook `if` misses.
  */
 function claudeBinary(): string | null {
   try {
@@ -75,15 +75,14 @@ const COMMANDS = [
   'true && git push', 'git push; :', 'false || git push', 'echo a | git push', 'ls\ngit push', '(git push)', '! git push',
   '$(git push)', 'if true; then git push; fi', 'git push 2>&1', 'git push &', 'xargs git push', '# git push', "echo 'git push'",
   'echo git push', 'git status', 'git stash', 'git stash pop', 'git stashfoo', 'FOO=1 git stash list', 'git -C . push',
-  "bash -c 'git push'", 'eval git push',
 ];
 /**
  * Commands that run `git push` but that Claude Code 2.1.318 cannot analyse: its hook fires on them
  * whatever the rule says (it fails open). Atrium reads them with the bash grammar.
  */
 const UNANALYSED = ['{ git push; }', 'echo `git push`', 'echo "$(git push)"', 'diff <(git push) x', 'f() { git push; }; f', 'git pu\\\nsh'];
-/** Wrapper forms Claude Code's hook `if` does not unwrap (its deny rules do); Atrium's guards do. */
-const WRAPPED = ['env FOO=1 git push', 'command git push', 'timeout 5 git push', 'nohup git push', 'sudo git push', '/usr/bin/git push'];
+/** Forms Claude Code's hook `if` does not look into (its deny rules unwrap the wrappers); Atrium's guards do. */
+const WRAPPED = ['env FOO=1 git push', 'command git push', 'timeout 5 git push', 'nohup git push', 'sudo git push', '/usr/bin/git push', "bash -c 'git push'", 'eval git push'];
 
 let parser: Parser;
 beforeAll(async () => {

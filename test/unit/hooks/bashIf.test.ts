@@ -170,8 +170,20 @@ describe('guards see through process wrappers (Claude Code 2.1.318 deny rules do
   });
 });
 
+describe('scripts handed to a shell or eval are read too (Claude Code 2.1.318 does not)', () => {
+  it.each(["bash -c 'git push'", 'sh -c "git push"', "bash -lc 'cd x && git push'", "bash -o pipefail -c 'git push'", "zsh --no-rcs -ec 'git push'", 'eval git push', "eval 'git push'", "sudo bash -c 'git push'", `bash -c "bash -c 'git push'"`, 'bash -c "$CMD"', 'eval "$CMD"'])(
+    'fires on %j',
+    (command) => {
+      expect(matches('git push *', command)).toBe(true);
+    },
+  );
+  it.each(["bash -c 'git status'", 'eval git status', 'bash script.sh', 'bash -c', "bash -x 'git push'"])('stays quiet on %j', (command) => {
+    expect(matches('git push *', command)).toBe(false);
+  });
+});
+
 describe('out of reach (Claude Code does not match these either)', () => {
-  it.each(["bash -c 'git push'", 'sh -c "git push"', 'eval git push', 'git -C . push'])('%j', (command) => {
+  it.each(['git -C . push', 'bash <<EOF\ngit push\nEOF', 'echo git push | sh', 'python3 -c "import os; os.system(\'git push\')"'])('%j', (command) => {
     expect(matches('git push *', command)).toBe(false);
   });
 });

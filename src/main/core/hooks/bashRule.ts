@@ -5,7 +5,7 @@
  * wrappers Claude Code's own deny rules look through.
  */
 import type { Parser } from 'web-tree-sitter';
-import { commandArgvs, unwrappedForms, type ArgWord } from '../formats/shell/argv';
+import { commandArgvs, scriptArgument, unwrappedForms, type ArgWord } from '../formats/shell/argv';
 import { parseShellSync } from '../formats/shell/parse';
 
 /** A token of a rule pattern or of a command: one character, or `*` (any text, in a rule) / a hole (any text, in a command). */
@@ -138,9 +138,12 @@ const MAX_SEARCH = 4_000_000;
  * backslashes removed, `\` + newline joined), matches the rule, either as written or with leading
  * process wrappers removed (`env A=1`, `timeout 5`, `nice`, `nohup`, `time`, `command`, `builtin`,
  * `exec`, `sudo`, `xargs`, ... — see `unwrappedForms`) or with a path-qualified program named
- * bare. A word whose value only the shell knows (`$X`, `$(…)`, `~`, `{a,b}`) matches any text.
- * The command fails open (matches) when it cannot be parsed (unbalanced quotes, a grammar error,
- * no parser) or is too long to search, as Claude Code's matcher does for what it cannot analyse.
+ * bare. The scripts it hands to `bash -c` / `sh -c` and `eval` are read the same way (Claude Code
+ * does not; an agent may wrap every command in `bash -lc`). A word whose value only the shell
+ * knows (`$X`, `$(…)`, `~`, `{a,b}`, unquoted globs) matches any text. The command fails open
+ * (matches) when it cannot be parsed (unbalanced quotes, a grammar error, no parser), hands a
+ * shell a script only the shell knows (`bash -c "$X"`), or is too long to search, as Claude Code's
+ * matcher does for what it cannot analyse.
  */
 export function bashRuleMatches(content: string, command: string, parser: Parser | null): boolean {
   if (parser === null) return true;
@@ -159,20 +162,37 @@ export function bashRuleMatches(content: string, command: string, parser: Parser
 /** The last command read, so the hooks of one tool call parse it once. */
 let lastRead: { parser: Parser; command: string; forms: Token[][] | null } | null = null;
 
-/** Every command form of `command` as tokens (all simple commands, each unwrapped), or null when it cannot be parsed. */
+/**
+ * Every command form of `command` as tokens (all simple commands, each unwrapped, and those of the
+ * scripts it hands to `bash -c` or `eval`, up to 4 deep), or null when it cannot be parsed or runs
+ * a script only the shell knows (`bash -c "$X"`).
+ */
 function commandForms(command: string, parser: Parser): Token[][] | null {
   if (lastRead?.parser === parser && lastRead.command === command) return lastRead.forms;
+  const forms = readForms(command, parser, 0);
+  lastRead = { parser, command, forms };
+  return forms;
+}
+
+function readForms(command: string, parser: Parser, depth: number): Token[][] | null {
+  if (depth > 4) return null;
   // bash joins a line continuation before it splits words; the grammar keeps `pu\<newline>sh` as two words
   const texts = command.includes('\\\n') ? [command, command.replace(/\\\n/g, '')] : [command];
-  let forms: Token[][] | null = [];
+  const forms: Token[][] = [];
   for (const text of texts) {
     const script = parseShellSync(parser, text);
-    if (!script.ok) {
-      forms = null;
-      break;
+    if (!script.ok) return null;
+    for (const argv of commandArgvs(script)) {
+      for (const form of unwrappedForms(argv)) {
+        forms.push(commandTokens(form));
+        const inner = scriptArgument(form);
+        if (inner === null) continue;
+        if (!('text' in inner)) return null;
+        const nested = readForms(inner.text, parser, depth + 1);
+        if (nested === null) return null;
+        forms.push(...nested);
+      }
     }
-    for (const argv of commandArgvs(script)) for (const form of unwrappedForms(argv)) forms.push(commandTokens(form));
   }
-  lastRead = { parser, command, forms };
   return forms;
 }

@@ -173,3 +173,40 @@ function baseName(word: ArgWord): ArgWord | null {
   }
   return null;
 }
+
+/** Shells whose `-c STRING` runs STRING as a script. */
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash']);
+
+/**
+ * The script an argument vector hands to a shell: the STRING of `bash -c STRING` (`sh`, `zsh`,
+ * `dash`, `ksh` too, after options such as `-l`, `-e`, `-o pipefail`, `--norc`; `-lc` and the
+ * like count), or the words of `eval` joined by spaces as bash joins them. `{ unknown }` when that
+ * text has a part only the shell knows; null when the argv runs no such script.
+ */
+export function scriptArgument(argv: ArgWord[]): { text: string } | { unknown: string } | null {
+  const program = argv.length ? knownText(argv[0]) : null;
+  if (program === null) return null;
+  const name = program.slice(program.lastIndexOf('/') + 1).toLowerCase();
+  if (name === 'eval') {
+    const words = argv.slice(1).map(knownText);
+    if (words.some((w) => w === null)) return { unknown: 'eval' };
+    return words.length ? { text: words.join(' ') } : null;
+  }
+  if (!SHELLS.has(name)) return null;
+  let script = false;
+  for (let i = 1; i < argv.length; i++) {
+    const w = knownText(argv[i]);
+    if (w === null) return script ? { unknown: `${name} -c` } : null;
+    if (w === '--' || w === '-') {
+      const next = argv[i + 1];
+      if (!script || !next) return null;
+      const text = knownText(next);
+      return text === null ? { unknown: `${name} -c` } : { text };
+    }
+    if (w === '-o' || w === '+o' || w === '-O' || w === '+O' || w === '--rcfile' || w === '--init-file') i++;
+    else if (w.startsWith('--')) continue;
+    else if (/^[-+][A-Za-z]+$/.test(w)) script ||= w.startsWith('-') && w.includes('c');
+    else return script ? { text: w } : null;
+  }
+  return null;
+}
