@@ -9,7 +9,9 @@ import { bashRuleMatches } from '../../../src/main/core/hooks/bashRule';
  * A hook's `if: "Bash(...)"` as Claude Code defines it. Sources: code.claude.com/docs/en/permissions
  * ("Wildcard patterns": `Bash(ls *)` matches `ls -la` but not `lsof`, `Bash(ls*)` both; the legacy
  * `:*` suffix; a trailing ` *` also matches the bare command), code.claude.com/docs/en/hooks (the
- * handler `if` field takes permission-rule syntax, changelog 2.1.85), and what Claude Code 2.1.318
+ * handler `if` field takes permission-rule syntax), anthropics/claude-code#26229 (`Bash(git stash *)`
+ * must also match bare `git stash`; it does in 2.1.318) and #56871 (`*` before a trailing `:*` is
+ * literal), and what Claude Code 2.1.318
  * itself does: each "measured" row below was run through the real `claude` binary (a PreToolUse
  * hook with the rule, a fake model issuing the command) and records whether its hook fired.
  */
@@ -52,6 +54,10 @@ describe('rule forms (permissions docs, "Wildcard patterns")', () => {
     ['git push*', 'git pushx', true],
     ['git push *', 'git pushx', false],
     ['git push:*', 'git pushx', false],
+    ['git -C * show:*', 'git -C /tmp show HEAD', false], // #56871: the * before a trailing :* is literal (measured in 2.1.318)
+    ['git -C * show *', 'git -C /tmp show HEAD', true],
+    ['ssh * uptime *', 'ssh host uptime', false], // only a lone trailing " *" is optional (#36873; measured in 2.1.318)
+    ['ssh * uptime *', 'ssh host uptime -s', true],
   ];
   it.each(table)('Bash(%s) on %j → %s', (rule, command, expected) => {
     expect(matches(rule, command)).toBe(expected);

@@ -14,8 +14,10 @@ const ANY = Symbol('any');
 
 /**
  * The alternatives a Bash rule's content stands for, as Claude Code reads it (code.claude.com
- * permissions "Wildcard patterns"; changelog 2.1.0 "space before * is a word boundary"):
- * - `prefix:*` (legacy): the command is `prefix` or starts with `prefix ` (a word boundary);
+ * permissions "Wildcard patterns": "The space before `*` matters: `Bash(ls *)` matches `ls -la` but not
+ * `lsof`"; `:*` "is an equivalent way to write a trailing wildcard"), checked against its source:
+ * - `prefix:*` (legacy): the command is `prefix` or starts with `prefix ` (a word boundary); a `*`
+ *   inside the prefix is literal (anthropics/claude-code#56871);
  * - a text with an unescaped `*`: `*` is any text (spaces included), `\*` a literal star, `\\` a
  *   backslash, `/**\/` also matches `/`; one trailing ` *` as the only star is optional, so
  *   `git stash *` matches `git stash` and `git stash pop` but not `git stashfoo`;
