@@ -169,10 +169,18 @@ describe('guards see through process wrappers (Claude Code 2.1.318 deny rules do
     expect(matches('git push:*', command)).toBe(true);
   });
 
-  it('does not unwrap what the wrapper does not run: an unknown option stops it', () => {
-    expect(matches('git push *', 'timeout --frobnicate 5 git push')).toBe(false);
-    expect(matches('git push *', 'env --split-string="git push"')).toBe(false);
+  it('reads an option the table lacks both without and with a value, so it cannot hide the command', () => {
+    expect(matches('git push *', 'timeout --frobnicate 5 git push')).toBe(true);
+    expect(matches('git push *', 'sudo --preserve-env=PATH git push')).toBe(true);
+    expect(matches('git push *', 'nice --weird 3 git push')).toBe(true);
+    expect(matches('git push *', "env -S 'git push'")).toBe(true);
+  });
+
+  it('unwraps only what a wrapper runs', () => {
+    expect(matches('git push *', 'sudo echo git push')).toBe(false);
+    expect(matches('git push *', 'timeout git push')).toBe(false); // no duration: timeout runs nothing
     expect(matches('git push *', 'nice -n')).toBe(false);
+    expect(matches('git push *', 'env A=git push')).toBe(false);
   });
 });
 

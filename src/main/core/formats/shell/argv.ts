@@ -64,26 +64,26 @@ const HOLE_WORD = '\0';
 
 /**
  * Programs that run the command in their arguments, and how to step over their own options. Each
- * entry returns the index of the wrapped command's first word, or -1 when the options cannot be
- * read (an unknown option, or a word whose value only the shell knows where an option value goes).
- * The set is the one Claude Code 2.1.318 strips before matching Bash deny and ask rules (`time`,
- * `nohup`, `timeout`, `nice`, `stdbuf`, `env`, `command`, `builtin`, `noglob`, `exec`, `sudo`,
- * `doas`, `setsid`, `xargs`) plus bash's `coproc`.
+ * entry returns where the wrapped command may start (several places when an option it does not
+ * know may or may not take a value; none when its syntax cannot be read). The set is the one Claude
+ * Code 2.1.318 strips before matching Bash deny and ask rules (`time`, `nohup`, `timeout`, `nice`,
+ * `stdbuf`, `env`, `command`, `builtin`, `noglob`, `exec`, `sudo`, `doas`, `setsid`, `xargs`)
+ * plus bash's `coproc`.
  */
-const WRAPPERS: Record<string, (args: string[]) => number> = {
+const WRAPPERS: Record<string, (args: string[]) => number[]> = {
   time: (a) => skipOptions(a, { flags: ['-p'] }),
   nohup: (a) => skipOptions(a, {}),
-  coproc: () => 1,
-  noglob: () => 1,
+  coproc: () => [1],
+  noglob: () => [1],
   builtin: (a) => skipOptions(a, {}),
   command: (a) => skipOptions(a, { flags: ['-p'] }),
   exec: (a) => skipOptions(a, { flags: ['-c', '-l', '-cl', '-lc'], valued: ['-a'] }),
   setsid: (a) => skipOptions(a, { flags: ['-c', '-f', '-w', '--ctty', '--fork', '--wait'] }),
   nice: (a) => skipOptions(a, { valued: ['-n', '--adjustment'], numericFlag: true }),
-  timeout: (a) => {
-    const i = skipOptions(a, { flags: ['-v', '--verbose', '--foreground', '--preserve-status'], valued: ['-k', '-s', '--kill-after', '--signal'] });
-    return i !== -1 && i < a.length && (a[i] === HOLE_WORD || /^\d+(?:\.\d+)?[smhd]?$/.test(a[i])) ? i + 1 : -1;
-  },
+  timeout: (a) =>
+    skipOptions(a, { flags: ['-v', '--verbose', '--foreground', '--preserve-status'], valued: ['-k', '-s', '--kill-after', '--signal'] })
+      .filter((i) => i < a.length && (a[i] === HOLE_WORD || /^\d+(?:\.\d+)?[smhd]?$/.test(a[i])))
+      .map((i) => i + 1),
   stdbuf: (a) => skipOptions(a, { valued: ['-i', '-o', '-e', '--input', '--output', '--error'] }),
   env: (a) => skipOptions(a, { flags: ['-i', '-0', '-v', '-', '--ignore-environment', '--null', '--debug'], valued: ['-u', '-C', '--unset', '--chdir'], assignments: true }),
   sudo: (a) =>
@@ -111,22 +111,36 @@ interface OptionSyntax {
   numericFlag?: boolean;
 }
 
-/** Index after the options of `args[0]` (the wrapper itself), or -1 when an option is not in `syntax`. `--` ends the options. */
-function skipOptions(args: string[], syntax: OptionSyntax): number {
+/**
+ * Indexes where the command after the options of `args[0]` (the wrapper) may start. `--` ends the
+ * options. An option not in `syntax` is read both ways, without and with a value (`--x=y` only
+ * without), so an option this table lacks cannot hide the command; at most 8 places.
+ */
+function skipOptions(args: string[], syntax: OptionSyntax): number[] {
   const flags = new Set(syntax.flags ?? []);
   const valued = syntax.valued ?? [];
-  let i = 1;
-  while (i < args.length) {
-    const a = args[i];
-    if (a === '--') return i + 1;
-    if (syntax.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
-    else if (flags.has(a) || (syntax.numericFlag && /^-\d+$/.test(a))) i++;
-    else if (valued.includes(a)) i += 2;
-    else if (valued.some((v) => (v.startsWith('--') ? a.startsWith(`${v}=`) : a.startsWith(v) && a.length > v.length))) i++;
-    else if (a.startsWith('-') && a !== '-') return -1;
-    else return i;
-  }
-  return i;
+  const out = new Set<number>();
+  const walk = (start: number) => {
+    let i = start;
+    while (i < args.length && out.size < 8) {
+      const a = args[i];
+      if (a === '--') {
+        out.add(i + 1);
+        return;
+      }
+      if (syntax.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
+      else if (flags.has(a) || (syntax.numericFlag && /^-\d+$/.test(a))) i++;
+      else if (valued.includes(a)) i += 2;
+      else if (valued.some((v) => (v.startsWith('--') ? a.startsWith(`${v}=`) : a.startsWith(v) && a.length > v.length))) i++;
+      else if (a.startsWith('-') && a !== '-') {
+        if (!a.includes('=')) walk(i + 2);
+        i++;
+      } else break;
+    }
+    out.add(i);
+  };
+  walk(1);
+  return [...out].filter((i) => i < args.length).sort((x, y) => x - y);
 }
 
 /**
@@ -135,13 +149,15 @@ function skipOptions(args: string[], syntax: OptionSyntax): number {
  * with a path-qualified program (`/usr/bin/git`) as its bare name and a program name in capitals
  * (`GIT`) in lower case. A wrapper is recognised only
  * when its name is plain text; a word with a hole where an option could be is taken as the start
- * of the wrapped command (a hole matches any program), and an option the wrapper does not have
- * stops the unwrapping (the forms so far are still listed).
+ * of the wrapped command (a hole matches any program). At most 64 forms.
  */
 export function unwrappedForms(argv: ArgWord[]): ArgWord[][] {
   const out: ArgWord[][] = [];
-  let current = argv;
-  for (let depth = 0; depth < 16 && current.length > 0; depth++) {
+  // every form is a suffix of argv: its length names it
+  const seen = new Set<number>();
+  const visit = (current: ArgWord[], depth: number) => {
+    if (current.length === 0 || depth > 16 || out.length >= 64 || seen.has(current.length)) return;
+    seen.add(current.length);
     out.push(current);
     const program = knownText(current[0]);
     if (program !== null) {
@@ -154,11 +170,10 @@ export function unwrappedForms(argv: ArgWord[]): ArgWord[][] {
     }
     const name = program?.slice(program.lastIndexOf('/') + 1).toLowerCase();
     const skip = name !== undefined && Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
-    if (!skip) break;
-    const next = skip(current.map((w) => knownText(w) ?? HOLE_WORD));
-    if (next <= 0 || next >= current.length) break;
-    current = current.slice(next);
-  }
+    if (!skip) return;
+    for (const next of skip(current.map((w) => knownText(w) ?? HOLE_WORD))) if (next > 0) visit(current.slice(next), depth + 1);
+  };
+  visit(argv, 0);
   return out;
 }
 
