@@ -185,7 +185,7 @@ describe('guards see through process wrappers (Claude Code 2.1.318 deny rules do
 });
 
 describe('scripts handed to a shell or eval are read too (Claude Code 2.1.318 does not)', () => {
-  it.each(["bash -c 'git push'", 'sh -c "git push"', "bash -lc 'cd x && git push'", "bash -o pipefail -c 'git push'", "zsh --no-rcs -ec 'git push'", 'eval git push', "eval 'git push'", "sudo bash -c 'git push'", `bash -c "bash -c 'git push'"`, 'bash -c "$CMD"', 'eval "$CMD"'])(
+  it.each(["bash -c 'git push'", 'sh -c "git push"', "bash -lc 'cd x && git push'", "bash -o pipefail -c 'git push'", "zsh --no-rcs -ec 'git push'", 'eval git push', "eval 'git push'", "sudo bash -c 'git push'", `bash -c "bash -c 'git push'"`, 'bash -c "$CMD"', 'eval "$CMD"', "bash $FLAGS 'git push'"])(
     'fires on %j',
     (command) => {
       expect(matches('git push *', command)).toBe(true);

@@ -147,9 +147,9 @@ function skipOptions(args: string[], syntax: OptionSyntax): number[] {
  * `argv`, then every form of it with leading process wrappers removed one at a time (`sudo env A=1
  * timeout 5 git push` → `env A=1 timeout 5 git push`, `timeout 5 git push`, `git push`), each also
  * with a path-qualified program (`/usr/bin/git`) as its bare name and a program name in capitals
- * (`GIT`) in lower case. A wrapper is recognised only
- * when its name is plain text; a word with a hole where an option could be is taken as the start
- * of the wrapped command (a hole matches any program). At most 64 forms.
+ * (`GIT`) in lower case. A wrapper is recognised only when its name is plain text; a word with a
+ * hole where an option could be is taken as the start of the wrapped command (a hole matches any
+ * program). At most 64 forms.
  */
 export function unwrappedForms(argv: ArgWord[]): ArgWord[][] {
   const out: ArgWord[][] = [];
@@ -195,8 +195,9 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash
 /**
  * The script an argument vector hands to a shell: the STRING of `bash -c STRING` (`sh`, `zsh`,
  * `dash`, `ksh` too, after options such as `-l`, `-e`, `-o pipefail`, `--norc`; `-lc` and the
- * like count), or the words of `eval` joined by spaces as bash joins them. `{ unknown }` when that
- * text has a part only the shell knows; null when the argv runs no such script.
+ * like count; an option only the shell knows may be `-c`), or the words of `eval` joined by
+ * spaces as bash joins them. `{ unknown }` when that text has a part only the shell knows; null
+ * when the argv runs no such script.
  */
 export function scriptArgument(argv: ArgWord[]): { text: string } | { unknown: string } | null {
   const program = argv.length ? knownText(argv[0]) : null;
@@ -211,7 +212,12 @@ export function scriptArgument(argv: ArgWord[]): { text: string } | { unknown: s
   let script = false;
   for (let i = 1; i < argv.length; i++) {
     const w = knownText(argv[i]);
-    if (w === null) return script ? { unknown: `${name} -c` } : null;
+    if (w === null) {
+      if (script) return { unknown: `${name} -c` };
+      // the hole may be `-c`: then the next word is the script
+      const next = argv[i + 1] ? knownText(argv[i + 1]) : null;
+      return next === null ? null : { text: next };
+    }
     if (w === '--' || w === '-') {
       const next = argv[i + 1];
       if (!script || !next) return null;
