@@ -1,8 +1,9 @@
 /**
  * The `Bash(...)` permission rule of a hook's `if`, matched the way Claude Code 2.1.318 matches it
- * (its Bash tool's `preparePermissionMatcher`, shared with permission rules: `shellRuleMatching`),
- * and made safe for guard hooks: every command a bash text runs is checked, after the process
- * wrappers Claude Code's own deny rules look through.
+ * (its Bash tool's permission matcher: the simple commands of the parsed text, each as its words
+ * joined by spaces, against the wildcard matcher its permission rules share), and made safe for
+ * guard hooks: every command a bash text runs is checked, also after the process wrappers Claude
+ * Code's own deny rules look through and inside `bash -c` / `eval` scripts.
  */
 import type { Parser } from 'web-tree-sitter';
 import { commandArgvs, scriptArgument, unwrappedForms, type ArgWord } from '../formats/shell/argv';
