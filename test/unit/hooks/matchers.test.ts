@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Parser } from 'web-tree-sitter';
 import { bladeMatcherMatches, claudeMatcherMatches, ifRuleMatches, parseClaudeMatcher, parsePermissionRule } from '../../../src/main/core/hooks/matchers';
-import { simpleCommands } from '../../../src/main/core/formats/shell/lex';
+import { bashParser } from '../../../src/main/core/formats/shell/grammar';
 
-const call = (toolName: string, toolInput: Record<string, unknown>) => ({ toolName, toolInput, projectDir: '/w', homeDir: '/h' });
+let shellParser: Parser;
+beforeAll(async () => {
+  shellParser = await bashParser();
+});
+const call = (toolName: string, toolInput: Record<string, unknown>) => ({ toolName, toolInput, projectDir: '/w', homeDir: '/h', shellParser });
 
 describe("Claude Code's matcher semantics (formats.md §2.5)", () => {
   const table: Array<[string | undefined, string, boolean]> = [
@@ -48,7 +53,25 @@ describe('handler "if" in permission-rule form', () => {
     ['Edit(*.md)', 'Edit', { file_path: '/w/docs/deep/x.md' }, true],
     ['Read(~/.ssh/**)', 'Read', { file_path: '/h/.ssh/id_rsa' }, true],
     ['Read(//etc/**)', 'Read', { file_path: '/etc/passwd' }, true],
-    ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://docs.example.com/x' }, true],
+    // measured with Claude Code 2.1.318 (a PreToolUse hook with the rule on Read calls): gitignore semantics
+    ['Read(./x.txt)', 'Read', { file_path: '/w/sub/x.txt' }, true],
+    ['Read(./x.txt)', 'Read', { file_path: '/w/x.txt' }, true],
+    ['Read(x.txt)', 'Read', { file_path: '/w/sub/x.txt' }, true],
+    ['Read(src/**)', 'Read', { file_path: '/w/lib/src/x.ts' }, false],
+    ['Read(/src/**)', 'Read', { file_path: '/w/src/deep/b/c.ts' }, true],
+    ['Read(/src/**)', 'Read', { file_path: '/tmp/src/a.ts' }, false],
+    ['Read(**/*.md)', 'Read', { file_path: '/w/README.md' }, true],
+    // Claude Code 2.1.318's WebFetch permission check: a plain domain is that host only; *. = any subdomain, not the apex
+    ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://example.com/x' }, true],
+    ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://EXAMPLE.com.:8080/x' }, true],
+    ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://docs.example.com/x' }, false],
+    ['WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://docs.example.com/x' }, true],
+    ['WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://a.b.example.com/' }, true],
+    ['WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://example.com/' }, false],
+    ['WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://notexample.com/' }, false],
+    ['WebFetch(domain:*)', 'WebFetch', { url: 'https://anything.org/' }, true],
+    ['WebFetch(domain:api*.example.com)', 'WebFetch', { url: 'https://api2.example.com/' }, true],
+    ['WebFetch(domain:api*.example.com)', 'WebFetch', { url: 'https://api.x.example.com/' }, false],
     ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://example.org/' }, false],
     ['Write', 'Write', { file_path: '/w/a' }, true],
     ['mcp__github__*', 'mcp__github__create_issue', {}, true],
@@ -59,6 +82,22 @@ describe('handler "if" in permission-rule form', () => {
 
   it('rejects text that is not a permission rule', () => {
     expect(parsePermissionRule('git commit (x')).toBeNull();
+    expect(parsePermissionRule('Bash(git push')).toBeNull();
+    expect(parsePermissionRule('Bash(a) b')).toBeNull();
+    expect(parsePermissionRule('Ba)sh(x)')).toBeNull();
+  });
+
+  it('reads \\( \\) and \\\\ in the content as Claude Code 2.1.318 does (first unescaped "(", closing ")" at the end)', () => {
+    expect(parsePermissionRule('Bash(echo \\(x\\))')).toEqual({ tool: 'Bash', pattern: 'echo (x)' });
+    expect(parsePermissionRule('Bash(printf a\\\\b)')).toEqual({ tool: 'Bash', pattern: 'printf a\\b' });
+    expect(parsePermissionRule('Bash(echo (x))')).toEqual({ tool: 'Bash', pattern: 'echo (x)' });
+    expect(parsePermissionRule('mcp__github__create_issue')).toEqual({ tool: 'mcp__github__create_issue', pattern: null });
+  });
+
+  it('without a loaded bash parser a Bash rule with a pattern matches every command (a guard fails open)', () => {
+    const rule = parsePermissionRule('Bash(git push *)')!;
+    expect(ifRuleMatches(rule, { ...call('Bash', { command: 'ls' }), shellParser: null })).toBe(true);
+    expect(ifRuleMatches(rule, call('Bash', { command: 'ls' }))).toBe(false);
   });
 });
 
@@ -80,12 +119,5 @@ describe('Blade object matchers (seed-behaviour §9.3)', () => {
   ];
   it.each(table)('%j on %s %j → %s', (matcher, tool, input, expected) => {
     expect(bladeMatcherMatches(matcher, call(tool, input))).toBe(expected);
-  });
-});
-
-describe('shell words', () => {
-  it('splits simple commands at operators, skips redirections, and recurses into substitutions', () => {
-    expect(simpleCommands('a b && c | d > out.txt; e "f g" $(h i) `j`')).toEqual([['a', 'b'], ['c'], ['d'], ['e', 'f g', '$(h i)', '`j`'], ['h', 'i'], ['j']]);
-    expect(simpleCommands('echo "open')).toBeNull();
   });
 });

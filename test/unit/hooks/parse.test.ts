@@ -93,6 +93,15 @@ describe('faithful parsing: schema mistakes make one hook invalid, the rest of t
             { matcher: 'mcp__memory', hooks: [{ type: 'command', command: 'echo server-only' }] },
             { matcher: '(', hooks: [{ type: 'command', command: 'echo bad-regex' }] },
           ],
+          PostToolUse: [
+            {
+              hooks: [
+                { type: 'command', command: 'echo star-and-prefix', if: 'Bash(git push*:*)' },
+                { type: 'command', command: 'echo prefix-in-middle', if: 'Bash(npm:* test)' },
+                { type: 'command', command: 'echo fine-prefix', if: 'Bash(git push:*)' },
+              ],
+            },
+          ],
           Stop: [{ hooks: [{ type: 'command', command: 'echo if-on-stop', if: 'Bash(ls)' }] }],
         },
       },
@@ -104,6 +113,10 @@ describe('faithful parsing: schema mistakes make one hook invalid, the rest of t
     expect(w1('echo server-only').warnings[0].message).toMatch(/names an MCP server, not a tool/);
     expect(w1('echo bad-regex').state).toBe('invalid');
     expect(w1('echo if-on-stop').warnings[0].message).toMatch(/"if" only works on tool events/);
+    // Claude Code 2.1.318's own Bash rule validation: `*` with a trailing `:*` is literal; `:*` before the end is a wildcard
+    expect(w1('echo star-and-prefix').warnings[0]).toMatchObject({ message: expect.stringMatching(/mixes \* with the trailing :\* prefix form/), fix: expect.stringContaining('Bash(git push*)') });
+    expect(w1('echo prefix-in-middle').warnings[0].message).toMatch(/has :\* before the end/);
+    expect(w1('echo fine-prefix').warnings).toEqual([]);
   });
 
   it('never throws on odd shapes: every one becomes a warning or an invalid hook', async () => {

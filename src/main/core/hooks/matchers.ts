@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { minimatch } from 'minimatch';
-import { simpleCommands } from '../formats/shell/lex';
+import type { Parser } from 'web-tree-sitter';
+import { bashRuleMatches } from './bashRule';
 
 /**
  * Claude Code's matcher semantics (formats.md §2.5), used for Claude, Codex, Gemini and plugin
@@ -34,18 +35,44 @@ export function claudeMatcherMatches(matcher: ClaudeMatcher, value: string | und
   return false;
 }
 
-/** The permission-rule form of a handler's `if` (`Bash(git commit*)`, `Edit(src/**)`, `WebFetch(domain:x.com)`, `Read`). */
+/** The permission-rule form of a handler's `if` (`Bash(git commit *)`, `Edit(src/**)`, `WebFetch(domain:x.com)`, `Read`). */
 export interface PermissionRule {
   tool: string;
-  /** The part in parentheses, or null for a bare tool name. */
+  /** The part in parentheses with `\(`, `\)` and `\\` unescaped, or null for a bare tool name. */
   pattern: string | null;
 }
 
-/** Parses a permission rule; null when `text` is not one. */
+/**
+ * Parses a permission rule as Claude Code 2.1.318 does: `Tool` or `Tool(content)`, where the
+ * content runs from the first unescaped `(` to an unescaped `)` that ends the rule, and `\(`,
+ * `\)`, `\\` in it stand for `(`, `)`, `\`. Null when `text` is not one (a tool name with
+ * parentheses, text after the closing one, an unclosed one).
+ */
 export function parsePermissionRule(text: string): PermissionRule | null {
-  const m = /^\s*([A-Za-z_*][\w*-]*)\s*(?:\(([\s\S]*)\))?\s*$/.exec(text);
-  if (!m) return null;
-  return { tool: m[1], pattern: m[2] === undefined ? null : m[2] };
+  const t = text.trim();
+  const open = unescapedIndex(t, '(', 'first');
+  const close = unescapedIndex(t, ')', 'last');
+  if (open === -1 && close === -1) return /^[A-Za-z_*][\w*.:@-]*$/.test(t) ? { tool: t, pattern: null } : null;
+  if (open === -1 || close !== t.length - 1 || close < open) return null;
+  const tool = t.slice(0, open).trimEnd();
+  if (!/^[A-Za-z_*][\w*.:@-]*$/.test(tool)) return null;
+  const content = t.slice(open + 1, close).replaceAll('\\(', '(').replaceAll('\\)', ')').replaceAll('\\\\', '\\');
+  return { tool, pattern: content };
+}
+
+/** Index of the first or last `ch` not escaped by an odd number of backslashes, or -1. */
+function unescapedIndex(s: string, ch: string, which: 'first' | 'last'): number {
+  const escaped = (i: number) => {
+    let n = 0;
+    for (let j = i - 1; j >= 0 && s[j] === '\\'; j--) n++;
+    return n % 2 === 1;
+  };
+  if (which === 'first') {
+    for (let i = 0; i < s.length; i++) if (s[i] === ch && !escaped(i)) return i;
+  } else {
+    for (let i = s.length - 1; i >= 0; i--) if (s[i] === ch && !escaped(i)) return i;
+  }
+  return -1;
 }
 
 /** What an `if` rule is checked against: the tool call and the folders paths are relative to. */
@@ -54,17 +81,26 @@ export interface ToolCallContext {
   toolInput: Record<string, unknown>;
   projectDir: string;
   homeDir: string;
+  /**
+   * The bash parser (`bashParser()`) for `Bash(...)` rules; null or omitted = none loaded, and a
+   * Bash rule with a pattern then matches every command (fails open, a guard still runs).
+   */
+  shellParser?: Parser | null;
 }
 
 const PATH_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'NotebookRead', 'Glob', 'Grep', 'LS', 'ApplyPatch']);
 
 /**
  * Claude Code's handler `if` (formats.md §2.5): one permission rule, for tool events only. The tool
- * part must name the tool (`*` wildcards allowed, e.g. `mcp__github__*`). For Bash the pattern is
- * checked against every simple command, including those inside `$()` and backticks (`git commit:*`
- * = prefix at a word boundary; otherwise `*` matches any text), and an unparseable command fails
- * open (matches). For file tools the pattern is a glob (gitignore style, relative to the project
- * folder; `//abs`, `~/x`) against the affected path. `WebFetch(domain:x)` matches the URL's host.
+ * part must name the tool (`*` wildcards allowed, e.g. `mcp__github__*`); `Tool`, `Tool()` and
+ * `Tool(*)` match every call. For Bash the pattern is checked against every command the text runs
+ * (see {@link bashRuleMatches}: Claude Code's `prefix:*`, `cmd *` and exact forms, per part of a
+ * compound command, after `NAME=value` prefixes and process wrappers; unparseable text fails
+ * open). For file tools the pattern is a glob (gitignore style, relative to the project folder;
+ * `//abs`, `~/x`) against the affected path. `WebFetch(domain:x)` matches the URL's host as a
+ * WebFetch permission rule does (see {@link domainRuleMatches}); Claude Code 2.1.318's own hook
+ * `if` never matches a WebFetch rule with content (its WebFetch tool has no rule matcher), so a
+ * guard written for it there never runs, while Atrium applies the documented meaning.
  */
 export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): boolean {
   if (!call.toolName || !wildcard(rule.tool).test(call.toolName)) return false;
@@ -72,10 +108,7 @@ export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): bool
   const input = call.toolInput;
   if (call.toolName === 'Bash') {
     const command = typeof input.command === 'string' ? input.command : '';
-    const commands = simpleCommands(command);
-    if (commands === null) return true; // fails open on unparseable commands
-    const test = bashPattern(rule.pattern);
-    return commands.some((words) => test(words.join(' '))) || test(command.trim());
+    return bashRuleMatches(rule.pattern, command, call.shellParser ?? null);
   }
   if (PATH_TOOLS.has(call.toolName)) {
     const paths = affectedPaths(input);
@@ -83,22 +116,11 @@ export function ifRuleMatches(rule: PermissionRule, call: ToolCallContext): bool
   }
   if (call.toolName === 'WebFetch' && rule.pattern.startsWith('domain:')) {
     const host = hostOf(typeof input.url === 'string' ? input.url : '');
-    const domain = rule.pattern.slice('domain:'.length).toLowerCase();
-    return host !== null && (host === domain || host.endsWith(`.${domain}`));
+    return host !== null && domainRuleMatches(rule.pattern.slice('domain:'.length), host);
   }
   const values = ['command', 'file_path', 'path', 'url', 'pattern', 'query'].map((k) => input[k]).filter((v): v is string => typeof v === 'string');
   const test = wildcard(rule.pattern);
   return values.some((v) => test.test(v));
-}
-
-/** `Bash(...)` pattern: `prefix:*` = the command is `prefix` or starts with `prefix ` ; else `*` = any text, anchored. */
-function bashPattern(pattern: string): (command: string) => boolean {
-  if (pattern.endsWith(':*')) {
-    const prefix = pattern.slice(0, -2).trim();
-    return (c) => c === prefix || c.startsWith(`${prefix} `);
-  }
-  const re = wildcard(pattern.trim());
-  return (c) => re.test(c);
 }
 
 /** Anchored RegExp where `*` matches any text (including spaces and slashes) and everything else is literal. */
@@ -124,14 +146,37 @@ export function affectedPaths(input: Record<string, unknown>): string[] {
   return out;
 }
 
+/**
+ * A file rule's pattern against a path, gitignore style as Claude Code 2.1.318 reads it: `//x` is
+ * absolute, `~/x` in the home folder, `/x` and `x/y` anchored at the project folder, and a name
+ * without a slash (after a leading `./`, so `./x.txt` too) matches at any depth.
+ */
 function pathRuleMatches(pattern: string, filePath: string, projectDir: string, homeDir: string): boolean {
   const abs = path.resolve(projectDir, filePath);
+  const relative = pattern.startsWith('./') ? pattern.slice(2) : pattern;
   let absPattern: string;
   if (pattern.startsWith('//')) absPattern = pattern.slice(1);
   else if (pattern.startsWith('~/')) absPattern = path.posix.join(homeDir, pattern.slice(2));
-  else if (!pattern.includes('/')) absPattern = path.posix.join(projectDir, '**', pattern);
-  else absPattern = path.posix.join(projectDir, pattern.replace(/^\.?\//, ''));
+  else if (!relative.includes('/')) absPattern = path.posix.join(projectDir, '**', relative);
+  else absPattern = path.posix.join(projectDir, relative.replace(/^\//, ''));
   return minimatch(abs, absPattern, { dot: true });
+}
+
+/**
+ * A WebFetch `domain:` rule against a host, as Claude Code 2.1.318's permission check reads it
+ * (both lower-cased, trailing dots ignored): `example.com` is that host only (not its
+ * subdomains), `*.example.com` any subdomain at any depth but not `example.com` itself, `*` every
+ * host, and another `*` any text within one label.
+ */
+export function domainRuleMatches(domain: string, host: string): boolean {
+  const norm = (d: string) => d.toLowerCase().replace(/(?<=[^*.])\.+(?=(:\d+)?$)/, '');
+  const rule = norm(domain);
+  const h = norm(host);
+  if (rule === '*') return true;
+  if (!rule.includes('*')) return rule === h;
+  const label = (glob: string) => glob.split('*').map(escapeRegex).join('[^.:]*');
+  if (rule.startsWith('*.')) return new RegExp(`^(?!\\.)(?!.*\\.\\.)[^:]+\\.${label(rule.slice(2))}$`).test(h);
+  return new RegExp(`^${label(rule)}$`).test(h);
 }
 
 function hostOf(url: string): string | null {

@@ -240,6 +240,14 @@ function readFields(handler: unknown, event: string, format: HookDialect, line: 
     const runsOn = atriumEventOf(format, event);
     if (!rule) invalid.push(warn(line, `"if": "${fields.if}" is not a permission rule`, 'Write a rule like "Bash(git commit*)" or "Edit(src/**)".'));
     else if (runsOn && !TOOL_EVENTS.has(runsOn)) notes.push(warn(line, `"if" only works on tool events; on ${event} a hook with "if" never runs`, 'Remove "if", or move the hook to PreToolUse/PostToolUse.'));
+    else if (rule.tool === 'Bash' && rule.pattern !== null) {
+      // the two misreadings Claude Code 2.1.318 itself warns about when it validates a Bash rule
+      const prefix = /^(.+):\*$/s.exec(rule.pattern)?.[1];
+      if (prefix !== undefined && /(?<!\\)\*/.test(prefix))
+        notes.push(warn(line, `"if": "${fields.if}" mixes * with the trailing :* prefix form, so its * is read literally (not as a wildcard)`, `Write "Bash(${prefix.replace(/:$/, '')})" with * wildcards only, e.g. "Bash(git push *)".`));
+      else if (prefix === undefined && rule.pattern.includes(':*'))
+        notes.push(warn(line, `"if": "${fields.if}" has :* before the end, where it is a * wildcard after a colon, not the prefix form`, 'Write the prefix form at the end ("Bash(git push:*)") or a plain * wildcard ("Bash(git push *)").'));
+    }
   }
   return fields;
 }

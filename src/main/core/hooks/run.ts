@@ -12,6 +12,8 @@ import { combine, interpret, type Interpreted } from './results';
 import { runCommand } from './runCommand';
 import { coverScripts, digestScripts, type CoveredScripts, type ScriptContext } from './scripts';
 import { shellQuote } from '../formats/shell/quote';
+import { bashParser } from '../formats/shell/grammar';
+import type { Parser } from 'web-tree-sitter';
 
 /** Where and for whom hooks run. */
 export interface RunContext {
@@ -47,14 +49,16 @@ export const ASYNC_MESSAGE = 'async: started in the background; not awaited, and
 /**
  * True when a hook's matcher (and `if`) select this call (formats.md §2.5 for Claude, Codex, Gemini
  * and plugin hooks; seed-behaviour §9.3 Blade object matchers for Blade hooks). A hook with `if`
- * never runs on a non-tool event.
+ * never runs on a non-tool event. `shellParser` reads the command of a `Bash(...)` `if`; without
+ * one such a rule matches every Bash call (see {@link ifRuleMatches}).
  */
-export function hookMatches(entry: HookEntry, event: HookEvent, input: Record<string, unknown>, ctx: { path: string; homeDir: string }): boolean {
+export function hookMatches(entry: HookEntry, event: HookEvent, input: Record<string, unknown>, ctx: { path: string; homeDir: string; shellParser?: Parser | null }): boolean {
   const call: ToolCallContext = {
     toolName: typeof input.tool_name === 'string' ? input.tool_name : undefined,
     toolInput: typeof input.tool_input === 'object' && input.tool_input !== null && !Array.isArray(input.tool_input) ? (input.tool_input as Record<string, unknown>) : {},
     projectDir: ctx.path,
     homeDir: ctx.homeDir,
+    shellParser: ctx.shellParser,
   };
   if (entry.format === 'blade') return !TOOL_EVENTS.has(event) || bladeMatcherMatches(entry.matcherRaw, call);
   const matcher = parseClaudeMatcher(typeof entry.matcherRaw === 'string' ? entry.matcherRaw : undefined);
@@ -85,7 +89,10 @@ export async function runMatching(
   input: Record<string, unknown>,
   ctx: RunContext,
 ): Promise<{ outcome: HookRunOutcome; ran: RanHandler[]; becameModified: string[]; background: BackgroundHandler[] }> {
-  const matching = entries.filter((e) => e.hook.runsOn === event && hookMatches(e, event, input, ctx));
+  // the bash grammar loads once per process, and only when an `if` may have to read a command
+  const needsShell = input.tool_name === 'Bash' && entries.some((e) => e.hook.runsOn === event && e.fields.if !== undefined);
+  const shellParser = needsShell ? await bashParser().catch(() => null) : null;
+  const matching = entries.filter((e) => e.hook.runsOn === event && hookMatches(e, event, input, { ...ctx, shellParser }));
   const becameModified: string[] = [];
   const ran: RanHandler[] = [];
   const interpreted = new Map<HookEntry, Interpreted>();

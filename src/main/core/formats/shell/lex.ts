@@ -6,10 +6,10 @@
  * semantics say).
  *
  * Why a lexer beside the tree-sitter grammar (`parse.ts`): it is synchronous and needs no WASM
- * parser, so hook matchers (`if: "Bash(git push*)"`, run on every tool call) and the danger checks
- * of a hook or MCP command stay plain functions; its unbalanced-quote answer (`ok: false`,
- * `simpleCommands` → null) is the fail-open/fail-closed signal their tests pin. The grammar is
- * for the coverage analysis, which needs the full syntax tree.
+ * parser, so the danger checks of a hook or MCP command stay plain functions; its unbalanced-quote
+ * answer (`ok: false`) is the fail-closed signal their tests pin. It does not know bash's reserved
+ * words (`{`, `then`, `!`, `time`), so what a text runs — a hook's `if: "Bash(...)"`, the coverage
+ * analysis — is read with the grammar (`argv.ts`, `parse.ts`).
  */
 
 /** One lexed item: a word or an operator (`|`, `||`, `&&`, `;`, `&`, newline, `(`, `)`, or a redirection like `>`, `2>>`, `<`). */
@@ -199,48 +199,4 @@ export function isRedirection(op: string): boolean {
 /** True for an operator that ends a simple command (`|`, `&&`, `;`, newline, ...). */
 export function isCommandSeparator(op: string): boolean {
   return op === '|' || op === '||' || op === '&&' || op === ';' || op === ';;' || op === '&' || op === '\n' || op === '(' || op === ')';
-}
-
-/**
- * Splits lexed items into simple commands (at separators), each as its word items; the word after a
- * redirection operator (its target) is dropped. Substitutions are left to the caller.
- */
-export function splitWords(items: readonly ShellItem[]): ShellWord[][] {
-  const out: ShellWord[][] = [];
-  let current: ShellWord[] = [];
-  let skipNext = false;
-  for (const item of items) {
-    if (item.kind === 'op') {
-      if (isRedirection(item.text)) skipNext = true;
-      else if (isCommandSeparator(item.text)) {
-        if (current.length) out.push(current);
-        current = [];
-      }
-      continue;
-    }
-    if (skipNext) {
-      skipNext = false;
-      continue;
-    }
-    current.push(item);
-  }
-  if (current.length) out.push(current);
-  return out;
-}
-
-/**
- * The simple commands of a command line (split at `|`, `&&`, `||`, `;`, `&`, newlines), each as its
- * words without redirections, including those inside `$(...)` and backticks (recursively, depth ≤ 8).
- * Returns null when the line cannot be lexed (unbalanced quotes): callers decide whether to fail open.
- */
-export function simpleCommands(command: string, depth = 0): string[][] | null {
-  const lex = lexShell(command);
-  if (!lex.ok || depth > 8) return null;
-  const out = splitWords(lex.items).map((words) => words.map((w) => w.text));
-  for (const sub of lex.substitutions) {
-    const inner = simpleCommands(sub, depth + 1);
-    if (inner === null) return null;
-    out.push(...inner);
-  }
-  return out;
 }
