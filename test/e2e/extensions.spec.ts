@@ -126,3 +126,26 @@ test('Extensions tab: user and local MCP servers from ~/.claude.json, an install
   await expect(ext.row('plugin:alpha').locator('.ext-source')).toHaveText('from project');
   await expect(ext.row('plugin:alpha').locator('.ext-enabled')).toHaveText('on (default)');
 });
+
+test('Extensions tab: a command hint YAML reads as a list holding a mapping shows as written, with the quoting fix, never [object Object]', async ({ page }) => {
+  const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-ws-')));
+  fs.mkdirSync(path.join(folder, '.claude/commands'), { recursive: true });
+  fs.writeFileSync(path.join(folder, '.claude/commands/research.md'), '---\ndescription: Research a topic\nargument-hint: [topic: foo | bar]\nmodel: [fast, deep]\n---\nResearch $ARGUMENTS.\n');
+  server = await startAtrium();
+  const atrium = new AtriumPage(page);
+  const ext = new ExtensionsPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  await ext.open();
+  await ext.restrictedNote().getByRole('button', { name: 'Review and trust…' }).click();
+  await new TrustPage(page).trustThisFolder();
+
+  await expect(ext.row('research')).toContainText('2 warnings');
+  const row = await ext.expand('research');
+  const frontmatter = row.getByRole('list', { name: 'Frontmatter' }).or(row.getByLabel('Frontmatter'));
+  await expect(frontmatter).toContainText('[topic: foo | bar]');
+  await expect(frontmatter).toContainText('[fast, deep]');
+  await expect(frontmatter).not.toContainText('[object Object]');
+  await expect(frontmatter).not.toContainText('{"topic"');
+  await expect(row).toContainText('Quote the value: argument-hint: "[topic: foo | bar]"');
+});

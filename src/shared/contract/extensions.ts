@@ -81,8 +81,13 @@ export const CommandInfo = z.object({
   allowedTools: z.array(z.string()),
   model: z.string().nullable(),
   disableModelInvocation: z.boolean(),
-  /** The frontmatter as parsed (for display). */
+  /** The frontmatter as parsed. */
   frontmatter: z.record(z.string(), z.unknown()),
+  /**
+   * Each top-level frontmatter key's value as the author wrote it, on one line (`[topic: foo | bar]`
+   * where YAML read a list holding a mapping): what the Extensions tab shows.
+   */
+  frontmatterSource: z.record(z.string(), z.string()),
   hasShellEmbeds: z.boolean(),
   /** The literal `` !`cmd` `` embeds (and ```` ```! ```` blocks) of the template, in order. */
   shellEmbeds: z.array(z.string()),

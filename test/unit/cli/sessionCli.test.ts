@@ -61,4 +61,28 @@ describe('atrium agents / atrium session', () => {
     expect(runCli(['session', 'new', ws, '--data-dir', dataDir]).status).toBe(2);
     expect(runCli(['session', 'new', ws, '--agent', 'fixture', '--on-permission', 'maybe', '--data-dir', dataDir]).status).toBe(2);
   }, 120_000);
+
+  it('prints a tool call first announced in a permission request (as Gemini CLI 0.61.0 asks) by the request\'s title, never its id', () => {
+    const base = tempDir('atrium-cli-');
+    const ws = path.join(base, 'ws');
+    fs.mkdirSync(ws);
+    const dataDir = path.join(base, 'data');
+    const { command, args } = scriptedAgentCommand(base, {
+      turns: [
+        {
+          match: 'write',
+          steps: [
+            { permission: { toolCallId: 'write_file__call_7', title: 'Writing to notes.md', kind: 'edit', locations: [{ path: '{{cwd}}/notes.md' }] } },
+            // Gemini's update after running the tool repeats nothing when it failed: no title, no locations
+            { toolUpdate: { id: 'write_file__call_7', status: 'failed' } },
+          ],
+        },
+      ],
+    });
+    const cmdline = [command, ...args].map((a) => `'${a}'`).join(' ');
+    const run = runCli(['session', 'new', ws, '--agent-command', cmdline, '--agent', 'fixture', '--prompt', 'please write', '--on-permission', 'allow-once', '--data-dir', dataDir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`[tool] Writing to notes.md (edit) failed  ${path.join(ws, 'notes.md')}`);
+    expect(run.stdout).not.toContain('write_file__call_7');
+  }, 120_000);
 });

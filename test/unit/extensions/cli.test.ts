@@ -40,6 +40,20 @@ describe('atrium resources / atrium command preview (real child process)', { tim
     expect(human.stdout).toContain('runs: date');
   });
 
+  it('resources --json lists a hint YAML reads as a list holding a mapping as the author wrote it, with a warning naming file, line and fix', () => {
+    const { cli } = setup();
+    const hinted = makeDir({ '.claude/commands/research.md': '---\ndescription: Research a topic\nargument-hint: [topic: foo | bar]\n---\nResearch $ARGUMENTS.\n' });
+    expect(cli('trust', 'set', hinted, 'trusted').status).toBe(0);
+    const out = cli('resources', hinted, '--kind', 'commands', '--json');
+    expect(out.status).toBe(0);
+    const [command] = (out.json as { commands: Array<Record<string, unknown> & { warnings: unknown[] }> }).commands;
+    expect(command).toMatchObject({ id: 'research', argumentHint: '[topic: foo | bar]', frontmatterSource: { 'argument-hint': '[topic: foo | bar]' } });
+    expect(command.warnings).toEqual([expect.objectContaining({ path: '.claude/commands/research.md', line: 3, fix: 'Quote the value: argument-hint: "[topic: foo | bar]"' })]);
+    const { warnings: _warnings, ...shown } = command;
+    expect(JSON.stringify(shown)).not.toContain('[object Object]');
+    expect(cli('resources', hinted, '--kind', 'commands').stdout).toContain('research  .claude/commands/research.md  (1 warning)');
+  });
+
   it('command preview DIR NAME ARGS… prints the expansion and the embeds it would run, without running them', () => {
     const { dir, cli } = setup();
     cli('trust', 'set', dir, 'trusted');

@@ -60,6 +60,17 @@ describe('one frontmatter splitter, two readings of invalid YAML', () => {
     expect(splitFrontmatter('---', { invalidYaml: 'report' }).frontmatter).toBeNull();
   });
 
+  it('sourceOf: the text the author wrote for a value YAML reads as a list, mapping, number or null; the line after the key when the YAML does not parse', () => {
+    const split = splitFrontmatter('---\nargument-hint: [topic: foo | bar]   # the hint\ndescription: 1.50\nmodel: ~\nempty:\ntools:\n  - Read\n  - {Bash: git}\n---\nBody\n');
+    expect(split.frontmatter?.data).toMatchObject({ 'argument-hint': [{ topic: 'foo | bar' }], description: 1.5, model: null, empty: null });
+    expect(['argument-hint', 'description', 'model', 'empty', 'tools', 'absent'].map((k) => split.sourceOf(k))).toEqual(['[topic: foo | bar]', '1.50', '~', '', '- Read - {Bash: git}', null]);
+    // repeated keys: the last one's text, as the data holds the last value
+    expect(splitFrontmatter('---\na: [x: 1]\na: 2\n---\n').sourceOf('a')).toBe('2');
+    // YAML that does not parse: the text after the key on its line
+    expect(splitFrontmatter('---\nhint: [a: 1\n---\n').sourceOf('hint')).toBe('[a: 1');
+    expect(splitFrontmatter('no frontmatter').sourceOf('a')).toBeNull();
+  });
+
   it('repeated keys: an error for the catalog reading, the last value for the review (as the yaml package reads them)', () => {
     expect(splitFrontmatter('---\na: 1\na: 2\n---\n').frontmatter?.mode).toBe('lines');
     expect(splitFrontmatter('---\na: 1\na: 2\n---\n', { invalidYaml: 'report' })).toMatchObject({ frontmatter: { mode: 'yaml', data: { a: 2 } }, warnings: [] });

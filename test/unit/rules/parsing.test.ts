@@ -147,6 +147,21 @@ describe('conditions and patterns (issue 4 §2 Conditions)', () => {
     expect(selected).toEqual(['.github/instructions/a.instructions.md', '.github/instructions/b.instructions.md']);
   });
 
+  it('a description YAML reads as a number is Cursor\'s text (agent-requested); one it reads as a list is shown as written with the quoting fix', async () => {
+    const catalog = await buildCatalog(
+      makeRepo({
+        '.cursor/rules/year.mdc': '---\ndescription: 2024\nalwaysApply: false\n---\nPlanning rules for 2024',
+        '.cursor/rules/tags.mdc': '---\ndescription: [api, style]\nalwaysApply: false\n---\nAPI style',
+        '.claude/rules/null.md': '---\ndescription: ~\n---\nNo description',
+      }),
+    );
+    expect(fileAt(catalog, '.cursor/rules/year.mdc')).toMatchObject({ kind: 'agent-requested', description: '2024' });
+    expect(codes(fileAt(catalog, '.cursor/rules/year.mdc'))).not.toContain('frontmatter-not-text');
+    expect(fileAt(catalog, '.cursor/rules/tags.mdc')).toMatchObject({ kind: 'agent-requested', description: '[api, style]' });
+    expect(fileAt(catalog, '.cursor/rules/tags.mdc').warnings.find((w) => w.code === 'frontmatter-not-text')).toMatchObject({ line: 2, fix: 'Quote the value: description: "[api, style]"' });
+    expect(fileAt(catalog, '.claude/rules/null.md').description).toBeNull();
+  });
+
   it('makes paths conditional on any file, even CLAUDE.md', async () => {
     const catalog = await buildCatalog(makeRepo({ 'CLAUDE.md': '---\npaths: docs/**\n---\nDocs only' }));
     expect(fileAt(catalog, 'CLAUDE.md')).toMatchObject({ kind: 'conditional', patterns: ['docs/**'] });

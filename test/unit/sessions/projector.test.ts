@@ -123,6 +123,90 @@ describe('Projector', () => {
     expect(messages.every((m) => m.kind === 'agent_message' && m.continued === false)).toBe(true);
   });
 
+  /**
+   * `session/request_permission` as Gemini CLI 0.61.0 sends it for `write_file` in its default
+   * approval mode (recorded from the real CLI; bundle `runTool`): a full ToolCallUpdate for a call
+   * no `tool_call` announced, then only a `tool_call_update` once the tool ran (`completed` with
+   * title and locations, or `failed` with neither), and nothing when the answer rejects it.
+   */
+  const geminiWrite = (requestId: string, toolCallId = 'write_file__call_fake_1'): JournalEvent => ({
+    kind: 'permission_requested',
+    data: {
+      requestId,
+      toolCall: {
+        toolCallId,
+        kind: 'edit',
+        status: 'pending',
+        title: 'Writing to notes.md',
+        content: [{ path: '/w/notes.md', oldText: '', newText: 'gemini notes\n', _meta: { kind: 'add' }, type: 'diff' }],
+        locations: [{ path: '/w/notes.md' }],
+      } as never,
+      options: [
+        { optionId: 'proceed_always', name: 'Allow for this session', kind: 'allow_always' },
+        { optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'cancel', name: 'Reject', kind: 'reject_once' },
+      ],
+      route: null,
+    },
+  });
+
+  it('makes a tool call first seen in a permission request (Gemini CLI 0.61.0) a tool call item from the request (ACP v1 tool-calls: Requesting Permission, Updating)', () => {
+    const h = harness();
+    h.apply({ kind: 'prompt_queued', data: { promptId: 'p', text: 'write the notes', blocks: [], queuedAt: '' } }, { kind: 'prompt_sent', data: { promptId: 'p' } });
+    h.apply(geminiWrite('r1'));
+    const tool = () => h.items().filter((i) => i.kind === 'tool_call');
+    expect(tool()).toEqual([
+      expect.objectContaining({
+        toolCallId: 'write_file__call_fake_1',
+        title: 'Writing to notes.md',
+        toolKind: 'edit',
+        status: 'pending',
+        turn: 1,
+        locations: [{ path: '/w/notes.md', line: null }],
+        content: [{ type: 'diff', path: '/w/notes.md', oldText: '', newText: 'gemini notes\n', truncated: false }],
+      }),
+    ]);
+    // the card comes after its call, as with agents that announce the call first
+    expect(h.items().map((i) => i.kind)).toEqual(['user_message', 'tool_call', 'permission']);
+    expect(h.items()[2]).toMatchObject({ title: 'Writing to notes.md', toolKind: 'edit', toolCallId: 'write_file__call_fake_1' });
+
+    // allowed: the agent reports progress; Gemini's failure update has no title or locations, which are kept
+    h.apply({ kind: 'permission_answered', data: { requestId: 'r1', outcome: 'selected', optionId: 'proceed_once', by: 'user' } });
+    expect(tool()[0]).toMatchObject({ status: 'pending', title: 'Writing to notes.md' });
+    h.apply(h.update({ sessionUpdate: 'tool_call_update', toolCallId: 'write_file__call_fake_1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'EACCES' } }], kind: 'edit' }));
+    expect(tool()).toHaveLength(1);
+    expect(tool()[0]).toMatchObject({ status: 'failed', title: 'Writing to notes.md', toolKind: 'edit', locations: [{ path: '/w/notes.md', line: null }] });
+
+    // rejected: Gemini sends nothing more, so the call must not stay pending
+    h.apply(geminiWrite('r2', 'write_file__call_fake_2'));
+    h.apply({ kind: 'permission_answered', data: { requestId: 'r2', outcome: 'selected', optionId: 'cancel', by: 'user' } });
+    h.apply({ kind: 'turn_end', data: { stopReason: 'end_turn', error: null } });
+    expect(tool()[1]).toMatchObject({ toolCallId: 'write_file__call_fake_2', title: 'Writing to notes.md', status: 'cancelled' });
+  });
+
+  it('a permission request for an announced call replaces the fields it carries; a rejected or cancelled request cancels its pending call, not one the agent reported running', () => {
+    const h = harness();
+    h.apply({ kind: 'prompt_queued', data: { promptId: 'p', text: 't', blocks: [], queuedAt: '' } }, { kind: 'prompt_sent', data: { promptId: 'p' } });
+    // announced first, as claude-agent-acp does: an allow leaves the status to the agent
+    h.apply(h.update({ sessionUpdate: 'tool_call', toolCallId: 'w', title: 'Write a.md', kind: 'edit', status: 'pending' }));
+    h.apply({ kind: 'permission_requested', data: { requestId: 'rw', toolCall: { toolCallId: 'w', title: 'Write a.md' }, options: [{ optionId: 'y', name: 'Yes', kind: 'allow_always' }] } });
+    h.apply({ kind: 'permission_answered', data: { requestId: 'rw', outcome: 'selected', optionId: 'y', by: 'user' } });
+    expect(h.items().find((i) => i.kind === 'tool_call' && i.toolCallId === 'w')).toMatchObject({ status: 'pending' });
+    // a request cancelled with its turn cancels its pending call
+    h.apply(h.update({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Delete b', kind: 'delete', status: 'pending' }));
+    h.apply({ kind: 'permission_requested', data: { requestId: 'rx', toolCall: { toolCallId: 'x' }, options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }] } });
+    h.apply({ kind: 'permission_answered', data: { requestId: 'rx', outcome: 'cancelled', optionId: null, by: 'cancel' } });
+    expect(h.items().find((i) => i.kind === 'tool_call' && i.toolCallId === 'x')).toMatchObject({ status: 'cancelled', title: 'Delete b' });
+    h.apply(h.update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Run ls', kind: 'execute', status: 'in_progress', rawInput: { command: 'ls' } }));
+    h.apply({ kind: 'permission_requested', data: { requestId: 'r', toolCall: { toolCallId: 'c', title: 'Run ls -la', locations: [{ path: '/w', line: 2 }] }, options: [{ optionId: 'n', name: 'No', kind: 'reject_once' }] } });
+    h.apply({ kind: 'permission_answered', data: { requestId: 'r', outcome: 'selected', optionId: 'n', by: 'user' } });
+    expect(h.items().find((i) => i.kind === 'tool_call' && i.toolCallId === 'c')).toMatchObject({ title: 'Run ls -la', toolKind: 'execute', status: 'in_progress', rawInput: '{"command":"ls"}', locations: [{ path: '/w', line: 2 }] });
+    // a request without a tool call id adds no tool call item
+    h.apply({ kind: 'permission_requested', data: { requestId: 'r2', toolCall: { title: 'Something' } as never, options: [] } });
+    expect(h.items().filter((i) => i.kind === 'tool_call')).toHaveLength(3);
+    expect(h.items().at(-1)).toMatchObject({ kind: 'permission', title: 'Something', toolCallId: null });
+  });
+
   it('keeps a title the user set over agent titles; an agent title only fills an empty one and may then change', () => {
     const info = (title: unknown) => ({ kind: 'update', data: { update: { sessionUpdate: 'session_info_update', title } } }) as JournalEvent;
     // typed in the new-session dialog or given with --title: the agent's title never replaces it

@@ -23,6 +23,8 @@ export interface MarkdownFile {
   /** 1-based file line of the body's first line. */
   bodyLine: number;
   lineOf(key: string): number | null;
+  /** The author's text of a top-level value (`formats/frontmatter.ts` `sourceOf`), or null when absent. */
+  sourceOf(key: string): string | null;
   hadBom: boolean;
   hadCrlf: boolean;
   warnings: ExtensionWarning[];
@@ -71,6 +73,7 @@ export function parseMarkdown(bytes: Uint8Array, shown: string): MarkdownFile | 
     body: split.body,
     bodyLine: split.bodyLine,
     lineOf: split.lineOf,
+    sourceOf: split.sourceOf,
     hadBom: decoded.hadBom,
     hadCrlf: decoded.hadCrlf,
     warnings,
@@ -91,12 +94,6 @@ export function failed(r: MarkdownFile | ReadFailure): r is ReadFailure {
 /** Builds a warning. */
 export function warn(pathShown: string, line: number | null, message: string, fix: string | null): ExtensionWarning {
   return { path: pathShown, line, message, fix };
-}
-
-/** A string value, trimmed, or null. */
-export function text(value: unknown): string | null {
-  if (typeof value === 'number') return String(value);
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
 /** A tool list: a YAML list, or a comma/space separated string (formats.md §2.8 `allowed-tools`). */
@@ -152,10 +149,77 @@ export function symlinkAsText(content: string, shown: string): ExtensionWarning 
 }
 
 /**
- * An `argument-hint` as written: `argument-hint: [issue-number]` is a YAML list to a YAML parser,
- * but agents show the text, so a list is shown back as `[a, b]`.
+ * How Claude Code 2.1.318 turns a frontmatter value documented as text into the text it uses
+ * (its skill and command loader, `oPe`; it parses frontmatter with Bun's YAML parser):
+ * - `string`: `String(value)`, whatever YAML made of it (`argument-hint`, `when_to_use`, `name`);
+ *   a mapping anywhere in it shows as `[object Object]`;
+ * - `description`: text trimmed, a number or boolean as `String(value)`, a list or mapping dropped
+ *   ("Description invalid … omitting"), so the first paragraph is used;
+ * - `text-only`: only a string counts; anything else is ignored (`model`).
  */
-export function hintText(value: unknown): string | null {
-  if (Array.isArray(value)) return `[${value.map((v) => String(v)).join(', ')}]`;
-  return text(value);
+export type TextFieldRule = 'string' | 'description' | 'text-only';
+
+/**
+ * Frontmatter value `key`, documented as text, as Atrium lists it: a string trimmed; a number,
+ * boolean, list or mapping as the text the author wrote (`1.50`, `[topic: foo | bar]`), never
+ * `[object Object]`, `1.5` or `true` of JavaScript's making. Where the agent would read the value
+ * differently ({@link TextFieldRule}: shows other text, drops or ignores it), the result follows
+ * the agent and a warning naming the file, line and the quoting fix is added to `warnings`. A YAML
+ * null written as `~` or `null` is no value, with a warning. Returns null when there is no text.
+ */
+export function textField(file: MarkdownFile, key: string, shown: string, warnings: ExtensionWarning[], rule: TextFieldRule): string | null {
+  const value = file.data[key];
+  if (value === undefined) return null;
+  if (typeof value === 'string') return value.trim() || null;
+  const written = file.sourceOf(key) ?? '';
+  const line = file.lineOf(key);
+  const quoted = `Quote the value: ${key}: ${JSON.stringify(written)}`;
+  if (value === null) {
+    if (written) warnings.push(warn(shown, line, `"${key}: ${written}" is YAML's null, so agents read no ${key}`, `Write the ${key} as text, or remove the line (${quoted} to keep "${written}").`));
+    return null;
+  }
+  const scalar = typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint';
+  const what = scalar ? `the ${typeof value === 'boolean' ? 'boolean' : 'number'} ${String(value)}` : Array.isArray(value) ? 'a list' : value instanceof Date ? 'a date' : 'a mapping';
+  if (rule === 'text-only') {
+    warnings.push(warn(shown, line, `YAML reads "${key}: ${written}" as ${what}, not text; Claude Code ignores a ${key} that is not text`, quoted));
+    return null;
+  }
+  if (scalar) {
+    if (String(value) !== written) warnings.push(warn(shown, line, `YAML reads "${key}: ${written}" as ${what}, so agents show "${String(value)}"; Atrium shows what you wrote`, quoted));
+    return written || null;
+  }
+  if (rule === 'description') {
+    warnings.push(warn(shown, line, `YAML reads "${key}: ${written}" as ${what}, not text; Claude Code drops a description that is not text ("Description invalid")`, quoted));
+    return null;
+  }
+  // a list of plain values (`argument-hint: [issue-number]`, the documented form) is shown as written
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return written || null;
+  const agentShows = String(value);
+  warnings.push(
+    warn(
+      shown,
+      line,
+      `YAML reads "${key}: ${written}" as ${what}${Array.isArray(value) ? ' holding a mapping (a "key: value" inside [ ] or { })' : ''}, so Claude Code shows "${agentShows}"; Atrium shows what you wrote`,
+      quoted,
+    ),
+  );
+  return written || null;
+}
+
+/**
+ * A tool list frontmatter value (`allowed-tools`, `tools`): {@link toolList}, with a warning when
+ * YAML made something else of it (a mapping, or list entries that are not names), which agents
+ * ignore.
+ */
+export function toolListField(file: MarkdownFile, key: string, shown: string, warnings: ExtensionWarning[]): string[] {
+  const value = file.data[key];
+  const written = file.sourceOf(key) ?? '';
+  const fix = `Write ${key}: Read, Grep, Bash(git status:*) or a YAML list of tool names.`;
+  if (value !== undefined && value !== null && typeof value !== 'string' && !Array.isArray(value)) {
+    warnings.push(warn(shown, file.lineOf(key), `YAML reads "${key}: ${written}" as ${typeof value === 'object' ? 'a mapping' : `the ${typeof value} ${String(value)}`}, not a list of tools, so it is ignored`, fix));
+  } else if (Array.isArray(value) && value.some((v) => typeof v !== 'string')) {
+    const odd = value.filter((v) => typeof v !== 'string').map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)));
+    warnings.push(warn(shown, file.lineOf(key), `${key} has entries YAML does not read as tool names (${odd.join(', ')}); they are ignored`, `Quote each entry, e.g. - "Bash(git add:*)". ${fix}`));
+  }
+  return toolList(value);
 }

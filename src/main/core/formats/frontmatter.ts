@@ -36,6 +36,12 @@ export interface FrontmatterSplit {
   bodyLine: number;
   /** 1-based line of a top-level key in the file, or null. */
   lineOf(key: string): number | null;
+  /**
+   * The text the author wrote for a top-level key's value, as in the file (see {@link valueSource}):
+   * `[topic: foo | bar]` for a value YAML reads as a list holding a mapping, `1.50` for one it reads
+   * as the number 1.5, `~` for null; '' for a key with no value; null when the key is absent.
+   */
+  sourceOf(key: string): string | null;
   warnings: FrontmatterWarning[];
   /** True when the text started with a UTF-8 byte order mark (which is skipped). */
   bom: boolean;
@@ -75,7 +81,7 @@ export function splitFrontmatter(text: string, options: FrontmatterOptions = {})
   const bom = text.charCodeAt(0) === 0xfeff;
   const src = bom ? text.slice(1) : text;
   const lines = src.split('\n');
-  const noFrontmatter = (warnings: FrontmatterWarning[] = []): FrontmatterSplit => ({ frontmatter: null, body: src, bodyLine: 1, lineOf: () => null, warnings, bom });
+  const noFrontmatter = (warnings: FrontmatterWarning[] = []): FrontmatterSplit => ({ frontmatter: null, body: src, bodyLine: 1, lineOf: () => null, sourceOf: () => null, warnings, bom });
   if (!FENCE.test(lines[0]) || (report && lines.length === 1)) return noFrontmatter();
   const close = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
   if (close < 0) {
@@ -95,6 +101,7 @@ export function splitFrontmatter(text: string, options: FrontmatterOptions = {})
       body: '',
       bodyLine: 1,
       lineOf: () => null,
+      sourceOf: (key) => valueSource(rest, key),
       warnings: [{ code: 'frontmatter-unclosed', line: 1, message: 'the frontmatter opened with --- is never closed', fix: 'Add a line with only --- after the last frontmatter key.' }],
       bom,
     };
@@ -111,9 +118,39 @@ export function splitFrontmatter(text: string, options: FrontmatterOptions = {})
     body: lines.slice(close + 1).join('\n'),
     bodyLine: close + 2,
     lineOf,
+    sourceOf: (key) => valueSource(raw, key),
     warnings,
     bom,
   };
+}
+
+/**
+ * The author's text of top-level `key`'s value in the YAML `text` of a frontmatter block, on one
+ * line: the source range of the value node the `yaml` package parsed (comments excluded; a value
+ * spanning lines has them trimmed and joined by one space). When the YAML does not parse, the text
+ * after `key:` on its line. '' for a key without a value, null for an absent key. Readers use it to
+ * show a value documented as text the way it was written when YAML reads it as something else.
+ */
+export function valueSource(text: string, key: string): string | null {
+  const oneLine = (value: string) =>
+    value
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join(' ');
+  const doc = YAML.parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  if (doc.errors.length === 0 && YAML.isMap(doc.contents)) {
+    // the last pair wins, as in the parsed data
+    const pair = doc.contents.items.findLast((p) => YAML.isScalar(p.key) && p.key.value === key);
+    if (!pair) return null;
+    const node = pair.value as YAML.Node | null;
+    return node?.range ? oneLine(text.slice(node.range[0], node.range[1])) : '';
+  }
+  for (const line of text.split('\n')) {
+    const m = TOP_LEVEL_KEY.exec(line);
+    if (m?.[1] === key) return (m[2] ?? '').trim();
+  }
+  return null;
 }
 
 interface ParsedYaml {

@@ -116,8 +116,12 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
   // unquoted itself (cursor.com/docs/rules; shared/reference/formats.md §3.1): quoting it is not needed there.
   const frontmatterWarnings = classification.format === 'cursor' ? split.warnings.filter((w) => !w.code.startsWith('frontmatter-unquoted-')) : split.warnings;
   record.warnings.push(...frontmatterWarnings.map((w) => warning(w.code, 'warning', w.message, w.line, w.fix)));
-  const data = split.frontmatter?.data ?? {};
-  record.description = typeof data.description === 'string' ? revealSmuggling(data.description) : null;
+  const parsed = split.frontmatter?.data ?? {};
+  const description = descriptionText(parsed.description, split.sourceOf('description'), split.lineOf('description'));
+  record.description = description.text === null ? null : revealSmuggling(description.text);
+  if (description.warning) record.warnings.push(description.warning);
+  // the condition sees the description as text, as Cursor (which reads the line) does
+  const data = Object.hasOwn(parsed, 'description') ? { ...parsed, description: description.text } : parsed;
   record.warnings.push(...foreignKeyWarnings(classification.format, data, split.lineOf));
 
   const condition = resolveCondition(classification.format, data, split.lineOf);
@@ -185,6 +189,23 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
     record.warnings.push(warning('large-rule', 'info', `The rule is ${formatBytes(bodyBytes)} with imports: it fits the ${formatBytes(RULE_LIMITS.staticBudgetBytes)} static budget but never the ${formatBytes(RULE_LIMITS.contextualBudgetBytes)} contextual one.`, null, 'Split it into smaller, path-scoped rules.'));
   }
   return record;
+}
+
+/**
+ * A rule's `description` as text: a string as is; a number or boolean YAML read (`description: 2024`)
+ * as the author wrote it, which is what Cursor, reading frontmatter line by line, takes; a list or
+ * mapping (`description: [draft, api]`) as written too, with a warning that YAML readers get no
+ * text from it. A YAML null is no description.
+ */
+function descriptionText(value: unknown, written: string | null, line: number | null): { text: string | null; warning: RuleWarning | null } {
+  if (typeof value === 'string') return { text: value, warning: null };
+  if (value === null || value === undefined || !written) return { text: null, warning: null };
+  if (typeof value !== 'object') return { text: written, warning: null };
+  const what = Array.isArray(value) ? 'a list' : 'a mapping';
+  return {
+    text: written,
+    warning: warning('frontmatter-not-text', 'warning', `YAML reads "description: ${written}" as ${what}, not text: Cursor reads the line as text, but tools that parse YAML get no description.`, line, `Quote the value: description: ${JSON.stringify(written)}`),
+  };
 }
 
 const CURSOR_KEYS = ['globs', 'alwaysApply'];

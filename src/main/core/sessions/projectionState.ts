@@ -100,23 +100,29 @@ export class ProjectionState {
     return items;
   }
 
-  /** Adds a new tool call item from a `tool_call` (or an unmatched `tool_call_update`). */
-  putNewTool(u: Partial<acp.ToolCallUpdate> & { toolCallId: string }, turn: number | null, at: string, titleFallback: string): void {
-    this.put({
+  /**
+   * Adds a new tool call item from a `tool_call`, an unmatched `tool_call_update`, or the tool call
+   * of a permission request that announces a call no update named before (Gemini CLI asks before it
+   * sends any update). Returns the item.
+   */
+  putNewTool(u: Partial<acp.ToolCallUpdate> & { toolCallId: string }, turn: number | null, at: string, titleFallback: string): ToolItem {
+    const item: ToolItem = {
       id: this.nextId(),
       kind: 'tool_call',
       turn,
       createdAt: at,
       updatedAt: at,
       toolCallId: u.toolCallId,
-      title: typeof u.title === 'string' ? u.title : titleFallback,
+      title: typeof u.title === 'string' && u.title ? u.title : titleFallback,
       toolKind: toolKind(u.kind),
       status: toolStatus(u.status) ?? 'pending',
       locations: toolLocations(u.locations),
       content: toolContents(u.content),
       rawInput: rawJson(u.rawInput),
       rawOutput: rawJson(u.rawOutput),
-    });
+    };
+    this.put(item);
+    return item;
   }
 
   /** Applies a tool call update's fields to an item (absent fields keep their value); returns the new item. */

@@ -68,9 +68,16 @@ export class Projector extends ProjectionState {
       case 'permission_requested': {
         this.open = null;
         const tc = ev.data.toolCall ?? ({} as acp.ToolCallUpdate);
-        let tool = typeof tc.toolCallId === 'string' ? this.byRef(tc.toolCallId) : null;
-        if (tool?.kind === 'tool_call') tool = this.mergeTool(tool, tc, at);
-        const view = tool?.kind === 'tool_call' ? tool : null;
+        // The request's toolCall is a ToolCallUpdate (ACP v1 "Requesting Permission"): fields it has
+        // replace those of a call an update announced; a call nothing announced yet (Gemini CLI 0.61.0
+        // asks before any `tool_call`) becomes a tool call item from it, as Zed's thread view does.
+        const known = typeof tc.toolCallId === 'string' ? this.byRef(tc.toolCallId) : null;
+        const view =
+          known?.kind === 'tool_call'
+            ? this.mergeTool(known, tc, at)
+            : typeof tc.toolCallId === 'string'
+              ? this.putNewTool({ ...tc, toolCallId: tc.toolCallId }, r.turnCount || null, at, '')
+              : null;
         this.put({
           id: this.nextId(),
           kind: 'permission',
@@ -103,6 +110,7 @@ export class Projector extends ProjectionState {
         const item = this.byRef(ev.data.requestId);
         if (item?.kind === 'permission' && item.state === 'pending') {
           this.put({ ...item, state: ev.data.outcome, optionId: ev.data.optionId, answeredBy: ev.data.by, updatedAt: at } satisfies PermissionItem);
+          this.answerTool(item, ev.data.outcome === 'selected' ? ev.data.optionId : null, at);
         }
         this.headerChanged = true;
         return;
@@ -209,6 +217,19 @@ export class Projector extends ProjectionState {
     }
   }
 
+  /**
+   * A call still `pending` whose permission answer rejected it, or that was cancelled, becomes
+   * `cancelled`: it will not run, and Gemini CLI 0.61.0 sends no update for a call it does not run
+   * (Zed's `authorize_tool_call` marks it rejected). After an allow the agent reports progress
+   * itself; a status it already reported is kept, and its later updates win.
+   */
+  private answerTool(permission: PermissionItem, optionId: string | null, at: string): void {
+    if (permission.toolCallId === null) return;
+    const kind = optionId === null ? null : permission.options.find((o) => o.optionId === optionId)?.kind;
+    if (kind === 'allow_once' || kind === 'allow_always') return;
+    const tool = this.byRef(permission.toolCallId);
+    if (tool?.kind === 'tool_call' && tool.status === 'pending') this.put({ ...tool, status: 'cancelled', updatedAt: at });
+  }
 }
 
 /** Stop reasons ACP defines (anything else an agent sends is reported as `end_turn`'s sibling `error`). */

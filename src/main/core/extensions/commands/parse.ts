@@ -1,5 +1,5 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, firstParagraph, flag, frontmatterOf, hintText, symlinkAsText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
+import { failed, firstParagraph, flag, frontmatterOf, symlinkAsText, textField, toolListField, warn, type MarkdownFile, type ReadFailure } from '../read';
 import type { ScanRoot } from '../roots';
 import type { CommandRecord } from '../types';
 import { findFileRefs, findShellEmbeds } from './embeds';
@@ -14,14 +14,14 @@ export function commandFromFile(file: MarkdownFile | ReadFailure, name: string, 
   const id = root.plugin ? `plugin:${root.plugin}:${name}` : name;
   const base = { id, name, source: root.source, tool: root.tool, plugin: root.plugin, path: shown, absolutePath, layer: root.layer, local: false, overriddenBy: null, meta: frontmatterOf(file) };
   if (failed(file)) {
-    return { ...base, description: null, argumentHint: null, allowedTools: [], model: null, disableModelInvocation: false, frontmatter: {}, hasShellEmbeds: false, shellEmbeds: [], fileRefs: [], sha256: null, status: 'invalid', warnings: [file.error], template: '', bodyLine: 1 };
+    return { ...base, description: null, argumentHint: null, allowedTools: [], model: null, disableModelInvocation: false, frontmatter: {}, frontmatterSource: {}, hasShellEmbeds: false, shellEmbeds: [], fileRefs: [], sha256: null, status: 'invalid', warnings: [file.error], template: '', bodyLine: 1 };
   }
   const d = file.data;
   const warnings: ExtensionWarning[] = [...file.warnings];
   const linkText = file.hasFrontmatter ? null : symlinkAsText(file.body, shown);
   if (linkText) warnings.push(linkText);
   const embeds = findShellEmbeds(file.body);
-  const argumentHint = hintText(d['argument-hint']);
+  const argumentHint = textField(file, 'argument-hint', shown, warnings, 'string');
   const indexing = indexingWarning(file.body, shown, file.bodyLine, argumentHint);
   if (indexing) warnings.push(indexing);
   if (embeds.some((e) => /\$(ARGUMENTS|\d)/.test(e.command))) {
@@ -30,14 +30,18 @@ export function commandFromFile(file: MarkdownFile | ReadFailure, name: string, 
   if (d['disable-model-invocation'] !== undefined && typeof d['disable-model-invocation'] !== 'boolean') {
     warnings.push(warn(shown, file.lineOf('disable-model-invocation'), '"disable-model-invocation" is not a boolean; older agents need exactly true', 'Write disable-model-invocation: true'));
   }
+  const description = textField(file, 'description', shown, warnings, 'description');
+  const allowedTools = toolListField(file, 'allowed-tools', shown, warnings);
+  const model = textField(file, 'model', shown, warnings, 'text-only');
   return {
     ...base,
-    description: text(d.description) ?? (firstParagraph(file.body) || null),
+    description: description ?? (firstParagraph(file.body) || null),
     argumentHint,
-    allowedTools: toolList(d['allowed-tools']),
-    model: text(d.model),
+    allowedTools,
+    model,
     disableModelInvocation: flag(d['disable-model-invocation'], false),
     frontmatter: d,
+    frontmatterSource: Object.fromEntries(Object.keys(d).map((k) => [k, file.sourceOf(k) ?? ''])),
     hasShellEmbeds: embeds.length > 0,
     shellEmbeds: embeds.map((e) => e.command),
     fileRefs: findFileRefs(stripEmbeds(file.body, embeds)).map((r) => r.path),

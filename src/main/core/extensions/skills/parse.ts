@@ -1,7 +1,7 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
 import { shellEmbedCommands } from '../commands/embeds';
 import { summarizeHooks } from '../hookCount';
-import { failed, firstParagraph, flag, frontmatterOf, hintText, text, toolList, warn, type MarkdownFile, type ReadFailure } from '../read';
+import { failed, firstParagraph, flag, frontmatterOf, textField, toolListField, warn, type MarkdownFile, type ReadFailure } from '../read';
 import type { ScanRoot } from '../roots';
 import type { SkillRecord } from '../types';
 
@@ -39,7 +39,7 @@ export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, 
   const warnings: ExtensionWarning[] = [...file.warnings];
   const d = file.data;
   if (!file.hasFrontmatter) warnings.push(warn(shown, 1, 'SKILL.md has no frontmatter; name and description are required', `Start the file with ---, name: ${folder}, description: what it does and when to use it, ---.`));
-  let name = text(d.name);
+  let name = textField(file, 'name', shown, warnings, 'string');
   if (name === null) {
     if (file.hasFrontmatter) warnings.push(warn(shown, 2, `no "name"; the folder name "${folder}" is used`, `Add name: ${folder}`));
     name = folder;
@@ -48,7 +48,7 @@ export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, 
   } else if (name !== folder && !root.plugin) {
     warnings.push(warn(shown, file.lineOf('name'), `name "${name}" differs from the folder "${folder}"; Claude Code invokes it as /${folder}, and the Agent Skills spec requires them to be equal`, `Rename the folder or use name: ${folder}`));
   }
-  let description = text(d.description);
+  let description = textField(file, 'description', shown, warnings, 'description');
   if (description === null) {
     description = firstParagraph(file.body);
     warnings.push(warn(shown, file.lineOf('description') ?? 1, `no "description"; ${description ? 'the first paragraph is used' : 'agents cannot tell when to use it'}`, 'Add description: what the skill does and when to use it.'));
@@ -57,14 +57,18 @@ export function skillFromFile(file: MarkdownFile | ReadFailure, folder: string, 
   }
   const args = argumentNames(d.arguments, shown, file.lineOf('arguments'), warnings);
   const hooks = skillHooks(d.hooks, shown, file.lineOf('hooks'), warnings);
+  const whenToUse = textField(file, 'when_to_use', shown, warnings, 'string');
+  const argumentHint = textField(file, 'argument-hint', shown, warnings, 'string');
+  const allowedTools = toolListField(file, 'allowed-tools', shown, warnings);
+  const model = textField(file, 'model', shown, warnings, 'text-only');
   return {
     ...base,
     name,
     description,
-    whenToUse: text(d.when_to_use),
-    argumentHint: hintText(d['argument-hint']),
-    allowedTools: toolList(d['allowed-tools']),
-    model: text(d.model),
+    whenToUse,
+    argumentHint,
+    allowedTools,
+    model,
     disableModelInvocation: flag(d['disable-model-invocation'], false),
     userInvocable: flag(d['user-invocable'], true),
     bodyBytes: Buffer.byteLength(file.body, 'utf8'),

@@ -4,7 +4,7 @@ import type { ExtensionWarning } from '../../../../shared/contract/extensions';
 import { sha256Hex } from '../../formats/digest';
 import { hasHiddenControl } from '../../formats/unicode';
 import { isInside } from '../paths';
-import { failed, parseMarkdown, text, warn } from '../read';
+import { failed, parseMarkdown, textField, warn } from '../read';
 import type { ScanRoot } from '../roots';
 import type { StyleRecord } from '../types';
 import { STYLE_LIMITS, STYLE_SEGMENT } from './limits';
@@ -85,14 +85,15 @@ export function styleFromBytes(bytes: Uint8Array | null, abs: string, segments: 
   const file = parseMarkdown(bytes, where);
   if (failed(file)) return invalid(file.error.message, file.error.fix);
   const prompt = file.body.trim();
-  const name = text(file.data.name) ?? key;
-  const description = text(file.data.description) ?? (prompt.split('\n').map((l) => l.trim()).find(Boolean)?.replace(/^#+\s*/, '') || `Custom ${key} communication style`);
+  const fieldWarnings: ExtensionWarning[] = [];
+  const name = textField(file, 'name', where, fieldWarnings, 'string') ?? key;
+  const description = textField(file, 'description', where, fieldWarnings, 'description') ?? (prompt.split('\n').map((l) => l.trim()).find(Boolean)?.replace(/^#+\s*/, '') || `Custom ${key} communication style`);
   if (!prompt) return invalid('the prompt (body) is empty', 'Write the style instructions below the frontmatter.');
   if (Buffer.byteLength(prompt, 'utf8') > STYLE_LIMITS.maxPromptBytes) return invalid(`the prompt is larger than ${STYLE_LIMITS.maxPromptBytes} bytes`, 'Shorten the style.');
   if (hasHiddenControl(prompt) || hasHiddenControl(name) || hasHiddenControl(description)) return invalid('contains a hidden control character', 'Remove invisible characters (zero-width spaces, bidi controls).');
   if (name.length > STYLE_LIMITS.maxName) return invalid(`name is longer than ${STYLE_LIMITS.maxName} characters`, 'Shorten the name.', file.lineOf('name'));
   if (description.length > STYLE_LIMITS.maxDescription) return invalid(`description is longer than ${STYLE_LIMITS.maxDescription} characters`, 'Shorten the description.', file.lineOf('description'));
-  return { ...base, name, description, promptBytes: Buffer.byteLength(prompt, 'utf8'), prompt, sha256: sha256Hex(prompt), status: 'active', warnings: file.warnings };
+  return { ...base, name, description, promptBytes: Buffer.byteLength(prompt, 'utf8'), prompt, sha256: sha256Hex(prompt), status: 'active', warnings: [...file.warnings, ...fieldWarnings] };
 }
 
 /**

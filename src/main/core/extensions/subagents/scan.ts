@@ -1,5 +1,5 @@
 import type { ExtensionWarning } from '../../../../shared/contract/extensions';
-import { failed, frontmatterOf, text, toolList, warn, readMarkdown, symlinkAsText, type MarkdownFile, type ReadFailure } from '../read';
+import { failed, frontmatterOf, textField, toolListField, warn, readMarkdown, symlinkAsText, type MarkdownFile, type ReadFailure } from '../read';
 import { DOC_NAMES, type ScanRoot } from '../roots';
 import type { AgentRecord } from '../types';
 import { findMarkdown } from '../walk';
@@ -29,15 +29,17 @@ export function agentFromParsed(file: MarkdownFile | ReadFailure, absolute: stri
   const base = { source: root.source, tool: root.tool, plugin: root.plugin, path: where, absolutePath: absolute, layer: root.layer, local: false, overriddenBy: null, meta: frontmatterOf(file) };
   if (failed(file)) return { ...base, id: idOf(root, fileName), name: fileName, description: null, tools: [], model: null, sha256: null, status: 'invalid', warnings: [file.error] };
   const warnings = [...file.warnings];
-  const name = text(file.data.name) ?? fileName;
-  const description = text(file.data.description);
+  const name = textField(file, 'name', where, warnings, 'string') ?? fileName;
+  const description = textField(file, 'description', where, warnings, 'description');
   if (!file.hasFrontmatter) {
     const asText = symlinkAsText(file.body, where);
     warnings.push(asText ?? warn(where, 1, 'no frontmatter (name, description): Claude Code does not register this subagent', `Start the file with ---, name: ${fileName}, description: when to use it, ---.`));
   } else if (description === null) {
     warnings.push(warn(where, 1, 'no "description": agents cannot tell when to delegate to it, and Claude Code skips it', 'Add description: when to use this subagent.'));
   }
-  return { ...base, id: idOf(root, name), name, description, tools: toolList(file.data.tools), model: text(file.data.model), sha256: file.sha256, status: 'active', warnings };
+  const tools = toolListField(file, 'tools', where, warnings);
+  const model = textField(file, 'model', where, warnings, 'text-only');
+  return { ...base, id: idOf(root, name), name, description, tools, model, sha256: file.sha256, status: 'active', warnings };
 }
 
 function idOf(root: ScanRoot, name: string): string {

@@ -55,7 +55,8 @@ export function reviewInstruction(src: SourceText, tool: string, out: ReviewColl
   }
   warnings.push(...importWarnings(rel, text));
   const scope = strings(data.paths ?? data.globs ?? data.applyTo).join(', ');
-  const description = clip(str(data.description) ?? firstMeaningfulLine(fm.body));
+  // a description YAML read as a number, list or mapping is shown as written (`description: [a, b]`)
+  const description = clip(str(data.description) ?? ((data.description ?? null) !== null ? fm.sourceOf('description') || null : null) ?? firstMeaningfulLine(fm.body));
   out.add({
     kind: 'instruction',
     path: rel,

@@ -27,7 +27,8 @@ export function CommandsSection({ workspaceId, data }: { workspaceId: string; da
               {Object.entries(c.frontmatter).map(([k, v]) => (
                 <div key={k} className="ext-fm-row">
                   <dt>{k}</dt>
-                  <dd><code>{typeof v === 'string' ? v : JSON.stringify(v)}</code></dd>
+                  {/* a value YAML did not read as text shows as written (`[topic: foo | bar]`, `1.50`) */}
+                  <dd><code>{typeof v === 'string' ? v : (c.frontmatterSource?.[k] ?? JSON.stringify(v))}</code></dd>
                 </div>
               ))}
             </dl>
