@@ -31,7 +31,7 @@ describe('atrium mcp list: variable expansion', { timeout: 120_000 }, () => {
     const servers = (json.json as { mcpServers: McpServer[] }).mcpServers;
     const api = servers.find((s) => s.name === 'api')!;
     expect(api.variables.map((v) => v.text)).toEqual(['${API_BASE:-https://api.example.com}', '${API_TOKEN}']);
-    expect(api.expansion).toEqual({ dialect: 'claude-code', command: null, args: [], url: 'https://api.example.com/mcp', env: {}, headers: { Authorization: '••••••' }, missing: [], unresolvable: [] });
+    expect(api.expansion).toEqual({ dialect: 'claude-code', command: null, args: [], url: 'https://api.example.com/mcp', env: {}, headers: { Authorization: '••••••' }, missing: [], unresolvable: [], blanked: [] });
     const needy = servers.find((s) => s.name === 'needy')!;
     expect(needy.expansion?.missing).toEqual(['UNSET_VAR_FOR_TEST']);
 
