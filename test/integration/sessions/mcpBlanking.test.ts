@@ -20,7 +20,7 @@ function envWith(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-async function sessionNewServers(files: Record<string, unknown>, extra: Record<string, string>) {
+async function sessionNewServers(files: Record<string, object>, extra: Record<string, string>) {
   const world = worlds.create({ turns: [{ match: '^mcp', steps: [{ text: 'MCPJSON{{mcpJson}}' }] }] }, files);
   const engine = world.openTrusted({ sessions: { baseEnv: envWith(extra) } });
   const listing = await engine.hooks.list({ path: world.ws });
