@@ -171,6 +171,12 @@ export const McpExpansion = z.object({
   missing: z.array(z.string()),
   /** References that can never be expanded (`${input:…}`, Atrium's own `ATRIUM_*`): the server is withheld. */
   unresolvable: z.array(z.object({ text: z.string(), why: z.string() })),
+  /**
+   * Credentials read as empty instead of substituted (the server still starts): Claude Code 2.1.318
+   * never expands its own tokens, nor `ANTHROPIC_API_KEY` and other credentials into a remote
+   * server's `url` or `headers`; Atrium does the same for every dialect (`formats/envExpand.ts`).
+   */
+  blanked: z.array(z.object({ name: z.string(), why: z.string() })),
 });
 export type McpExpansion = z.infer<typeof McpExpansion>;
 

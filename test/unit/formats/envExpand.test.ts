@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandServer, expandString, mcpExpansionDialect, referencesIn, serverReferences, type ExpansionContext } from '../../../src/main/core/formats/envExpand';
+import { blankReason, credentialReferences, expandServer, expandString, mcpExpansionDialect, referencesIn, serverReferences, type ExpansionContext } from '../../../src/main/core/formats/envExpand';
 import { MASK } from '../../../src/main/core/formats/secrets';
 
 const ctx = (env: Record<string, string | undefined>, pluginRoot: string | null = null): ExpansionContext => ({ env, workspaceFolder: '/work/proj', userHome: '/home/u', pluginRoot });
@@ -93,9 +93,9 @@ describe('attacker view: what a definition reads is visible, secrets stay masked
   });
 
   it('masks substituted values whose variable or key looks secret, and keeps the rest visible', () => {
-    const env = { AWS_SECRET_ACCESS_KEY: 'abc123', API_BASE: 'https://api.internal', PLAIN: 'hello' };
+    const env = { MY_SERVICE_SECRET: 'abc123', API_BASE: 'https://api.internal', PLAIN: 'hello' };
     const x = expandServer(
-      { command: 'node', args: ['--token', '${PLAIN}', 'run-${PLAIN}'], url: '${API_BASE}/mcp?key=${AWS_SECRET_ACCESS_KEY}', env: { SAFE: '${PLAIN}', TOKEN: 'x${PLAIN}' }, headers: { Authorization: 'Bearer ${AWS_SECRET_ACCESS_KEY}', 'X-Path': '/p/${AWS_SECRET_ACCESS_KEY}' } },
+      { command: 'node', args: ['--token', '${PLAIN}', 'run-${PLAIN}'], url: '${API_BASE}/mcp?key=${MY_SERVICE_SECRET}', env: { SAFE: '${PLAIN}', TOKEN: 'x${PLAIN}' }, headers: { Authorization: 'Bearer ${MY_SERVICE_SECRET}', 'X-Path': '/p/${MY_SERVICE_SECRET}' } },
       'claude-code',
       ctx(env),
     );
@@ -112,5 +112,64 @@ describe('attacker view: what a definition reads is visible, secrets stay masked
     const e = expandString('${ATRIUM_BRIDGE_TOKEN}', 'claude-code', ctx({ ATRIUM_BRIDGE_TOKEN: 'secret' }));
     expect(e.value).toBe('${ATRIUM_BRIDGE_TOKEN}');
     expect(e.unresolvable[0].why).toContain("Atrium's own");
+  });
+});
+
+describe('Claude Code 2.1.318 blanks credentials in MCP server definitions (n8 with t8() blank lists; remoteSink for url and headers)', () => {
+  const env = { ANTHROPIC_API_KEY: 'sk-ant-SENTINEL', CLAUDE_CODE_OAUTH_TOKEN: 'oauth-SENTINEL', GITHUB_TOKEN: 'ghp_gh', MY_SERVICE_TOKEN: 'svc', PROJ: '/p', OPENAI_API_KEY: 'sk-openai' };
+  const http = { command: null, args: [], url: 'https://mcp.example/${PROJ}', env: {}, headers: { Authorization: 'Bearer ${ANTHROPIC_API_KEY}', 'X-GitHub': '${GITHUB_TOKEN}', 'X-Svc': '${MY_SERVICE_TOKEN}' } };
+
+  it('reads ANTHROPIC_API_KEY as empty in the headers of a remote server, keeps GITHUB_TOKEN and ordinary variables (Rgt minus the GitHub/HF tokens; IWe needs a credential prefix)', () => {
+    const x = expandServer(http, 'claude-code', ctx(env));
+    expect(x.headers).toEqual({ Authorization: 'Bearer ', 'X-GitHub': 'ghp_gh', 'X-Svc': 'svc' });
+    expect(x.url).toBe('https://mcp.example//p');
+    expect(x.blanked).toEqual([{ name: 'ANTHROPIC_API_KEY', why: expect.stringContaining('does not send the credential ANTHROPIC_API_KEY to a remote server') }]);
+    expect(x.missing).toEqual([]);
+    expect(JSON.stringify(x)).not.toContain('SENTINEL');
+  });
+
+  it('passes ANTHROPIC_API_KEY to a stdio server\'s env (not a remote sink) but never Claude Code\'s own OAuth token (the plain list applies to every field)', () => {
+    const x = expandServer({ command: 'node', args: ['--token=${CLAUDE_CODE_OAUTH_TOKEN}'], url: null, env: { KEY: '${ANTHROPIC_API_KEY}', DIR: '${PROJ}' }, headers: {} }, 'claude-code', ctx(env));
+    expect(x.env).toEqual({ KEY: 'sk-ant-SENTINEL', DIR: '/p' });
+    expect(x.args).toEqual(['--token=']);
+    expect(x.blanked.map((b) => b.name)).toEqual(['CLAUDE_CODE_OAUTH_TOKEN']);
+  });
+
+  it('ignores a :-default for a blanked credential; toward a remote server even when it is unset (rt = listed && (set || remoteSink))', () => {
+    expect(expandString('${ANTHROPIC_API_KEY:-fallback}', 'claude-code', ctx({}), 'Authorization', 'remote')).toMatchObject({ value: '', blanked: [], missing: [] });
+    expect(expandString('${ANTHROPIC_API_KEY:-fallback}', 'claude-code', ctx(env), 'Authorization', 'remote')).toMatchObject({ value: '', blanked: [{ name: 'ANTHROPIC_API_KEY' }] });
+    // locally an unset listed variable is simply unset: default, or missing
+    expect(expandString('${CLAUDE_CODE_OAUTH_TOKEN:-x}', 'claude-code', ctx({})).value).toBe('x');
+    expect(expandString('${CLAUDE_CODE_OAUTH_TOKEN}', 'claude-code', ctx({})).missing).toEqual(['CLAUDE_CODE_OAUTH_TOKEN']);
+  });
+
+  it('follows the name rules: lower-case spelling, INPUT_ prefix, AWS secrets, proxies, registry credentials behind a prefix, base URLs carrying user:password@', () => {
+    expect(blankReason('anthropic_api_key', 'x', 'remote', 'claude-code')).not.toBeNull();
+    expect(blankReason('INPUT_ANTHROPIC_API_KEY', 'x', 'remote', 'claude-code')).not.toBeNull();
+    expect(blankReason('AWS_SECRET_ACCESS_KEY', 'x', 'remote', 'claude-code')).not.toBeNull();
+    expect(blankReason('HTTPS_PROXY', 'x', 'remote', 'claude-code')).not.toBeNull();
+    expect(blankReason('ORG_GRADLE_PROJECT_MAVEN_PASSWORD', 'x', 'remote', 'claude-code')).not.toBeNull();
+    expect(blankReason('CARGO_REGISTRIES_MY_REG_TOKEN', 'x', 'remote', 'claude-code')).not.toBeNull();
+    expect(blankReason('ANTHROPIC_BASE_URL', 'https://u:p@proxy.example', 'remote', 'claude-code')).not.toBeNull();
+    expect(blankReason('ANTHROPIC_BASE_URL', 'https://proxy.example', 'remote', 'claude-code')).toBeNull();
+    expect(blankReason('HF_TOKEN', 'x', 'remote', 'claude-code')).toBeNull();
+    expect(blankReason('OTEL_EXPORTER_OTLP_HEADERS', 'x', 'local', 'claude-code')).not.toBeNull();
+    expect(blankReason('AWS_SECRET_ACCESS_KEY', 'x', 'local', 'claude-code')).toBeNull();
+  });
+
+  it('Atrium\'s stricter policy for other dialects: the same rules plus other agents\' API keys toward a remote server; Claude\'s dialect keeps OPENAI_API_KEY as Claude Code does', () => {
+    const h = { command: null, args: [], url: 'https://x.example/mcp', env: {}, headers: { A: '${env:ANTHROPIC_API_KEY}', O: '${env:OPENAI_API_KEY}' } };
+    const x = expandServer(h, 'cursor', ctx(env));
+    expect(x.headers).toEqual({ A: '', O: '' });
+    expect(x.blanked.map((b) => b.name)).toEqual(['ANTHROPIC_API_KEY', 'OPENAI_API_KEY']);
+    expect(expandServer({ ...h, headers: { O: '${OPENAI_API_KEY}' } }, 'claude-code', ctx(env)).headers).toEqual({ O: 'sk-openai' });
+    expect(expandString('$GEMINI_API_KEY', 'gemini-cli', ctx({ GEMINI_API_KEY: 'g' }), 'x-goog-api-key', 'remote').value).toBe('');
+    expect(expandString('$GEMINI_API_KEY', 'gemini-cli', ctx({ GEMINI_API_KEY: 'g' }), 'KEY', 'local').value).toBe('g');
+  });
+
+  it('credentialReferences names what is blanked whatever the environment, for the reader\'s warning and the trust review', () => {
+    expect(credentialReferences(http, 'claude-code').map((b) => b.name)).toEqual(['ANTHROPIC_API_KEY']);
+    expect(credentialReferences({ command: 'node', args: [], url: null, env: { K: '${ANTHROPIC_API_KEY}', T: '${CLAUDE_CODE_OAUTH_TOKEN}' }, headers: {} }, 'claude-code').map((b) => b.name)).toEqual(['CLAUDE_CODE_OAUTH_TOKEN']);
+    expect(credentialReferences(http, 'none')).toEqual([]);
   });
 });

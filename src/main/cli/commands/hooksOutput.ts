@@ -61,7 +61,8 @@ function describeServer(s: McpServer): string[] {
 
 /**
  * The variables a server reads and its expansion from Atrium's environment (secrets masked by the
- * engine): `reads …`, then `expands to …` with changed env/header values, or `withheld from sessions: …`.
+ * engine): `reads …`, then `expands to …` with changed env/header values, or `withheld from sessions: …`,
+ * and `blanked: NAME (why)` for each credential passed empty.
  */
 function expansionLines(s: McpServer): string[] {
   if (!s.variables.length) return [];
@@ -70,6 +71,7 @@ function expansionLines(s: McpServer): string[] {
   if (!x) return out;
   const blocked = [...x.missing.map((m) => `${m} is not set`), ...x.unresolvable.map((u) => `${u.text} cannot be expanded (${u.why})`)];
   if (blocked.length) out.push(`      withheld from sessions: ${blocked.join('; ')}`);
+  for (const b of x.blanked) out.push(`      blanked: ${b.name} (${b.why}; passed empty)`);
   out.push(`      expands to ${x.command !== null ? [x.command, ...x.args].join(' ') : (x.url ?? '')}`);
   const env = Object.entries(x.env).filter(([k, v]) => s.env[k] !== v);
   if (env.length) out.push(`      expanded env ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);

@@ -7,7 +7,7 @@ import { isRecord } from './text';
 import { parseTomlText } from './toml';
 import { canonicalJson, digestOf, shortId } from './canonicalJson';
 import { maskArgs, maskValues } from './secrets';
-import { mcpExpansionDialect, serverReferences, type ExpansionDialect, type VariableReference } from './envExpand';
+import { credentialReferences, mcpExpansionDialect, serverReferences, type ExpansionDialect, type VariableReference } from './envExpand';
 
 /** Reads a whole file's bytes (structurally a build's scan, `files/scan.ts`; rejects like `fs.promises.readFile`). */
 export interface BytesReader {
@@ -195,6 +195,8 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
   const maskedHeaders = maskValues(headers);
   const maskedArgs = maskArgs(args);
   const dialect = mcpExpansionDialect(source.file, source.format);
+  for (const b of credentialReferences({ command, args, url, env, headers }, dialect))
+    warnings.push(w(`MCP server "${name}" reads ${b.name}, which is passed empty: ${b.why}`, `If the server needs a credential, give it a variable of its own (not ${b.name}) and set that in the environment Atrium starts from.`));
   return {
     id: shortId('m_', key),
     key,

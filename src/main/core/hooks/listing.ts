@@ -359,7 +359,7 @@ async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: M
       warnings: [...def.invalid, ...off, ...def.warnings, ...expansionWarnings(def, expanded)],
       heldBack: input.restricted,
       variables: def.variables,
-      expansion: expanded ? { dialect: def.dialect, ...expanded.masked, missing: expanded.missing, unresolvable: expanded.unresolvable } : null,
+      expansion: expanded ? { dialect: def.dialect, ...expanded.masked, missing: expanded.missing, unresolvable: expanded.unresolvable, blanked: expanded.blanked } : null,
     },
   };
 }
@@ -368,7 +368,8 @@ async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: M
  * Why a server cannot be expanded (see `formats/envExpand.ts`): one warning per unset variable
  * without a default and per reference that can never be expanded, naming the server, its file and
  * line and the variable. Such a server is withheld from sessions rather than started with a literal
- * `${…}` (which Claude Code would do, with a warning of its own).
+ * `${…}` (which Claude Code would do, with a warning of its own). Credentials read as empty are
+ * warned about by the reader (`credentialReferences`) and listed in `expansion.blanked`.
  */
 function expansionWarnings(def: McpDefinition, expanded: ExpandedServer | null): TrustWarning[] {
   if (!expanded) return [];

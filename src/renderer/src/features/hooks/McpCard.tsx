@@ -134,6 +134,12 @@ function McpExpansionView({ server }: { server: McpServer }) {
                 : `from Atrium's environment, as ${DIALECT_NAMES[x.dialect] ?? x.dialect} does; the digest covers the definition as written`}
             </span>
           </p>
+          {x.blanked.length > 0 && (
+            <p className="hook-expansion-status" data-testid="mcp-blanked">
+              <span className="badge badge-warn">blanked</span>{' '}
+              <span className="muted">{x.blanked.map((b) => `${b.name} (${b.why}; passed empty)`).join('; ')}</span>
+            </p>
+          )}
           <pre className="hook-command hook-command-expanded" aria-label="Expanded command">
             {literal}
           </pre>
