@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readServerInfo, serverInfoPath, writeServerInfo } from '../../../src/main/cli/remote';
+import { createEngine } from '../../../src/main/core/engine';
+import { createPickupServer } from '../../../src/main/pickupServer';
 import { runCli } from '../../support/cli';
 import { repoRoot } from '../../support/corpus';
-import { isAlive, waitFor } from '../../support/sessions';
+import { isAlive, testDispatcher, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 /**
@@ -111,5 +113,31 @@ describe('atrium serve: one server per data directory', () => {
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
     expect(readServerInfo(dataDir)).toEqual(other);
+  }, 120_000);
+
+  it("the desktop app's pickup server is refused while atrium serve owns the data dir, and takes over once it stopped", async () => {
+    const dataDir = path.join(tempDir('atrium-serve-pickup-'), 'data');
+    const serve = startServe(dataDir);
+    const info = await owning(serve, dataDir);
+    const engine = createEngine({ dataDir, watchResources: false });
+    const pickup = createPickupServer(engine, testDispatcher(engine), path.join(tempDir('atrium-out-'), 'main'));
+    try {
+      await expect(pickup.set(true)).rejects.toMatchObject({
+        code: 'UNSUPPORTED',
+        message: `Atrium is already serving this data directory at ${info.origin} (pid ${serve.child.pid}); pick up sessions there, or stop it first to allow pickup from this app.`,
+      });
+      expect(readServerInfo(dataDir)).toEqual(info);
+
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+      const { url } = await pickup.set(true);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      expect(readServerInfo(dataDir)).toMatchObject({ pid: process.pid, origin: new URL(url!).origin });
+      await pickup.set(false);
+      expect(fs.existsSync(serverInfoPath(dataDir))).toBe(false);
+    } finally {
+      await pickup.close();
+      await engine.close();
+    }
   }, 120_000);
 });
