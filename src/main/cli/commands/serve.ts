@@ -18,7 +18,11 @@ export function defaultRendererDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../renderer');
 }
 
-/** `atrium serve`: the same app in a browser, over the same engine. */
+/**
+ * `atrium serve`: the same app in a browser, over the same engine. One server per data directory:
+ * it owns `<dataDir>/server.json` while it runs; while another live server owns it, `atrium serve`
+ * exits 1 naming that server's origin and pid (a stale file is replaced).
+ */
 export function registerServeCommand(program: Command): void {
   withGlobalOptions(program.command('serve').description('serve the Atrium UI to a browser on this machine'))
     .option('--host <host>', 'interface to bind (default 127.0.0.1; anything else exposes Atrium to the network)', '127.0.0.1')
