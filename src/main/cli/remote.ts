@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import WebSocket from 'ws';
 import type { RequestName, ResultOf, ServerFrame } from '../../shared/contract';
@@ -19,7 +20,10 @@ export function serverInfoPath(dataDir: string): string {
   return path.join(dataDir, 'server.json');
 }
 
-/** Writes the discovery file (mode 0600: it holds the server token). */
+/**
+ * Writes the discovery file (mode 0600: it holds the server token), replacing whatever is there.
+ * Servers use {@link claimServerInfo} instead, which never replaces a live server's entry.
+ */
 export function writeServerInfo(dataDir: string, info: ServerInfo): void {
   const file = serverInfoPath(dataDir);
   const temp = `${file}.${process.pid}.tmp`;
@@ -27,13 +31,112 @@ export function writeServerInfo(dataDir: string, info: ServerInfo): void {
   fs.renameSync(temp, file);
 }
 
-/** Removes the discovery file if this process wrote it. Never throws. */
-export function removeServerInfo(dataDir: string, pid = process.pid): void {
+/**
+ * The server a data directory's discovery file names when that server is still running: its pid
+ * is alive and something accepts connections at its origin (so a pid reused by an unrelated
+ * process after a crash or reboot does not count). Null when there is no file, it is unreadable,
+ * or its server is gone (a stale file). Never throws.
+ */
+export async function liveServerInfo(dataDir: string, timeoutMs = 1500): Promise<ServerInfo | null> {
+  const info = readServerInfo(dataDir);
+  if (!info || info.pid === process.pid || !pidAlive(info.pid)) return null;
+  return (await accepts(info.origin, timeoutMs)) ? info : null;
+}
+
+/**
+ * Claims the data directory's discovery file for the server `info` describes, atomically: the
+ * file is created only where none exists (a hard link of a complete 0600 temp file, so readers
+ * never see half a file), and a stale one (see {@link liveServerInfo}) is replaced. One data
+ * directory has one discovery file, so a second server there is refused rather than overwriting
+ * the first one's entry (which would make `atrium session pickup` lose the first, and the second's
+ * exit delete it).
+ * @returns `{claimed: true}`, or `{claimed: false, holder}` with the live server that owns the file
+ */
+export async function claimServerInfo(dataDir: string, info: ServerInfo): Promise<{ claimed: true } | { claimed: false; holder: ServerInfo }> {
+  const file = serverInfoPath(dataDir);
+  const temp = `${file}.${process.pid}.claim.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(info), { mode: 0o600 });
   try {
-    if (readServerInfo(dataDir)?.pid === pid) fs.rmSync(serverInfoPath(dataDir), { force: true });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        fs.linkSync(temp, file);
+        return { claimed: true };
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') {
+          // a file system without hard links: exclusive create is still atomic, only not its content
+          if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+          try {
+            fs.writeFileSync(file, JSON.stringify(info), { mode: 0o600, flag: 'wx' });
+            return { claimed: true };
+          } catch (inner) {
+            if ((inner as NodeJS.ErrnoException).code !== 'EEXIST') throw inner;
+          }
+        }
+      }
+      const holder = await liveServerInfo(dataDir);
+      if (holder) return { claimed: false, holder };
+      if (attempt >= 3) throw new Error(`Could not replace the stale ${file}; remove it and start again.`);
+      // stale (its server is gone) or unreadable: replace it, unless another server claimed it meanwhile
+      const stale = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      if (stale !== null && !(await liveServerInfo(dataDir))) {
+        try {
+          if (fs.readFileSync(file, 'utf8') === stale) fs.rmSync(file, { force: true });
+        } catch {
+          // gone already
+        }
+      }
+    }
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * Removes the discovery file if it is this server's own entry (same pid and, when given, the same
+ * token: the desktop app may have served twice under one pid), so a server stopping never deletes
+ * another server's entry. Never throws.
+ */
+export function removeServerInfo(dataDir: string, pid = process.pid, token?: string): void {
+  try {
+    const info = readServerInfo(dataDir);
+    if (info?.pid === pid && (token === undefined || info.token === token)) fs.rmSync(serverInfoPath(dataDir), { force: true });
   } catch {
     // nothing to remove
   }
+}
+
+/** True when `pid` names a running process (one this user may not signal counts as running). */
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when a TCP connection to `origin` (`http://host:port`) opens within `timeoutMs`. */
+function accepts(origin: string, timeoutMs: number): Promise<boolean> {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return Promise.resolve(false);
+  }
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }
 
 /** The discovery file's content, or null when missing or unreadable. */

@@ -245,8 +245,14 @@ export const TrustImportSuggestion = z.object({
   current: WorkspaceTrust,
   /** True when Atrium already records exactly this decision for `path`. */
   alreadyRecorded: z.boolean(),
-  /** Why this suggestion cannot be imported (e.g. trusting the home directory), else null. */
+  /** Why this suggestion cannot be imported (e.g. trusting the home directory, a missing folder, or another tool marks the folder untrusted), else null. */
   refused: z.string().nullable(),
+  /**
+   * When the tools disagree about `path` (one trusts it, another marks it untrusted): the sentence
+   * saying so and how the import resolves it (untrusted wins: the trusted suggestion is refused),
+   * else null.
+   */
+  conflict: z.string().nullable(),
 });
 export type TrustImportSuggestion = z.infer<typeof TrustImportSuggestion>;
 

@@ -58,6 +58,20 @@ describe('atrium trust (real child process)', { timeout: 120_000 }, () => {
     expect(set.stdout).not.toContain('parent folder that may be trusted');
   });
 
+  it('stops suggesting --parent once the parent is trusted; a folder whose own decision overrides it says how to inherit', () => {
+    const { proj, cli } = setup();
+    expect(cli('set', proj, 'untrusted').status).toBe(0);
+    expect(cli('status', proj).stdout).toContain('parent folder that may be trusted: ~/src');
+    const parent = cli('set', proj, 'trusted', '--parent');
+    expect(parent.stdout).toContain('Recorded: ~/src is trusted.');
+    const status = cli('status', proj);
+    expect(status.stdout).toContain('~/src/proj: untrusted');
+    expect(status.stdout).not.toContain('--parent');
+    expect(status.stdout).toContain(`its parent ~/src is trusted, but the decision for ~/src/proj overrides it (to inherit the parent's: atrium trust clear ${proj})`);
+    expect(cli('clear', proj).status).toBe(0);
+    expect(cli('status', proj, '--json').json).toMatchObject({ state: 'trusted', decidedBy: path.dirname(proj), inherited: true });
+  });
+
   it('DIR may be a workspace name; a name or path that matches nothing is an error, not a judgement of $PWD/NAME', () => {
     const { proj, dataDir, home, cli } = setup();
     expect(runCli(['workspace', 'add', proj, '--name', 'Kibnet', '--data-dir', dataDir], { HOME: home }).status).toBe(0);
@@ -116,5 +130,30 @@ describe('atrium trust (real child process)', { timeout: 120_000 }, () => {
     expect(all.json).toMatchObject({ recorded: [{ path: other, source: 'import:claude' }] });
     expect(cli('import', '--from', 'nope').status).toBe(2);
     expect(cli('import', '--accept', path.join(home, 'src', 'unknown')).status).toBe(1);
+  });
+
+  it('import --yes with tools that disagree reports the conflict, records untrusted and does not flip on the next run; a missing folder says it is missing', () => {
+    const { home, proj, cli } = setup();
+    const gone = path.join(home, 'src', 'gone');
+    fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ projects: { [proj]: { hasTrustDialogAccepted: true }, [gone]: { hasTrustDialogAccepted: true } } }));
+    fs.mkdirSync(path.join(home, '.codex'));
+    fs.writeFileSync(path.join(home, '.codex', 'config.toml'), `[projects."${proj}"]\ntrust_level = "untrusted"\n`);
+
+    const first = cli('import', '--yes');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('trusted    ~/src/proj  from claude (hasTrustDialogAccepted: true)  [refused: conflict, untrusted wins]');
+    expect(first.stdout).toContain('! Tools disagree about this folder: Claude Code trusts it (hasTrustDialogAccepted: true), Codex marks it untrusted (trust_level = "untrusted").');
+    expect(first.stdout).toContain('trusted    ~/src/gone  from claude (hasTrustDialogAccepted: true)  [refused: folder missing]');
+    expect(first.stdout).not.toContain('home or root');
+    expect(first.stdout).toContain('Recorded 1 decision.');
+    expect(cli('status', proj, '--json').json).toMatchObject({ state: 'untrusted' });
+
+    for (let run = 0; run < 2; run++) {
+      const again = cli('import', '--yes', '--json');
+      expect(again.json).toMatchObject({ recorded: [] });
+      expect(cli('status', proj, '--json').json).toMatchObject({ state: 'untrusted' });
+    }
+    // naming the folder picks the same side
+    expect(cli('import', '--accept', proj, '--json').json).toMatchObject({ recorded: [], unchanged: [proj] });
   });
 });

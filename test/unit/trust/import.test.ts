@@ -45,6 +45,30 @@ describe('import from other tools, never silently', () => {
     expect(w.engine.trust.list()).toEqual([]);
   });
 
+  it('tools that disagree about a folder: untrusted wins, the trusted side is refused, and importing again changes nothing', async () => {
+    const w = trustWorld();
+    const a = w.mkdir('a');
+    writeFiles(w.home, {
+      '.claude.json': JSON.stringify({ projects: { [a]: { hasTrustDialogAccepted: true } } }),
+      '.gemini/trustedFolders.json': JSON.stringify({ [a]: 'DO_NOT_TRUST' }),
+    });
+    const first = await importSuggestions(w.engine.trust, w.home);
+    const claude = first.suggestions.find((s) => s.from === 'claude')!;
+    const gemini = first.suggestions.find((s) => s.from === 'gemini')!;
+    const disagree = 'Tools disagree about this folder: Claude Code trusts it (hasTrustDialogAccepted: true), Gemini CLI marks it untrusted (DO_NOT_TRUST).';
+    expect(claude).toMatchObject({ state: 'trusted', refused: `${disagree} Untrusted wins on import; trust the folder yourself if you mean to.` });
+    expect(gemini).toMatchObject({ state: 'untrusted', refused: null, conflict: `${disagree} The import records untrusted, the safer decision.` });
+    // confirming both, in either order, records untrusted only
+    for (const order of [[claude, gemini], [gemini, claude]]) {
+      const { recorded } = importConfirm(w.engine.trust, order);
+      expect(w.engine.trust.status(a).state).toBe('untrusted');
+      expect(recorded.every((r) => r.newState === 'untrusted')).toBe(true);
+    }
+    // "import all" (every suggestion not refused and not recorded yet) has nothing left to change
+    const again = await importSuggestions(w.engine.trust, w.home);
+    expect(again.suggestions.filter((s) => !s.refused && !s.alreadyRecorded)).toEqual([]);
+  });
+
   it('records only the confirmed suggestions, with the import as source', async () => {
     const w = trustWorld();
     const a = w.mkdir('a');

@@ -3,7 +3,7 @@ import { HookEvent } from '../../../shared/contract';
 import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 import { approveFromCli } from './hooksApprove';
-import { describeChanges, describeHistory, describeLeftUncovered, describeListing, describeOutcome, describeRuns } from './hooksOutput';
+import { describeChanges, describeDiff, describeHistory, describeLeftUncovered, describeListing, describeOutcome, describeRuns } from './hooksOutput';
 
 /**
  * `atrium hooks list|approve|revoke|run|diff|runs|history|allow-host` (issue 6 "Surfaces"). DIR is a
@@ -77,12 +77,7 @@ export function registerHooksCommands(program: Command): void {
   withGlobalOptions(hooks.command('diff <dir> <id>').description('the last approved version of a hook next to the current one')).action((dir: string, id: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
       const diff = await dispatcher.call('hooks.diff', { ...target(engine, dir, { mustExist: true }), id });
-      print(diff, () =>
-        [
-          diff.approved ? `Approved ${diff.approval?.approvedAt} by ${diff.approval?.approvedBy}: ${diff.approved.digest}\n${diff.approved.definition}` : 'Never approved.',
-          `Current: ${diff.current.digest}\n${diff.current.definition}`,
-        ].join('\n\n'),
-      );
+      print(diff, () => describeDiff(diff));
     }),
   );
 

@@ -1,14 +1,17 @@
-import type { Hook, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, McpServer, SessionHookRun } from '../../../shared/contract';
+import { createTwoFilesPatch } from 'diff';
+import type { Hook, HookApproval, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, McpServer, SessionHookRun } from '../../../shared/contract';
 import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
 
 const EVENT_ORDER = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'Stop', 'SessionEnd'];
 
-/** Human text of `atrium hooks list`: hooks grouped by event, each with its id, state and literal command. */
+/**
+ * Human text of `atrium hooks list`: a header counting hooks and MCP servers separately, each by
+ * state, then hooks grouped by event, each with its id, state and literal command.
+ */
 export function describeListing(l: HookListing, home: string, only: 'all' | 'mcp' = 'all'): string {
   const lines: string[] = [];
-  const c = l.counts;
-  lines.push(`${tildify(l.path, home)} (trust root ${tildify(l.trustRoot, home)}): ${l.hooks.length} hook${l.hooks.length === 1 ? '' : 's'}, ${l.mcpServers.length} MCP server${l.mcpServers.length === 1 ? '' : 's'} — ${c.approved} approved, ${c.modified} modified, ${c.unapproved} unapproved, ${c.invalid} invalid, ${c.disabled} disabled`);
+  lines.push(`${tildify(l.path, home)} (trust root ${tildify(l.trustRoot, home)}): ${countLine(l.hooks, 'hook', 'hooks')}; ${countLine(l.mcpServers, 'MCP server', 'MCP servers')}`);
   if (l.restricted) lines.push(`Restricted mode: only your own (user-level) hooks are listed. Trust the folder to see its hooks: atrium trust set ${shellArg(l.path)} trusted`);
   if (l.disableAllHooks) lines.push(`disableAllHooks: ${l.disableAllHooks.value} (from ${l.disableAllHooks.file}${l.disableAllHooks.value ? (l.disableAllHooks.scope === 'project' ? "; switches off this repository's hooks, yours keep running" : '; switches off every Claude-format hook') : ''})`);
   for (const w of l.warnings) lines.push(`! ${w.path}${w.line ? `:${w.line}` : ''}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
@@ -25,6 +28,15 @@ export function describeListing(l: HookListing, home: string, only: 'all' | 'mcp
     for (const s of l.mcpServers) lines.push(...describeServer(s));
   } else if (only === 'mcp') lines.push('', l.restricted ? 'No MCP servers listed (restricted mode).' : 'No MCP servers in this folder.');
   return lines.join('\n');
+}
+
+/** "3 hooks (2 approved, 1 modified)": how many items and, of those, how many are in each state (states with none left out). */
+function countLine(items: ReadonlyArray<{ state: string }>, one: string, many: string): string {
+  const states = ['approved', 'modified', 'unapproved', 'invalid', 'disabled']
+    .map((state) => [state, items.filter((i) => i.state === state).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
+  return `${items.length} ${items.length === 1 ? one : many}${states.length ? ` (${states.join(', ')})` : ''}`;
 }
 
 function rank(event: string): number {
@@ -150,4 +162,62 @@ export function describeHistory(entries: readonly HookAuditEntry[], home: string
 /** `not covered by the digest: <text> — <message>` lines, one per entry. */
 export function uncoveredLines(uncovered: readonly HookUncovered[], indent: string): string[] {
   return uncovered.map((u) => `${indent}✗ not covered by the digest: ${u.text} — ${u.message}`);
+}
+
+/** Largest unified diff printed per file (characters); the rest is cut with a note. */
+const MAX_DIFF_CHARS = 64 * 1024;
+
+/**
+ * Human text of `atrium hooks diff`: the approval (when, by whom, digest) and the current digest,
+ * then what changed as unified diffs (`diff -u` style, `a/` = approved, `b/` = current): the
+ * definition, and each script the hook runs, by path (an added or removed script diffs against
+ * nothing). A script whose text Atrium has no copy of (not snapshotted, binary, unreadable) is
+ * named with both hashes instead.
+ */
+export function describeDiff(d: { approved: HookVersion | null; current: HookVersion; approval: HookApproval | null }): string {
+  const lines: string[] = [];
+  if (!d.approved) {
+    lines.push('Never approved.', `Current: ${d.current.digest}`, d.current.definition);
+    for (const sc of d.current.scripts) lines.push(`script ${sc.path} sha256 ${sc.sha256}`);
+    return lines.join('\n');
+  }
+  lines.push(`Approved ${d.approval?.approvedAt ?? ''} by ${d.approval?.approvedBy ?? 'unknown'}: ${d.approved.digest}`, `Current: ${d.current.digest}`);
+  if (d.approved.digest === d.current.digest) {
+    lines.push('', 'Unchanged since it was approved.');
+    return lines.join('\n');
+  }
+  // the definition names each script's sha256, so a changed script shows there too, then as its own diff
+  lines.push('', d.approved.definition === d.current.definition ? 'Definition: unchanged.' : unified('definition', d.approved.definition, d.current.definition));
+  const before = new Map(d.approved.scripts.map((sc) => [sc.path, sc]));
+  const after = new Map(d.current.scripts.map((sc) => [sc.path, sc]));
+  for (const file of [...new Set([...before.keys(), ...after.keys()])]) {
+    const a = before.get(file);
+    const b = after.get(file);
+    if (a && b && a.sha256 === b.sha256) {
+      lines.push(`Script ${file}: unchanged (sha256 ${a.sha256.slice(0, 12)}…).`);
+      continue;
+    }
+    if ((a && a.content === null) || (b && b.content === null)) {
+      lines.push(`Script ${file}: changed, sha256 ${a ? a.sha256 : '(none)'} → ${b ? b.sha256 : '(none)'} (${a?.content === null ? 'the approved text was not kept' : 'the current text cannot be shown'}).`);
+      continue;
+    }
+    lines.push('', unified(file, a ? a.content : null, b ? b.content : null));
+  }
+  return lines.join('\n');
+}
+
+function unified(name: string, before: string | null, after: string | null): string {
+  const patch = createTwoFilesPatch(
+    before === null ? '/dev/null' : `a/${name}`,
+    after === null ? '/dev/null' : `b/${name}`,
+    withNewline(before ?? ''),
+    withNewline(after ?? ''),
+    before === null ? '' : 'approved',
+    after === null ? '' : 'current',
+  ).replace(/^=+\n/, '');
+  return patch.length > MAX_DIFF_CHARS ? `${patch.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS} characters)` : patch.replace(/\n$/, '');
+}
+
+function withNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }

@@ -9,7 +9,7 @@ import { createEngine } from '../../core/engine';
 import { APP_VERSION } from '../../core/version';
 import { startServer } from '../../server/server';
 import { CliError, reportError, withGlobalOptions, type GlobalOptions } from '../context';
-import { removeServerInfo, writeServerInfo } from '../remote';
+import { claimServerInfo, liveServerInfo, removeServerInfo, type ServerInfo } from '../remote';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -18,7 +18,11 @@ export function defaultRendererDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../renderer');
 }
 
-/** `atrium serve`: the same app in a browser, over the same engine. */
+/**
+ * `atrium serve`: the same app in a browser, over the same engine. One server per data directory:
+ * it owns `<dataDir>/server.json` while it runs; while another live server owns it, `atrium serve`
+ * exits 1 naming that server's origin and pid (a stale file is replaced).
+ */
 export function registerServeCommand(program: Command): void {
   withGlobalOptions(program.command('serve').description('serve the Atrium UI to a browser on this machine'))
     .option('--host <host>', 'interface to bind (default 127.0.0.1; anything else exposes Atrium to the network)', '127.0.0.1')
@@ -35,6 +39,9 @@ export function registerServeCommand(program: Command): void {
           throw new CliError(`--host ${opts.host} binds every interface but is no address a browser can open; pass the one interface address to serve on (e.g. --host 192.168.1.20).`, 2);
         }
         const dataDir = resolveDataDir({ flag: opts.dataDir });
+        // one server per data directory: it owns the discovery file `atrium session pickup` reads
+        const running = await liveServerInfo(dataDir);
+        if (running) throw alreadyServing(running);
         const engine = createEngine({ dataDir, host: { kind: 'serve' } });
         // sessions a crashed Atrium left active (their host is gone) become interrupted; live ones elsewhere are left alone
         engine.sessions.recover();
@@ -46,9 +53,15 @@ export function registerServeCommand(program: Command): void {
         });
         const server = await startServer({ engine, dispatcher, host: opts.host, port, rendererDir: path.resolve(opts.rendererDir ?? defaultRendererDir()) });
         // discovery for `atrium session pickup CODE` in a terminal (0600: it holds the token)
-        writeServerInfo(dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
+        const claim = await claimServerInfo(dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
+        if (!claim.claimed) {
+          // another server started on this data directory meanwhile
+          await server.close();
+          await engine.close();
+          throw alreadyServing(claim.holder);
+        }
         engine.sessions.setHostOrigin(server.origin);
-        process.on('exit', () => removeServerInfo(dataDir));
+        process.on('exit', () => removeServerInfo(dataDir, process.pid, server.token));
         process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
         if (!LOOPBACK.has(opts.host)) {
           process.stderr.write(`atrium: warning: bound to ${opts.host}, not loopback: anyone who can reach this address and learns the token can control Atrium.\n`);
@@ -58,7 +71,7 @@ export function registerServeCommand(program: Command): void {
         const stop = async () => {
           if (stopping) return;
           stopping = true;
-          removeServerInfo(dataDir);
+          removeServerInfo(dataDir, process.pid, server.token);
           await server.close();
           await engine.close();
           process.exit(0);
@@ -69,4 +82,12 @@ export function registerServeCommand(program: Command): void {
         reportError(error, json);
       }
     });
+}
+
+/**
+ * The refusal of a second server on one data directory (exit 1): where the running one serves
+ * (its origin, never its token) and its pid.
+ */
+function alreadyServing(holder: ServerInfo): CliError {
+  return new CliError(`Atrium is already serving this data directory at ${holder.origin} (pid ${holder.pid}); stop it first or use another --data-dir.`);
 }

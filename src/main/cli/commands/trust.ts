@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { TrustImportSource, TrustItemKind, type AgentTrustNote, type TrustImportSuggestion, type TrustReview, type TrustStatus, type TrustWarning } from '../../../shared/contract';
+import { TrustImportSource, TrustItemKind, type AgentTrustNote, type TrustImportSuggestion, type TrustReview, type TrustState, type TrustStatus, type TrustWarning } from '../../../shared/contract';
+import type { Engine } from '../../core/engine';
 import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
 import { uncoveredLines } from './hooksOutput';
@@ -27,7 +28,7 @@ export function registerTrustCommands(program: Command): void {
   withGlobalOptions(trust.command('status <dir>').description('show whether a folder is trusted, and which decision applies')).action((dir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
       const { status } = await dispatcher.call('trust.status', target(engine, dir, { mustExist: true }));
-      print(status, () => describeStatus(status, engine.trust.home));
+      print(status, () => describeStatus(status, engine.trust.home, parentTrust(engine, status)));
     }),
   );
 
@@ -42,7 +43,7 @@ export function registerTrustCommands(program: Command): void {
           [
             (result.change ? `Recorded: ${tildify(result.decision.path, home)} is ${result.decision.state}.` : `Unchanged: ${tildify(result.decision.path, home)} was already ${result.decision.state}.`) +
               sharedNote(result.status, result.decision.path, home),
-            describeStatus(result.status, home),
+            describeStatus(result.status, home, parentTrust(engine, result.status)),
           ].join('\n'),
         );
       }),
@@ -57,7 +58,7 @@ export function registerTrustCommands(program: Command): void {
         print(result, () =>
           [
             result.change ? `Cleared the decision for ${tildify(result.change.path, home)}.${sharedNote(result.status, result.change.path, home)}` : 'There was no decision to clear.',
-            describeStatus(result.status, home),
+            describeStatus(result.status, home, parentTrust(engine, result.status)),
           ].join('\n'),
         );
       }),
@@ -128,9 +129,10 @@ function pickAccepted(suggestions: TrustImportSuggestion[], accept: string[]): T
     const wanted = path.resolve(raw);
     const matches = suggestions.filter((s) => s.path === wanted || s.sourcePath === wanted);
     if (matches.length === 0) throw new CliError(`No import suggestion for ${wanted}. Run "atrium trust import" to see the suggestions.`);
-    const refused = matches.find((s) => s.refused);
-    if (refused) throw new CliError(refused.refused!);
-    out.push(...matches);
+    // a folder the tools disagree about: its untrusted suggestion is importable, the trusted one refused
+    const importable = matches.filter((s) => !s.refused);
+    if (importable.length === 0) throw new CliError(matches[0].refused!);
+    out.push(...importable);
   }
   return out;
 }
@@ -147,7 +149,17 @@ function sharedNote(s: TrustStatus, decided: string, home: string): string {
     : ` ${t(s.path)} is a linked worktree of ${t(s.worktreeOf)}: this parent folder's decision covers ${t(s.worktreeOf)} and all its worktrees.`;
 }
 
-function describeStatus(s: TrustStatus, home: string): string {
+/** The effective trust state of the status's suggested parent folder, or null when it has none. */
+function parentTrust(engine: Engine, s: TrustStatus): TrustState | null {
+  return s.parentSuggestion ? engine.trust.workspaceTrust(s.parentSuggestion).state : null;
+}
+
+/**
+ * Human text of a trust status. `parentState` is the suggested parent's own state: trusting the
+ * parent is offered only while the folder is not trusted and the parent is not trusted already
+ * (then the folder's own decision is what keeps it untrusted, and the text says how to drop it).
+ */
+function describeStatus(s: TrustStatus, home: string, parentState: TrustState | null): string {
   const t = (p: string) => tildify(p, home);
   const head = `${t(s.path)}: ${s.state}${s.state === 'trusted' ? '' : ' (restricted mode: project hooks, servers and rules are inactive)'}`;
   const lines = [head];
@@ -155,7 +167,10 @@ function describeStatus(s: TrustStatus, home: string): string {
   else if (s.trustRoot !== s.path) lines.push(`  judged by its trust root ${t(s.trustRoot)}`);
   if (s.decidedBy) lines.push(`  ${s.inherited ? 'inherited from' : 'decided for'} ${t(s.decidedBy)} on ${s.decidedAt}`);
   // offering the parent only helps while the folder is not trusted yet
-  if (s.parentSuggestion && s.state !== 'trusted') lines.push(`  parent folder that may be trusted: ${t(s.parentSuggestion)} (atrium trust set ${shellArg(s.path)} trusted --parent)`);
+  if (s.parentSuggestion && s.state !== 'trusted') {
+    if (parentState !== 'trusted') lines.push(`  parent folder that may be trusted: ${t(s.parentSuggestion)} (atrium trust set ${shellArg(s.path)} trusted --parent)`);
+    else if (s.decidedBy) lines.push(`  its parent ${t(s.parentSuggestion)} is trusted, but the decision for ${t(s.decidedBy)} overrides it (to inherit the parent's: atrium trust clear ${shellArg(s.path)})`);
+  }
   if (s.trustRefused) lines.push(`  note: ${s.trustRefused}`);
   return lines.join('\n');
 }
@@ -214,6 +229,13 @@ function formatWarning(w: TrustWarning): string {
   return `${w.message}${w.fix ? ` (fix: ${w.fix})` : ''}`;
 }
 
+/** Why an import suggestion is refused, in a few words (the full sentence is `s.refused`). */
+function refusedLabel(s: TrustImportSuggestion): string {
+  if (!s.exists) return 'folder missing';
+  if (s.conflict && s.refused === s.conflict) return 'conflict, untrusted wins';
+  return 'home or root';
+}
+
 function describeImport(
   sources: Array<{ from: string; file: string; found: boolean; warnings: TrustWarning[] }>,
   suggestions: TrustImportSuggestion[],
@@ -232,8 +254,10 @@ function describeImport(
   }
   lines.push('', 'Suggestions:');
   for (const s of suggestions) {
-    const note = s.refused ? '  [refused: home or root]' : s.alreadyRecorded ? '  [already recorded]' : s.current.state !== 'undecided' ? `  [now ${s.current.state}]` : '';
-    lines.push(`  ${s.state.padEnd(9)}  ${tildify(s.path, home)}  from ${s.from} (${s.sourceValue})${s.exists ? '' : ' (folder missing)'}${note}`);
+    const note = s.refused ? `  [refused: ${refusedLabel(s)}]` : s.alreadyRecorded ? '  [already recorded]' : s.current.state !== 'undecided' ? `  [now ${s.current.state}]` : '';
+    const missing = s.exists || (s.refused && refusedLabel(s) === 'folder missing') ? '' : ' (folder missing)';
+    lines.push(`  ${s.state.padEnd(9)}  ${tildify(s.path, home)}  from ${s.from} (${s.sourceValue})${missing}${note}`);
+    if (s.conflict) lines.push(`      ! ${s.conflict}`);
   }
   lines.push('', confirmed ? `Recorded ${recorded} decision${recorded === 1 ? '' : 's'}.` : 'Nothing recorded. Confirm with --yes (all) or --accept DIR... (some).');
   return lines.join('\n');

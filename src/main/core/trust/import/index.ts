@@ -60,17 +60,21 @@ export async function importSuggestions(
         current: trust.workspaceTrust(target),
         alreadyRecorded: own?.state === d.state,
         refused: d.state === 'trusted' ? (trustRefusal(trustKey(target), trust.home) ?? missingFolderRefusal(trustKey(target))) : null,
+        conflict: null,
       });
     }
     sources.push({ from: store.from, file: store.file, found: store.found, warnings });
   }
+  markConflicts(suggestions);
   suggestions.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.from < b.from ? -1 : 1));
   return { sources, suggestions };
 }
 
 /**
  * Records the suggestions the user confirmed, in one transaction (one `trustChanged` event), with
- * source `import:<tool>`. Paths are resolved to their trust roots like `trust.set`.
+ * source `import:<tool>`. Paths are resolved to their trust roots like `trust.set`. When confirmed
+ * decisions disagree about one folder, only `untrusted` is recorded (the order they come in does
+ * not matter, so importing twice never flips a folder).
  * @throws AtriumError TRUST_REFUSED when any confirmed entry would trust `/` or the home folder
  *   (nothing is recorded then) | PATH_NOT_ABSOLUTE | NOT_A_DIRECTORY | PATH_UNREADABLE
  */
@@ -78,8 +82,36 @@ export function importConfirm(
   trust: TrustService,
   decisions: ReadonlyArray<{ path: string; state: TrustDecisionState; from: TrustImportSource }>,
 ): { recorded: TrustChange[]; unchanged: string[] } {
-  const resolved = decisions.map((d) => ({ path: trustKey(resolveFolder(d.path).trustRoot), state: d.state, source: `import:${d.from}` as const }));
+  const all = decisions.map((d) => ({ path: trustKey(resolveFolder(d.path).trustRoot), state: d.state, source: `import:${d.from}` as const }));
+  // confirmed decisions that disagree about one folder resolve as the suggestions say: untrusted wins
+  const untrusted = new Set(all.filter((d) => d.state === 'untrusted').map((d) => d.path));
+  const resolved = all.filter((d) => d.state === 'untrusted' || !untrusted.has(d.path));
   const unchanged = resolved.filter((r) => trust.decisionFor(r.path)?.state === r.state).map((r) => r.path);
   const recorded = trust.recordMany(resolved);
   return { recorded, unchanged };
+}
+
+const TOOL_NAME: Record<TrustImportSource, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' };
+
+/**
+ * Tools that disagree about one folder (one trusts it, another marks it untrusted) must not make
+ * the import flip it on every run: untrusted wins, the safer reading. Each side gets the
+ * `conflict` sentence; every trusted side is refused with it, so "import all" records the
+ * untrusted decision once and then has nothing left to change.
+ */
+function markConflicts(suggestions: TrustImportSuggestion[]): void {
+  const byPath = new Map<string, TrustImportSuggestion[]>();
+  for (const s of suggestions) byPath.set(trustKey(s.path), [...(byPath.get(trustKey(s.path)) ?? []), s]);
+  for (const group of byPath.values()) {
+    const trusting = group.filter((s) => s.state === 'trusted');
+    const distrusting = group.filter((s) => s.state === 'untrusted');
+    if (trusting.length === 0 || distrusting.length === 0) continue;
+    const says = (list: TrustImportSuggestion[], verb: string) => list.map((s) => `${TOOL_NAME[s.from]} ${verb} (${s.sourceValue})`).join(' and ');
+    const disagree = `Tools disagree about this folder: ${says(trusting, 'trusts it')}, ${says(distrusting, 'marks it untrusted')}.`;
+    for (const s of distrusting) s.conflict = `${disagree} The import records untrusted, the safer decision.`;
+    for (const s of trusting) {
+      s.conflict = `${disagree} Untrusted wins on import; trust the folder yourself if you mean to.`;
+      s.refused ??= s.conflict;
+    }
+  }
 }

@@ -82,6 +82,7 @@ export function ImportTrustDialog({ open, onOpenChange }: { open: boolean; onOpe
                     <strong>{s.state}</strong> <code>{displayPath(s.path, home)}</code> <span className="muted">from {s.from} ({s.sourceValue})</span>
                     {s.alreadyRecorded && <span className="muted"> already recorded</span>}
                     {s.refused && <span className="field-error"> {s.refused}</span>}
+                    {s.conflict && !s.refused && <span className="muted"> {s.conflict}</span>}
                     {!s.exists && <span className="muted"> folder missing</span>}
                   </label>
                 </li>
