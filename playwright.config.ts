@@ -15,6 +15,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  // one line when the shared corpus is absent: the specs that need it skip with that reason
+  globalSetup: './test/support/corpusNotice.ts',
   use: {
     browserName: 'chromium',
     headless: true,
