@@ -20,7 +20,7 @@ function bareClone(): { base: string; repo: string } {
 }
 
 function runCi(repo: string, env: Record<string, string | undefined>) {
-  const clean = { ...process.env, HOME: path.dirname(repo), CI: 'true', ...env };
+  const clean: Record<string, string | undefined> = { ...process.env, HOME: path.dirname(repo), CI: 'true', ...env };
   for (const [k, v] of Object.entries(clean)) if (v === undefined) delete clean[k];
   return spawnSync('bash', [path.join(repo, '.ci/run')], { cwd: repo, encoding: 'utf8', env: clean, timeout: 30_000 });
 }
