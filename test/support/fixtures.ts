@@ -6,12 +6,12 @@ import { tempDir } from './tempDir';
 
 /**
  * Copies the project's own fixture workspace `test/fixtures/workspaces/<name>` into a fresh temp dir
- * (removed after the test) and makes it a git repository, as a corpus entry is materialized; the
+ * (removed after the test), or into `parent`, and makes it a git repository, as a corpus entry is materialized; the
  * tests that check on real input (the shared corpus) check the same behaviours here on a bare clone.
  * @returns the absolute path of the workspace folder (named after the fixture).
  */
-export function fixtureWorkspace(name: string): string {
-  const dir = path.join(tempDir('atrium-fixture-'), name);
+export function fixtureWorkspace(name: string, parent?: string): string {
+  const dir = path.join(parent ?? tempDir('atrium-fixture-'), name);
   fs.cpSync(path.join(repoRoot, 'test/fixtures/workspaces', name), dir, { recursive: true, verbatimSymlinks: true });
   execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q', dir]);
   return dir;
