@@ -15,13 +15,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { missingShared, sharedDir, skippedLine } from './shared';
 import { RuleCatalogBuilder } from '../src/main/core/rules/builder';
 import type { RuleCatalog } from '../src/main/core/rules/catalog';
 import { fixedGate } from '../src/main/core/trust/gate';
 
 const CORPUS_ENTRY = 'cline__cline';
 const RUNS = 5;
+
+/** Files of the shared folder this bench needs (`bench/run.ts` skips it, saying so, when one is missing). */
+export const needsShared = ['corpus/materialize.sh', 'corpus/cline__cline', 'bench/gen-monorepo.py', 'bench/floor.sh'];
 
 /** Timings for one workspace; times in milliseconds. */
 export interface RulesBenchWorkspace {
@@ -124,7 +128,7 @@ async function benchWorkspace(name: string, dir: string, shared: string): Promis
 
 /** Materializes the corpus entry and generates the monorepo, then measures both. */
 export default async function benchRules(): Promise<RulesBenchResult> {
-  const shared = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared');
+  const shared = sharedDir;
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-rules-'));
   try {
     const corpus = path.join(base, CORPUS_ENTRY);
@@ -153,5 +157,9 @@ export default async function benchRules(): Promise<RulesBenchResult> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  await benchRules();
+  const missing = missingShared(needsShared);
+  if (missing.length) {
+    process.stderr.write(`${skippedLine(path.basename(process.argv[1]), missing)}\n`);
+    process.exitCode = 2;
+  } else await benchRules();
 }

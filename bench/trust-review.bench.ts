@@ -11,11 +11,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { missingShared, sharedDir, skippedLine } from './shared';
 import { reviewFolder } from '../src/main/core/trust/review/review';
 
 const ENTRY = 'cline__cline';
 const RUNS = 7;
+
+/** Files of the shared folder this bench needs (`bench/run.ts` skips it, saying so, when one is missing). */
+export const needsShared = ['corpus/materialize.sh', 'corpus/cline__cline'];
 
 /** One benchmark result; times in milliseconds. */
 export interface TrustReviewBenchResult {
@@ -31,7 +35,7 @@ export interface TrustReviewBenchResult {
 
 /** Materializes the corpus entry, reviews it once to warm up, then {@link RUNS} timed times. */
 export default async function benchTrustReview(): Promise<TrustReviewBenchResult> {
-  const shared = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared');
+  const shared = sharedDir;
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-trust-'));
   try {
     const dir = path.join(base, ENTRY);
@@ -64,5 +68,9 @@ export default async function benchTrustReview(): Promise<TrustReviewBenchResult
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  await benchTrustReview();
+  const missing = missingShared(needsShared);
+  if (missing.length) {
+    process.stderr.write(`${skippedLine(path.basename(process.argv[1]), missing)}\n`);
+    process.exitCode = 2;
+  } else await benchTrustReview();
 }

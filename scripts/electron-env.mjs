@@ -2,7 +2,8 @@
 // better-sqlite3 binding compiled for Electron's ABI kept apart from node_modules (so the CLI,
 // `atrium serve` and the tests keep using the Node build of the same package).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,22 +30,48 @@ export function tryDownloadElectron() {
 export const MISSING_SENTENCE =
   'The Electron binary is missing (its download is blocked or was skipped), so the desktop window cannot open; `npm run serve` runs the same app in your browser.';
 
+/** Electron's version as installed in node_modules (the one `npm start` and `npm run dist` use). */
+export function electronVersion() {
+  return JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8')).version;
+}
+
+/**
+ * node-gyp's arguments that compile better-sqlite3 for Electron `version` on `arch` (x64, arm64, …):
+ * Electron's headers (from electronjs.org, as `@electron/rebuild` uses) instead of Node's, because
+ * Electron has its own NODE_MODULE_VERSION and a Node build of the module does not load in it.
+ */
+export function electronGypArgs(version, arch = process.arch) {
+  return ['rebuild', '--release', `--target=${version}`, `--arch=${arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'];
+}
+
+/**
+ * Compiles better-sqlite3 for Electron `version`/`arch` in a throw-away copy of the package (in the
+ * system temp dir) and copies the result to `outFile`. The developer's node_modules is only read:
+ * rebuilding it in place would leave the CLI, `atrium serve` and the tests with a binding Node cannot load.
+ * @throws when node-gyp fails (its output is on the console).
+ */
+export function buildElectronSqlite({ version, arch = process.arch, outFile }) {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'atrium-sqlite-electron-'));
+  try {
+    cpSync(path.join(root, 'node_modules', 'better-sqlite3'), work, { recursive: true, dereference: true });
+    rmSync(path.join(work, 'build'), { recursive: true, force: true });
+    console.log(`Building better-sqlite3 for Electron ${version} (${arch})…`);
+    execFileSync(process.execPath, [path.join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), ...electronGypArgs(version, arch)], { cwd: work, stdio: 'inherit' });
+    mkdirSync(path.dirname(outFile), { recursive: true });
+    cpSync(path.join(work, 'build', 'Release', 'better_sqlite3.node'), outFile);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return outFile;
+}
+
 /**
  * Returns the path of a better-sqlite3 binding built for this Electron version, building it once
- * into .atrium-native/ with node-gyp against Electron's headers.
+ * into .atrium-native/ (see {@link buildElectronSqlite}).
  */
 export function electronSqliteBinding() {
-  const version = JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8')).version;
-  const outDir = path.join(root, '.atrium-native', `electron-${version}`);
-  const binding = path.join(outDir, 'better_sqlite3.node');
+  const version = electronVersion();
+  const binding = path.join(root, '.atrium-native', `electron-${version}`, 'better_sqlite3.node');
   if (existsSync(binding)) return binding;
-  const work = path.join(outDir, 'src');
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  cpSync(path.join(root, 'node_modules', 'better-sqlite3'), work, { recursive: true });
-  console.log(`Building better-sqlite3 for Electron ${version} (once)…`);
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), 'rebuild', '--release', `--target=${version}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], { cwd: work, stdio: 'inherit' });
-  cpSync(path.join(work, 'build', 'Release', 'better_sqlite3.node'), binding);
-  rmSync(work, { recursive: true, force: true });
-  return binding;
+  return buildElectronSqlite({ version, outFile: binding });
 }

@@ -1,13 +1,36 @@
-import { describe, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import { hasCorpus, NO_CORPUS_REASON } from './corpus';
 
+type Options = Parameters<typeof it>[1];
+
+/** A test that vitest reports as skipped with {@link NO_CORPUS_REASON} as its note (`ctx.skip(note)`). */
+const skipWithReason = (ctx: TestContext) => ctx.skip(NO_CORPUS_REASON);
+const optionsOf = (optionsOrFn: unknown) => (optionsOrFn && typeof optionsOrFn === 'object' ? (optionsOrFn as Options) : undefined);
+
+function absentIt(name: string, optionsOrFn?: unknown) {
+  it(name, optionsOf(optionsOrFn) ?? {}, skipWithReason);
+}
+absentIt.each = (cases: readonly unknown[]) => (name: string, optionsOrFn?: unknown) =>
+  it.for(cases as unknown[])(name, optionsOf(optionsOrFn) ?? {}, (_case, ctx) => skipWithReason(ctx));
+
+function absentDescribe(name: string) {
+  // The block's body (and its beforeAll, which would materialize corpus entries) never runs: one
+  // skipped test stands for it, carrying the reason.
+  describe(name, () => {
+    it('needs the shared corpus', skipWithReason);
+  });
+}
+
 /**
- * `it` for tests that need the shared corpus: the real `it` when it is present, else `it.skip`
- * (the reason is printed once per test file), so a bare clone passes with the project's own fixtures.
+ * `it` for tests that need the shared corpus: the real `it` when it is present; else each test (and
+ * each case of `corpusIt.each`) is reported as skipped with the reason as its note, so a bare clone
+ * passes with the project's own fixtures and the skip is never silent. Supports `(name, fn)`,
+ * `(name, options, fn)` and `.each(cases)(…)`.
  */
-export const corpusIt: typeof it = hasCorpus ? it : (it.skip as typeof it);
+export const corpusIt: typeof it = hasCorpus ? it : (absentIt as unknown as typeof it);
 
-/** `describe` for blocks that need the shared corpus (see {@link corpusIt}). */
-export const corpusDescribe: typeof describe = hasCorpus ? describe : (describe.skip as typeof describe);
-
-if (!hasCorpus) console.warn(`[atrium tests] corpus tests skipped: ${NO_CORPUS_REASON}`);
+/**
+ * `describe` for blocks that need the shared corpus (see {@link corpusIt}): without it the block is one
+ * skipped test "needs the shared corpus" carrying the reason, and its body is not run.
+ */
+export const corpusDescribe: typeof describe = hasCorpus ? describe : (absentDescribe as unknown as typeof describe);

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { expect, it } from 'vitest';
-import { materialize, repoRoot } from '../../support/corpus';
-import { corpusDescribe } from '../../support/corpusTests';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../support/corpus';
+import { fixtureWorkspace } from '../../support/fixtures';
 import { tempDir } from '../../support/tempDir';
 
-corpusDescribe('atrium output into a pipe that closes early (e.g. `| head -1`)', { timeout: 120_000 }, () => {
+describe('atrium output into a pipe that closes early (e.g. `| head -1`)', { timeout: 120_000 }, () => {
   it('stops quietly with exit 0 instead of an EPIPE stack trace', async () => {
-    const dir = materialize('platformplatform__PlatformPlatform');
+    const dir = fixtureWorkspace('links-as-text'); // the project's own fixture: runs without the shared corpus
     const dataDir = path.join(tempDir('atrium-pipe-'), 'data');
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), 'trust', 'review', dir, '--data-dir', dataDir], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -7,6 +7,7 @@ import { fixedGate } from '../../../src/main/core/trust/gate';
 import { REQUEST_NAMES } from '../../../src/shared/contract';
 import { runCli } from '../../support/cli';
 import { materialize } from '../../support/corpus';
+import { fixtureWorkspace } from '../../support/fixtures';
 import { corpusIt } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 import { eventually, makeHome, makeRepo } from './helpers';
@@ -72,8 +73,8 @@ describe('rules.* requests and the rulesChanged event (contract src/shared/contr
 });
 
 describe('atrium rules (real child process)', () => {
-  corpusIt('list, explain and lint print the contract JSON; project rules load only once the folder is trusted', { timeout: 120_000 }, () => {
-    const dir = materialize('synthetic__kitchen-sink', tempDir('atrium-cli-ws-'));
+  const listExplainLint = (workspace: () => string) => () => {
+    const dir = workspace();
     const dataDir = tempDir('atrium-cli-data-');
     const env = { HOME: makeHome({ '.claude/CLAUDE.md': 'user rule' }) };
 
@@ -108,5 +109,7 @@ describe('atrium rules (real child process)', () => {
 
     expect(runCli(['rules', 'explain', dir, '--path', 'x', '--budget', '-3', '--data-dir', dataDir], env).status).toBe(2);
     expect(runCli(['rules', 'explain', dir, '--path', 'x', '--agent', 'vim', '--data-dir', dataDir], env).status).toBe(2);
-  });
+  };
+  it('list, explain and lint print the contract JSON; project rules load only once the folder is trusted (fixture kitchen-sink)', { timeout: 120_000 }, listExplainLint(() => fixtureWorkspace('kitchen-sink')));
+  corpusIt('list, explain and lint print the contract JSON; project rules load only once the folder is trusted (corpus synthetic__kitchen-sink)', { timeout: 120_000 }, listExplainLint(() => materialize('synthetic__kitchen-sink', tempDir('atrium-cli-ws-'))));
 });

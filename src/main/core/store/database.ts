@@ -22,6 +22,40 @@ export interface Store {
 }
 
 /**
+ * Says why SQLite's native module (better-sqlite3's `better_sqlite3.node`) could not be loaded, and
+ * the command that fixes it; null when `error` is something else (a file or SQLite error).
+ * Recognises Node's `ERR_DLOPEN_FAILED` (a binding built for another runtime: "compiled against a
+ * different Node.js version using NODE_MODULE_VERSION n", another architecture, a damaged file),
+ * the `bindings` package's "Could not locate the bindings file" (never built, or deleted by a failed
+ * rebuild) and a missing `ATRIUM_SQLITE_BINDING` file. The usual cause is a rebuild of node_modules
+ * for Electron (e.g. by `electron-rebuild`), after which Node cannot load it, or the reverse.
+ */
+export function nativeModuleProblem(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error.message.replace(/\s+/g, ' ').trim();
+  const electron = process.versions.electron;
+  const runtime = electron ? `Electron ${electron}` : `Node ${process.versions.node}`;
+  const fix = electron
+    ? 'Rebuild it for this Electron: delete .atrium-native/ in the Atrium checkout and run `npm start`.'
+    : 'Rebuild it for this Node: run `npm rebuild better-sqlite3` in the Atrium checkout.';
+  const abi = /NODE_MODULE_VERSION (\d+)/.exec(message);
+  if (abi) {
+    return `the SQLite module (better-sqlite3) was built for another runtime (NODE_MODULE_VERSION ${abi[1]}) and cannot be loaded by ${runtime} (NODE_MODULE_VERSION ${process.versions.modules}). ${fix} (${message})`;
+  }
+  if (/Could not locate the bindings file/.test(message)) {
+    return `the SQLite module (better-sqlite3) has no compiled binding (never built, or removed by a failed native rebuild). ${fix} (${message})`;
+  }
+  if (code === 'ERR_DLOPEN_FAILED') {
+    return `the SQLite module (better-sqlite3) cannot be loaded by ${runtime} on ${process.platform}-${process.arch}. ${fix} (${message})`;
+  }
+  if (code === 'MODULE_NOT_FOUND' && /\.node\b/.test(message)) {
+    return `the SQLite binding named by ATRIUM_SQLITE_BINDING is missing. Unset ATRIUM_SQLITE_BINDING or point it at a built better_sqlite3.node. (${message})`;
+  }
+  return null;
+}
+
+/**
  * Opens (creating if needed) the store in `dataDir` and brings it to the newest of `migrations`
  * (the app's ordered list lives in `src/main/core/migrations.ts`, above every capability whose
  * schema it lists; `openStore` there calls this with it). The directory is created with mode 0700 and the
@@ -30,7 +64,8 @@ export interface Store {
  *
  * @throws AtriumError `DB_TOO_NEW` when the file was written by a newer Atrium (its user_version is
  *   above the newest migration known here): opening it could corrupt data, so we refuse.
- * @throws AtriumError `DB_OPEN_FAILED` when the directory or file cannot be created or opened.
+ * @throws AtriumError `DB_OPEN_FAILED` when the directory or file cannot be created or opened, or when
+ *   SQLite's native module cannot be loaded (the message names the cause and the fix, see {@link nativeModuleProblem}).
  */
 export function openDatabase(dataDir: string, migrations: readonly Migration[]): Store {
   const file = path.join(dataDir, DATABASE_FILE);
@@ -44,7 +79,10 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[]):
     const nativeBinding = process.env.ATRIUM_SQLITE_BINDING;
     db = new BetterSqlite3(file, nativeBinding ? { nativeBinding } : {});
   } catch (error) {
-    throw new AtriumError('DB_OPEN_FAILED', `Cannot open Atrium's database at ${file}: ${(error as Error).message}. Check that the data directory is writable, or pass another one with --data-dir.`);
+    const message = (error as Error).message;
+    const native = nativeModuleProblem(error);
+    if (native) throw new AtriumError('DB_OPEN_FAILED', `Cannot open Atrium's database at ${file}: ${native}`);
+    throw new AtriumError('DB_OPEN_FAILED', `Cannot open Atrium's database at ${file}: ${message}. Check that the data directory is writable, or pass another one with --data-dir.`);
   }
   try {
     db.pragma('journal_mode = WAL');
