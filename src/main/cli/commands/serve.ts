@@ -62,11 +62,8 @@ export function registerServeCommand(program: Command): void {
         }
         engine.sessions.setHostOrigin(server.origin);
         process.on('exit', () => removeServerInfo(dataDir, process.pid, server.token));
-        process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
-        if (!LOOPBACK.has(opts.host)) {
-          process.stderr.write(`atrium: warning: bound to ${opts.host}, not loopback: anyone who can reach this address and learns the token can control Atrium.\n`);
-        }
-        if (!json) process.stdout.write(`Data directory: ${dataDir}. Press Ctrl+C to stop.\n`);
+        // Handlers go in before the URL is printed: a supervisor that stops the server as soon as it
+        // reads the URL must find them installed, not the default handler that exits with no code.
         let stopping = false;
         const stop = async () => {
           if (stopping) return;
@@ -78,6 +75,11 @@ export function registerServeCommand(program: Command): void {
         };
         process.on('SIGINT', () => void stop());
         process.on('SIGTERM', () => void stop());
+        process.stdout.write(json ? `${JSON.stringify({ url: server.url, port: server.port, token: server.token })}\n` : `Atrium is serving at ${server.url}\n`);
+        if (!LOOPBACK.has(opts.host)) {
+          process.stderr.write(`atrium: warning: bound to ${opts.host}, not loopback: anyone who can reach this address and learns the token can control Atrium.\n`);
+        }
+        if (!json) process.stdout.write(`Data directory: ${dataDir}. Press Ctrl+C to stop.\n`);
       } catch (error) {
         reportError(error, json);
       }
