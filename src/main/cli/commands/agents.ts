@@ -49,10 +49,26 @@ export function registerAgentsCommands(program: Command): void {
 }
 
 /**
- * One line per agent: `id  name  version  state (source)  command`, then `! approvals not enforced`
- * for an agent Atrium does not isolate (`atrium session new … --agent ID` prints why).
+ * One line per agent: `id  name  version  state  command`, then `! approvals not enforced` for an
+ * agent Atrium does not isolate (`atrium session new … --agent ID` prints why). The state says what
+ * launching would do now: `installed (data-dir|path|command)`, `not installed (atrium agents install
+ * ID)` for a preset neither installed nor on PATH (launching it fails until then), `installing`, or
+ * `not found on PATH` for a user command that does not resolve (the wire states are
+ * `installed|available|installing|unavailable`; `--json` prints those).
  */
 export function describeAgent(a: AgentSummary): string {
-  const state = a.install.state === 'installed' ? `installed (${a.install.source})` : a.install.state;
-  return `${a.id.padEnd(10)} ${a.name.padEnd(14)} ${(a.version ?? '-').padEnd(9)} ${state.padEnd(22)} ${[a.command, ...a.args].join(' ')}${a.isolated ? '' : '  ! approvals not enforced'}`;
+  return `${a.id.padEnd(10)} ${a.name.padEnd(14)} ${(a.version ?? '-').padEnd(9)} ${installStateText(a).padEnd(22)} ${[a.command, ...a.args].join(' ')}${a.isolated ? '' : '  ! approvals not enforced'}`;
+}
+
+function installStateText(a: AgentSummary): string {
+  switch (a.install.state) {
+    case 'installed':
+      return `installed (${a.install.source})`;
+    case 'available':
+      return `not installed (atrium agents install ${a.id})`;
+    case 'unavailable':
+      return 'not found on PATH';
+    default:
+      return a.install.state;
+  }
 }
