@@ -117,9 +117,9 @@ export const sessionRequests = defineRequests({
     result: z.object({ items: z.array(TranscriptItem), total: z.number().int(), hasBefore: z.boolean(), hasAfter: z.boolean() }),
   },
   'sessions.answerPermission': {
-    description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`. `byPolicy`: a fixed policy answered (a terminal's `--on-permission`), not a person; recorded as `answeredBy: policy`.",
+    description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`. `byPolicy`: a fixed policy answered (a terminal's `--on-permission`), not a person; recorded as `answeredBy: policy`. `noOneToAsk` (with `cancelled`): the surface that had to ask had no one to ask (a terminal whose input ended); recorded as `answeredBy: nobody`.",
     params: z
-      .object({ ...sessionRef, requestId: z.string().min(1), optionId: z.string().min(1).optional(), cancelled: z.boolean().optional(), byPolicy: z.boolean().optional() })
+      .object({ ...sessionRef, requestId: z.string().min(1), optionId: z.string().min(1).optional(), cancelled: z.boolean().optional(), byPolicy: z.boolean().optional(), noOneToAsk: z.boolean().optional() })
       .refine((v) => (v.optionId !== undefined) !== (v.cancelled === true), { message: 'Give "optionId" or "cancelled": true.' }),
     result: z.object({ permission: PermissionItem }),
   },

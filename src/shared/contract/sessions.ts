@@ -304,7 +304,8 @@ export const PlanItem = z.object({
  * A permission request as a card: the tool call's title, kind, locations and diffs plus the agent's
  * options. `state` is `pending` until answered; `answeredBy` says who answered (`user`, `hook`,
  * `policy` = a terminal's `--on-permission allow-once|reject`, `cancel` = the turn was cancelled,
- * `shutdown` = the agent or Atrium stopped first).
+ * `shutdown` = the agent or Atrium stopped first, `nobody` = cancelled because no one could answer:
+ * the terminal that had to ask had no input, e.g. a CLI run without a TTY and without `--on-permission`).
  */
 export const PermissionItem = z.object({
   ...itemBase,
@@ -319,7 +320,7 @@ export const PermissionItem = z.object({
   options: z.array(PermissionOption),
   state: z.enum(['pending', 'selected', 'cancelled']),
   optionId: z.string().nullable(),
-  answeredBy: z.enum(['user', 'hook', 'policy', 'cancel', 'shutdown']).nullable(),
+  answeredBy: z.enum(['user', 'hook', 'policy', 'cancel', 'shutdown', 'nobody']).nullable(),
   /**
    * The attached surface that should answer (issue 8: the one that sent the prompt, else the
    * earliest attached; re-targeted when it detaches while the request is pending); null = any

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NO_ONE_COULD_ANSWER } from '../../../src/main/cli/commands/sessionOutput';
+import { sessionTitle } from '../../../src/shared/sessionTitle';
 import { runCli } from '../../support/cli';
+import { scriptedAgentCommand } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 /** What the CLI says agrees with what happens (real child processes on a temp data directory). */
@@ -31,5 +34,54 @@ describe('atrium agents list says what launching would do', () => {
     // --json keeps the wire states
     const json = runCli(['agents', 'list', '--data-dir', dataDir, '--json'], env).json as { agents: Array<{ id: string; install: { state: string } }> };
     expect(json.agents.find((a) => a.id === 'codex')?.install.state).toBe('available');
+  });
+});
+
+describe('atrium session: titles and who answered', () => {
+  function world() {
+    const base = tempDir('atrium-cli-');
+    const ws = path.join(base, 'ws');
+    fs.mkdirSync(ws);
+    const dataDir = path.join(base, 'data');
+    const { command, args } = scriptedAgentCommand(base, {
+      turns: [{ match: 'write', steps: [{ permission: { title: 'Write notes.txt', kind: 'edit' } }, { write: { path: '{{cwd}}/notes.txt', content: 'x' } }] }],
+    });
+    const cmdline = [command, ...args].map((a) => `'${a}'`).join(' ');
+    return { ws, dataDir, cmdline };
+  }
+
+  it('a session nobody named reads "Session in <workspace>" in the CLI, as in the UI (shared sessionTitle)', () => {
+    const { ws, dataDir, cmdline } = world();
+    expect(runCli(['workspace', 'add', ws, '--name', 'Web shop', '--data-dir', dataDir]).status).toBe(0);
+    const created = runCli(['session', 'new', ws, '--agent-command', cmdline, '--agent', 'fixture', '--data-dir', dataDir]);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain('  Session in Web shop  ');
+    expect(created.stdout).not.toContain('(untitled)');
+    const id = created.stdout.trim().split('\n').at(-1)!.split(' ')[0];
+
+    const listed = runCli(['session', 'list', '--data-dir', dataDir]);
+    expect(listed.stdout).toContain('  Session in Web shop  ');
+    expect(listed.stdout).toContain(sessionTitle({ title: null, cwd: ws }, 'Web shop'));
+    // your title wins, as in the UI
+    expect(runCli(['session', 'rename', id, 'Fix login', '--data-dir', dataDir]).stdout).toContain('  Fix login  ');
+  });
+
+  it('a request cancelled because the terminal has no input is recorded as no one could answer, not "by you"', () => {
+    const { ws, dataDir, cmdline } = world();
+    // no TTY, empty stdin, no --on-permission: the ask policy has no one to ask
+    const run = runCli(['session', 'new', ws, '--agent-command', cmdline, '--agent', 'fixture', '--prompt', 'please write', '--data-dir', dataDir]);
+    expect(run.stdout).toContain(`[permission] Write notes.txt: cancelled (${NO_ONE_COULD_ANSWER})`);
+    expect(run.stdout).not.toContain('by you');
+    expect(fs.existsSync(path.join(ws, 'notes.txt'))).toBe(false);
+    const id = run.stdout.split('\n').find((l) => l.includes('  fixture  '))!.split(' ')[0];
+
+    const shown = runCli(['session', 'show', id, '--data-dir', dataDir]);
+    expect(shown.stdout).toContain(`[permission] Write notes.txt: cancelled (${NO_ONE_COULD_ANSWER})`);
+    const json = runCli(['session', 'show', id, '--json', '--data-dir', dataDir]).json as { transcript: { items: Array<{ kind: string; state?: string; answeredBy?: string }> } };
+    expect(json.transcript.items.find((i) => i.kind === 'permission')).toMatchObject({ state: 'cancelled', answeredBy: 'nobody' });
+
+    // an empty line typed in answer is a person cancelling: still "by you"
+    const typed = runCli(['session', 'prompt', id, 'write again', '--data-dir', dataDir], {}, '\n');
+    expect(typed.stdout).toContain('[permission] Write notes.txt: cancelled (by you)');
   });
 });

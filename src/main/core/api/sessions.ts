@@ -26,7 +26,9 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.list': (filter) => ({ sessions: sessions.list(filter) }),
     'sessions.show': ({ sessionId }) => ({ session: sessions.show(sessionId) }),
     'sessions.transcript': ({ sessionId, ...page }) => sessions.transcript(sessionId, page),
-    'sessions.answerPermission': ({ sessionId, requestId, optionId, byPolicy }) => ({ permission: sessions.answerPermission(sessionId, requestId, optionId ?? null, byPolicy ? 'policy' : 'user') }),
+    'sessions.answerPermission': ({ sessionId, requestId, optionId, byPolicy, noOneToAsk }) => ({
+      permission: sessions.answerPermission(sessionId, requestId, optionId ?? null, byPolicy ? 'policy' : noOneToAsk && optionId === undefined ? 'nobody' : 'user'),
+    }),
     'sessions.rename': ({ sessionId, title }) => ({ session: sessions.rename(sessionId, title) }),
     'sessions.setMode': async ({ sessionId, modeId }) => ({ session: await sessions.setMode(sessionId, modeId) }),
     'sessions.setConfigOption': async ({ sessionId, configId, value }) => ({ session: await sessions.setConfigOption(sessionId, configId, value) }),

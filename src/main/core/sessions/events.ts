@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentCapabilitiesInfo, PolicyRuleRef, ResumeOutcome, SessionState, StopReason } from '../../../shared/contract';
+import type { AnsweredBy } from './permissions';
 
 /**
  * A workspace-policy notice (issue 8): rules that reached the agent, files the agent loads
@@ -43,7 +44,7 @@ export type JournalEvent =
   | { kind: 'cancel_requested'; data: { clearQueue: boolean } }
   | { kind: 'permission_requested'; data: { requestId: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; route?: PermissionRoute | null } }
   | { kind: 'permission_routed'; data: { requestId: string; route: PermissionRoute | null; reason: string } }
-  | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: 'user' | 'hook' | 'policy' | 'cancel' | 'shutdown' } }
+  | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: AnsweredBy } }
   | { kind: 'state'; data: { state: SessionState; error?: string | null } }
   | { kind: 'agent_started'; data: { pid: number | null; command: string; args: string[]; capabilities: AgentCapabilitiesInfo } }
   | { kind: 'agent_session'; data: { agentSessionId: string; via: 'new' | 'load' | 'resume'; modes: acp.SessionModeState | null; configOptions: unknown[] } }
