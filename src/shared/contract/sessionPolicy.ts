@@ -119,7 +119,7 @@ export const ExecutionInfo = z.object({
   dir: z.string(),
   /** The source project folder whose rules, trust root and approvals apply. */
   sourceDir: z.string(),
-  /** `atrium/<slug>` for a worktree, else the folder's current branch (null when not a git checkout or detached). */
+  /** `atrium/<title slug>-<first 8 characters of the session id>` for a worktree, else the folder's current branch (null when not a git checkout or detached). */
   branch: z.string().nullable(),
   /** Commit the worktree was created from, or null. */
   baseCommit: z.string().nullable(),

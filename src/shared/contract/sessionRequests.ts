@@ -56,7 +56,7 @@ export const sessionRequests = defineRequests({
         title: z.string().max(500).optional(),
         additionalDirectories: z.array(z.string().min(1)).optional(),
         prompt: z.string().min(1).optional(),
-        /** Run in a new git worktree on branch `atrium/<slug>` from the workspace's HEAD (issue 8). */
+        /** Run in a new git worktree on branch `atrium/<title slug>-<first 8 characters of the session id>` from the workspace's HEAD. */
         worktree: z.boolean().optional(),
         /** The surface creating the session (its first prompt's permission requests go there). */
         surfaceId: z.string().min(1).max(200).optional(),

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_ONE_COULD_ANSWER } from '../../../src/main/cli/commands/sessionOutput';
 import { sessionTitle } from '../../../src/shared/sessionTitle';
 import { runCli } from '../../support/cli';
+import { repoRoot } from '../../support/corpus';
 import { scriptedAgentCommand } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
@@ -83,5 +85,32 @@ describe('atrium session: titles and who answered', () => {
     // an empty line typed in answer is a person cancelling: still "by you"
     const typed = runCli(['session', 'prompt', id, 'write again', '--data-dir', dataDir], {}, '\n');
     expect(typed.stdout).toContain('[permission] Write notes.txt: cancelled (by you)');
+  });
+});
+
+describe('the worktree branch name: help, README and git agree', () => {
+  const RULE = 'atrium/<title slug>-<first 8 characters of the session id>';
+
+  it('session new --worktree creates the branch --help and the README describe', () => {
+    const base = tempDir('atrium-cli-');
+    const ws = path.join(base, 'ws');
+    fs.mkdirSync(ws);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+    git('init', '-q');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a\n');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'first');
+    const dataDir = path.join(base, 'data');
+    const { command, args } = scriptedAgentCommand(base, { turns: [] });
+    const cmdline = [command, ...args].map((a) => `'${a}'`).join(' ');
+
+    expect(runCli(['session', 'new', '--help']).stdout.replace(/\s+/g, ' ')).toContain(RULE);
+    expect(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain(`branch \`${RULE}\``);
+
+    const created = runCli(['session', 'new', ws, '--worktree', '--title', 'Fix the Login!', '--agent-command', cmdline, '--agent', 'fixture', '--json', '--data-dir', dataDir]);
+    expect(created.status, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { session: { id: string } }).session.id;
+    const first8 = id.replace(/[^a-zA-Z0-9]/g, '').slice(0, 8).toLowerCase();
+    expect(git('branch', '--list', 'atrium/*', '--format=%(refname:short)').trim()).toBe(`atrium/fix-the-login-${first8}`);
   });
 });

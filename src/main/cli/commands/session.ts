@@ -40,7 +40,7 @@ export function registerSessionCommands(program: Command): void {
     .option('--on-permission <policy>', 'ask | allow-once | reject', 'ask')
     .option('--mode <id>', 'session mode to select')
     .option('--title <title>', 'session title')
-    .option('--worktree', 'run in a new git worktree on branch atrium/<slug>, created from the folder\'s HEAD')
+    .option('--worktree', 'run in a new git worktree on branch atrium/<title slug>-<first 8 characters of the session id> (atrium/<those 8> without --title; -2, -3… when taken), created from the folder\'s HEAD, stored in <data dir>/worktrees/<session id>')
     .action((dir: string, opts: RunOptions & { agent?: string; agentCommand?: string; prompt?: string; mode?: string; title?: string; worktree?: boolean }) =>
       runWithEngine(opts, async (ctx) => {
         const policy = checkPolicy(opts.onPermission);

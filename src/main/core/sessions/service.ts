@@ -160,8 +160,8 @@ export class SessionService {
   /**
    * Creates a session and starts its agent in the background (state `starting`; progress via
    * events). A `prompt` is queued as the first turn. With `worktree`, the session runs in a new git
-   * worktree on branch `atrium/<slug>` created from the workspace's HEAD (issue 8), and its cwd is
-   * that worktree's counterpart of the chosen folder.
+   * worktree on branch `atrium/<title slug>-<first 8 characters of the session id>` created from the
+   * workspace's HEAD, and its cwd is that worktree's counterpart of the chosen folder.
    * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED | NOT_FOUND (workspace) | PATH_* (folder) | WORKTREE_FAILED
    */
   create(input: { workspaceId?: string; cwd?: string; agentId: string; modeId?: string; title?: string; additionalDirectories?: string[]; prompt?: string; worktree?: boolean; surfaceId?: string }): Session {
