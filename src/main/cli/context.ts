@@ -1,10 +1,14 @@
 import os from 'node:os';
 import type { Command } from 'commander';
+import { requests, type RequestName, type ResultOf } from '../../shared/contract';
 import { AtriumError, toWireError } from '../../shared/errors';
 import { resolveDataDir } from '../core/dataDir';
 import { createDispatcher, type Dispatcher } from '../core/dispatcher';
 import { createEngine, type Engine } from '../core/engine';
 import { APP_VERSION } from '../core/version';
+
+/** Where the data directory is when `--data-dir` is absent, in `resolveDataDir`'s order (the CLI has no Electron `userData`). */
+export const DATA_DIR_DEFAULTS = '$ATRIUM_DATA_DIR, else $XDG_CONFIG_HOME/atrium, else ~/.config/atrium';
 
 /** Options every subcommand accepts. */
 export interface GlobalOptions {
@@ -15,7 +19,7 @@ export interface GlobalOptions {
 /** Adds `--data-dir` and `--json` to a subcommand (every subcommand takes both). */
 export function withGlobalOptions(cmd: Command): Command {
   return cmd
-    .option('--data-dir <dir>', 'where Atrium keeps its database (default: $ATRIUM_DATA_DIR or ~/.config/atrium)')
+    .option('--data-dir <dir>', `where Atrium keeps its database (default: ${DATA_DIR_DEFAULTS})`)
     .option('--json', 'print machine-readable JSON on stdout');
 }
 
@@ -57,7 +61,7 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
   try {
     const dataDir = resolveDataDir({ flag: opts.dataDir });
     engine = createEngine({ dataDir });
-    const dispatcher = createDispatcher(engine, cliHostHandlers(dataDir));
+    const dispatcher = usageCheckingDispatcher(createDispatcher(engine, cliHostHandlers(dataDir)));
     await fn({
       engine,
       dispatcher,
@@ -73,6 +77,26 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
     await closeEngine(engine);
     phase = 'closed';
   }
+}
+
+/**
+ * The engine's dispatcher, except that params the contract's schema rejects are a usage error (exit
+ * 2): every value a CLI command passes comes from its arguments and options, so a value the request
+ * refuses (an empty `--name`, a title too long) is bad usage, as commander's own errors are. Errors
+ * the handlers raise keep exit code 1.
+ */
+function usageCheckingDispatcher(inner: Dispatcher): Dispatcher {
+  return {
+    dispatch: (method, params, context) => inner.dispatch(method, params, context),
+    call: async <M extends RequestName>(method: M, params: unknown): Promise<ResultOf<M>> => {
+      const parsed = Object.hasOwn(requests, method) ? requests[method].params.safeParse(params ?? {}) : null;
+      if (parsed && !parsed.success) {
+        const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+        throw new CliError(`Invalid value (${method}): ${detail}. See the command's --help.`, 2);
+      }
+      return inner.call(method, params);
+    },
+  };
 }
 
 /**

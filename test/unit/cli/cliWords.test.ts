@@ -12,7 +12,7 @@ import { tempDir } from '../../support/tempDir';
 /** What the CLI says agrees with what happens (real child processes on a temp data directory). */
 
 describe('atrium agents list says what launching would do', () => {
-  it('a preset neither installed nor on PATH is "not installed" with the install command; one on PATH is installed (path)', () => {
+  it('a preset neither installed nor on PATH is "not installed" with the install command; one on PATH is installed (path)', { timeout: 180_000 }, () => {
     const dataDir = tempDir('atrium-cli-');
     const bin = tempDir('atrium-bin-');
     const qwen = path.join(bin, 'qwen');
@@ -52,7 +52,7 @@ describe('atrium session: titles and who answered', () => {
     return { ws, dataDir, cmdline };
   }
 
-  it('a session nobody named reads "Session in <workspace>" in the CLI, as in the UI (shared sessionTitle)', () => {
+  it('a session nobody named reads "Session in <workspace>" in the CLI, as in the UI (shared sessionTitle)', { timeout: 180_000 }, () => {
     const { ws, dataDir, cmdline } = world();
     expect(runCli(['workspace', 'add', ws, '--name', 'Web shop', '--data-dir', dataDir]).status).toBe(0);
     const created = runCli(['session', 'new', ws, '--agent-command', cmdline, '--agent', 'fixture', '--data-dir', dataDir]);
@@ -68,7 +68,7 @@ describe('atrium session: titles and who answered', () => {
     expect(runCli(['session', 'rename', id, 'Fix login', '--data-dir', dataDir]).stdout).toContain('  Fix login  ');
   });
 
-  it('a request cancelled because the terminal has no input is recorded as no one could answer, not "by you"', () => {
+  it('a request cancelled because the terminal has no input is recorded as no one could answer, not "by you"', { timeout: 180_000 }, () => {
     const { ws, dataDir, cmdline } = world();
     // no TTY, empty stdin, no --on-permission: the ask policy has no one to ask
     const run = runCli(['session', 'new', ws, '--agent-command', cmdline, '--agent', 'fixture', '--prompt', 'please write', '--data-dir', dataDir]);
@@ -91,7 +91,7 @@ describe('atrium session: titles and who answered', () => {
 describe('the worktree branch name: help, README and git agree', () => {
   const RULE = 'atrium/<title slug>-<first 8 characters of the session id>';
 
-  it('session new --worktree creates the branch --help and the README describe', () => {
+  it('session new --worktree creates the branch --help and the README describe', { timeout: 180_000 }, () => {
     const base = tempDir('atrium-cli-');
     const ws = path.join(base, 'ws');
     fs.mkdirSync(ws);
@@ -112,5 +112,41 @@ describe('the worktree branch name: help, README and git agree', () => {
     const id = (JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { session: { id: string } }).session.id;
     const first8 = id.replace(/[^a-zA-Z0-9]/g, '').slice(0, 8).toLowerCase();
     expect(git('branch', '--list', 'atrium/*', '--format=%(refname:short)').trim()).toBe(`atrium/fix-the-login-${first8}`);
+  });
+});
+
+describe('usage errors exit 2, as README "Command line" and --help say', () => {
+  it('unknown option, missing argument and bad values (commander, the command, the request schema) all exit 2', { timeout: 180_000 }, () => {
+    const dataDir = tempDir('atrium-cli-');
+    const folder = tempDir();
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+    expect(runCli(['--help']).stdout).toContain('2 bad usage (unknown command or option, missing argument, bad value)');
+    expect(cli('workspace', 'list', '--bogus').status).toBe(2);
+    expect(cli('workspace', 'add').status).toBe(2);
+
+    const emptyName = cli('workspace', 'add', folder, '--name', '', '--json');
+    expect(emptyName.status).toBe(2);
+    expect(emptyName.json).toMatchObject({ error: { code: 'USAGE' } });
+    expect(emptyName.stderr).toContain('name: ');
+    expect((cli('workspace', 'list', '--json').json as { workspaces: unknown[] }).workspaces).toEqual([]);
+
+    const badEnv = cli('agents', 'define', 'mine', 'true', '--env', 'NOEQUALS');
+    expect(badEnv.status).toBe(2);
+    expect(badEnv.stderr).toContain('--env takes NAME=VALUE, not "NOEQUALS"');
+    expect((cli('agents', 'list', '--json').json as { agents: Array<{ id: string }> }).agents.map((a) => a.id)).not.toContain('mine');
+
+    // a failure that is not bad usage keeps exit 1
+    expect(cli('workspace', 'add', path.join(folder, 'missing')).status).toBe(1);
+  });
+});
+
+describe('--help names every default of the data directory', () => {
+  it('says $XDG_CONFIG_HOME/atrium, and the CLI uses it when --data-dir and $ATRIUM_DATA_DIR are absent', { timeout: 180_000 }, () => {
+    const rule = '$ATRIUM_DATA_DIR, else $XDG_CONFIG_HOME/atrium, else ~/.config/atrium';
+    expect(runCli(['--help']).stdout.replace(/\s+/g, ' ')).toContain(rule);
+    expect(runCli(['workspace', 'list', '--help']).stdout.replace(/\s+/g, ' ')).toContain(rule);
+    const xdg = tempDir('atrium-xdg-');
+    expect(runCli(['workspace', 'add', tempDir()], { ATRIUM_DATA_DIR: '', XDG_CONFIG_HOME: xdg }).status).toBe(0);
+    expect(fs.existsSync(path.join(xdg, 'atrium', 'atrium.db'))).toBe(true);
   });
 });

@@ -73,7 +73,7 @@ describe('atrium workspace (real child process)', () => {
 });
 
 describe('atrium workspace add --name on a folder already listed', () => {
-  it('renames it and says so (human and --json); the same name or no --name changes nothing', () => {
+  it('renames it and says so (human and --json); the same name or no --name changes nothing', { timeout: 180_000 }, () => {
     const dataDir = tempDir('atrium-cli-');
     const folder = tempDir();
     const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { AgentSummary } from '../../../shared/contract';
-import { runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
+import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /** `atrium agents list|install|define|remove`: the agents Atrium can launch. */
 export function registerAgentsCommands(program: Command): void {
@@ -34,7 +34,13 @@ export function registerAgentsCommands(program: Command): void {
     .option('--env <NAME=VALUE...>', 'extra environment variables for the agent')
     .action((id: string, command: string, args: string[], opts: GlobalOptions & { name?: string; env?: string[] }) =>
       runWithEngine(opts, async ({ dispatcher, print }) => {
-        const env = Object.fromEntries((opts.env ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+        const env = Object.fromEntries(
+          (opts.env ?? []).map((kv) => {
+            const eq = kv.indexOf('=');
+            if (eq < 1) throw new CliError(`--env takes NAME=VALUE, not "${kv}".`, 2);
+            return [kv.slice(0, eq), kv.slice(eq + 1)];
+          }),
+        );
         const { agent } = await dispatcher.call('agents.define', { id, name: opts.name, command, args, env });
         print({ agent }, () => `Defined: ${describeAgent(agent)}`);
       }),
