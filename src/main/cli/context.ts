@@ -1,6 +1,5 @@
 import os from 'node:os';
 import type { Command } from 'commander';
-import { requests, type RequestName, type ResultOf } from '../../shared/contract';
 import { AtriumError, toWireError } from '../../shared/errors';
 import { resolveDataDir } from '../core/dataDir';
 import { createDispatcher, type Dispatcher } from '../core/dispatcher';
@@ -61,7 +60,7 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
   try {
     const dataDir = resolveDataDir({ flag: opts.dataDir });
     engine = createEngine({ dataDir });
-    const dispatcher = usageCheckingDispatcher(createDispatcher(engine, cliHostHandlers(dataDir)));
+    const dispatcher = createDispatcher(engine, cliHostHandlers(dataDir));
     await fn({
       engine,
       dispatcher,
@@ -77,26 +76,6 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
     await closeEngine(engine);
     phase = 'closed';
   }
-}
-
-/**
- * The engine's dispatcher, except that params the contract's schema rejects are a usage error (exit
- * 2): every value a CLI command passes comes from its arguments and options, so a value the request
- * refuses (an empty `--name`, a title too long) is bad usage, as commander's own errors are. Errors
- * the handlers raise keep exit code 1.
- */
-function usageCheckingDispatcher(inner: Dispatcher): Dispatcher {
-  return {
-    dispatch: (method, params, context) => inner.dispatch(method, params, context),
-    call: async <M extends RequestName>(method: M, params: unknown): Promise<ResultOf<M>> => {
-      const parsed = Object.hasOwn(requests, method) ? requests[method].params.safeParse(params ?? {}) : null;
-      if (parsed && !parsed.success) {
-        const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-        throw new CliError(`Invalid value (${method}): ${detail}. See the command's --help.`, 2);
-      }
-      return inner.call(method, params);
-    },
-  };
 }
 
 /**
@@ -121,9 +100,14 @@ async function closeEngine(engine: Engine | null): Promise<void> {
   }
 }
 
-/** Prints an error the CLI way and sets the exit code. */
+/**
+ * Prints an error the CLI way and sets the exit code: a {@link CliError}'s own, 2 for
+ * `INVALID_PARAMS` (the request refused a value the command line supplied: an empty `--name`, a
+ * malformed `--digest`, a flag that does not apply to the session named; the wire code is kept),
+ * else 1.
+ */
 export function reportError(error: unknown, json: boolean): void {
-  const exitCode = error instanceof CliError ? error.exitCode : 1;
+  const exitCode = error instanceof CliError ? error.exitCode : error instanceof AtriumError && error.code === 'INVALID_PARAMS' ? 2 : 1;
   const wire = error instanceof CliError ? { code: exitCode === 2 ? 'USAGE' : 'FAILED', message: error.message } : toWireError(error);
   if (json) process.stdout.write(`${JSON.stringify({ error: wire })}\n`);
   process.stderr.write(`atrium: ${wire.message}\n`);

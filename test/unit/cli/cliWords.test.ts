@@ -126,7 +126,7 @@ describe('usage errors exit 2, as README "Command line" and --help say', () => {
 
     const emptyName = cli('workspace', 'add', folder, '--name', '', '--json');
     expect(emptyName.status).toBe(2);
-    expect(emptyName.json).toMatchObject({ error: { code: 'USAGE' } });
+    expect(emptyName.json).toMatchObject({ error: { code: 'INVALID_PARAMS' } });
     expect(emptyName.stderr).toContain('name: ');
     expect((cli('workspace', 'list', '--json').json as { workspaces: unknown[] }).workspaces).toEqual([]);
 
