@@ -140,7 +140,7 @@ export class SessionPrinter {
   }
 
   /**
-   * Answers a request addressed to this surface or to any (issue 8 routing; `target` is the event's
+   * Answers a request addressed to this surface or to any (`target` is the event's
    * `surfaceId`, else the item's); one addressed elsewhere gets a line naming where it waits. A
    * re-targeted request arrives again: it is answered once, and answered here when it moves here.
    */

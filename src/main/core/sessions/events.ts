@@ -3,7 +3,7 @@ import type { AgentCapabilitiesInfo, PolicyRuleRef, ResumeOutcome, SessionState,
 import type { AnsweredBy } from './permissions';
 
 /**
- * A workspace-policy notice (issue 8): rules that reached the agent, files the agent loads
+ * A workspace-policy notice: rules that reached the agent, files the agent loads
  * natively, hooks skipped or deciding, withheld MCP servers, accepted rule changes, idle shutdown.
  * Projected as a `notice` transcript item with the same fields. Never carries rule bodies.
  */
@@ -18,7 +18,7 @@ export interface PolicyNoticeData {
 }
 
 /**
- * Where a permission request should be answered (issue 8): an attached surface, recorded with the
+ * Where a permission request should be answered: an attached surface, recorded with the
  * request (`permission_requested.route`) and again when it is re-targeted (`permission_routed`,
  * after that surface detached). A null route means any surface; events written before routes were
  * recorded have none (read as null).

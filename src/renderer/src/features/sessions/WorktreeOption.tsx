@@ -11,8 +11,8 @@ export function useWorkspaceGit(workspaceId: string): GitInfo | null {
 }
 
 /**
- * Where a new session will run, in one sentence that follows the worktree checkbox (issue 8
- * "Execution workspaces"): the workspace folder itself, or a new git worktree on a branch
+ * Where a new session will run, in one sentence that follows the worktree checkbox: the
+ * workspace folder itself, or a new git worktree on a branch
  * `atrium/<title slug>-<session id>` from the folder's current HEAD, stored under Atrium's data
  * folder, with rules, trust and approvals taken from the workspace (the source project).
  */
