@@ -11,7 +11,7 @@ import { connectionParams } from './server/server';
  * dispatcher before they reach the engine; failures come back as `{ok:false, error:{code,message}}`
  * (never a stack). Session surfaces a window attached (`sessions.attach`, `sessions.pickup`) are
  * detached when its page goes away: webContents destroyed (window closed), renderer crashed, or a
- * new document loaded (reload), so a session never lists a window that no longer shows it (issue 8).
+ * new document loaded (reload), so a session never lists a window that no longer shows it.
  * Returns a function that unbinds everything.
  */
 export function bindContract(

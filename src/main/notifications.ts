@@ -7,8 +7,8 @@ const MAX_REMEMBERED = 500;
 
 /**
  * Raises a desktop notification when an agent asks for permission and no Atrium window is focused
- * (issue 7: "a request arriving while no window is open waits and raises a desktop notification").
- * Only requests this desktop app should answer are announced (issue 8 routing): addressed to a
+ * ("a request arriving while no window is open waits and raises a desktop notification").
+ * Only requests this desktop app should answer are announced: addressed to a
  * desktop-window surface (`surfaceKind` `app`; only this app's windows attach as `app`, browser tabs
  * of the pickup server attach as `browser`, terminals as `cli`) or to no surface (null = any). A
  * request addressed to a browser tab or a terminal is left to it, and notified once it is

@@ -6,7 +6,7 @@ import type { Engine } from './core/engine';
 import { startServer, type RunningServer } from './server/server';
 
 /**
- * The desktop app's on-demand browser server ("Allow pickup from a browser", issue 8): the same
+ * The desktop app's on-demand browser server ("Allow pickup from a browser"): the same
  * server `atrium serve` runs (loopback only, token, origin checks), on the desktop's engine, so a
  * session handed over on the desktop can be picked up in a browser tab or by `atrium session pickup`
  * (it writes `<data dir>/server.json`, 0600). `set(true)` starts it once and returns its URL with the

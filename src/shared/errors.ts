@@ -21,7 +21,7 @@ export const ERROR_CODES = [
   'NOT_A_FILE',
   'RESOURCE_CAPACITY',
   'RULE_PROVENANCE_MISMATCH',
-  // sessions (issue 7)
+  // sessions
   'AGENT_NOT_FOUND',
   'AGENT_NOT_INSTALLED',
   'AGENT_INSTALL_FAILED',
@@ -34,19 +34,19 @@ export const ERROR_CODES = [
   'PERMISSION_NOT_FOUND',
   'PATH_OUTSIDE_SESSION',
   'SESSION_HOSTED_ELSEWHERE',
-  // sessions that obey the workspace (issue 8)
+  // sessions that obey the workspace
   'PROMPT_BLOCKED',
   'WORKTREE_FAILED',
   'WORKTREE_DIRTY',
   'HANDOVER_INVALID',
   'HANDOVER_RATE_LIMITED',
   'HANDOVER_REQUIRED',
-  // hooks (issue 6)
+  // hooks
   'HOOK_DIGEST_MISMATCH',
   'HOOK_INVALID',
   'HOOK_NOT_APPROVED',
   'HOOK_UNCOVERED',
-  // extensions (issue 5)
+  // extensions
   'EXTENSION_CHANGED',
   'COMMAND_NOT_CONFIRMED',
 ] as const;

@@ -6,6 +6,9 @@ import { createDispatcher, type Dispatcher } from '../core/dispatcher';
 import { createEngine, type Engine } from '../core/engine';
 import { APP_VERSION } from '../core/version';
 
+/** Where the data directory is when `--data-dir` is absent, in `resolveDataDir`'s order (the CLI has no Electron `userData`). */
+export const DATA_DIR_DEFAULTS = '$ATRIUM_DATA_DIR, else $XDG_CONFIG_HOME/atrium, else ~/.config/atrium';
+
 /** Options every subcommand accepts. */
 export interface GlobalOptions {
   dataDir?: string;
@@ -15,7 +18,7 @@ export interface GlobalOptions {
 /** Adds `--data-dir` and `--json` to a subcommand (every subcommand takes both). */
 export function withGlobalOptions(cmd: Command): Command {
   return cmd
-    .option('--data-dir <dir>', 'where Atrium keeps its database (default: $ATRIUM_DATA_DIR or ~/.config/atrium)')
+    .option('--data-dir <dir>', `where Atrium keeps its database (default: ${DATA_DIR_DEFAULTS})`)
     .option('--json', 'print machine-readable JSON on stdout');
 }
 
@@ -97,9 +100,14 @@ async function closeEngine(engine: Engine | null): Promise<void> {
   }
 }
 
-/** Prints an error the CLI way and sets the exit code. */
+/**
+ * Prints an error the CLI way and sets the exit code: a {@link CliError}'s own, 2 for
+ * `INVALID_PARAMS` (the request refused a value the command line supplied: an empty `--name`, a
+ * malformed `--digest`, a flag that does not apply to the session named; the wire code is kept),
+ * else 1.
+ */
 export function reportError(error: unknown, json: boolean): void {
-  const exitCode = error instanceof CliError ? error.exitCode : 1;
+  const exitCode = error instanceof CliError ? error.exitCode : error instanceof AtriumError && error.code === 'INVALID_PARAMS' ? 2 : 1;
   const wire = error instanceof CliError ? { code: exitCode === 2 ? 'USAGE' : 'FAILED', message: error.message } : toWireError(error);
   if (json) process.stdout.write(`${JSON.stringify({ error: wire })}\n`);
   process.stderr.write(`atrium: ${wire.message}\n`);

@@ -5,7 +5,7 @@ import type { Engine } from '../core/engine';
 import { describeHost, type SessionHost } from '../core/sessions/ownership';
 import { CliError } from './context';
 import { readServerInfo, RemoteAtrium, type ServerInfo } from './remote';
-import { SessionPrinter, type PermissionPolicy, type SessionFeed } from './commands/sessionOutput';
+import { answerParams, SessionPrinter, type PermissionPolicy, type SessionFeed } from './commands/sessionOutput';
 
 /**
  * Where a CLI command on a session must run: here (nobody else hosts it), at the live host's
@@ -168,8 +168,7 @@ class ForwardedTurn {
         this.printerListeners.add(listener);
         return () => this.printerListeners.delete(listener);
       },
-      answerPermission: (sessionId, requestId, optionId, byPolicy) =>
-        this.client.call('sessions.answerPermission', optionId === null ? { sessionId, requestId, cancelled: true, byPolicy } : { sessionId, requestId, optionId, byPolicy }),
+      answerPermission: (sessionId, requestId, optionId, by) => this.client.call('sessions.answerPermission', answerParams(sessionId, requestId, optionId, by)),
     };
   }
 

@@ -9,17 +9,27 @@ import { registerServeCommand } from './commands/serve';
 import { registerSessionCommands } from './commands/session';
 import { registerTrustCommands } from './commands/trust';
 import { registerWorkspaceCommands } from './commands/workspace';
+import { DATA_DIR_DEFAULTS } from './context';
 
 /**
  * The `atrium` command line. Each capability registers its own subcommand module below.
- * Exit codes: 0 success, 1 failure (message on stderr), 2 bad usage.
+ * Exit codes: 0 success, 1 failure (message on stderr), 2 bad usage (unknown command or option,
+ * missing argument, bad value: commander's errors and a command's own checks alike).
  */
 export function buildProgram(): Command {
   const program = new Command('atrium')
     .description('Atrium: control room and trust anchor for AI coding agents')
     .version(APP_VERSION)
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .addHelpText(
+      'after',
+      [
+        '',
+        `Data directory: --data-dir DIR, else ${DATA_DIR_DEFAULTS}.`,
+        'Exit codes: 0 success, 1 failure (message on stderr), 2 bad usage (unknown command or option, missing argument, bad value).',
+      ].join('\n'),
+    );
   registerWorkspaceCommands(program);
   registerServeCommand(program);
   registerTrustCommands(program);

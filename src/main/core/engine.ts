@@ -66,29 +66,29 @@ export interface Engine {
   readonly store: Store;
   readonly bus: EventBus;
   readonly workspaces: WorkspaceService;
-  /** Folder trust: decisions, resolution, audit history (issue 3). */
+  /** Folder trust: decisions, resolution, audit history. */
   readonly trust: TrustService;
   /**
    * Restricted mode's gate: every capability that reads repository-supplied resources asks it
    * before activating them. The TrustService unless overridden by `EngineOptions.trustGate`.
    */
   readonly trustGate: TrustGate;
-  /** Per-workspace resource bundles (rule catalog first), watched and rebuilt on change (issue 4 §1). */
+  /** Per-workspace resource bundles (rule catalog first), watched and rebuilt on change. */
   readonly resources: WorkspaceResourcesCache;
-  /** Project rule catalog answers in the contract's shapes (issue 4). */
+  /** Project rule catalog answers in the contract's shapes. */
   readonly rules: RulesService;
-  /** Agents and ACP sessions: launch, live state, permissions, durable history, resume (issue 7). */
+  /** Agents and ACP sessions: launch, live state, permissions, durable history, resume. */
   readonly sessions: SessionService;
   /**
-   * Hook trust by content digest (issue 6): listings, approvals, audit, runs, MCP server approval.
+   * Hook trust by content digest: listings, approvals, audit, runs, MCP server approval.
    * For the session runtime: `approvedHooksFor(target)`, `run(event, input, {workspaceId, sessionId})`,
    * `approvedMcpServers(target)`, `isMcpServerApproved(target, name)`.
    */
   readonly hooks: HookService;
-  /** Skills, commands, subagents, plugins, MCP/LSP servers and output styles of the resource bundle (issue 5). */
+  /** Skills, commands, subagents, plugins, MCP/LSP servers and output styles of the resource bundle. */
   readonly extensions: ExtensionsService;
   /**
-   * Sessions that obey the workspace (issue 8): snapshots and provenance, rules injection and the
+   * Sessions that obey the workspace: snapshots and provenance, rules injection and the
    * first-write barrier, approved hooks and MCP servers in sessions, worktrees, attached surfaces,
    * handover codes and the idle-shutdown setting. Wired into `sessions` through its hook seam.
    */

@@ -9,7 +9,7 @@ interface Held {
 const keyOf = (h: Held) => `${h.sessionId}\u0000${h.surfaceId}`;
 
 /**
- * Which session surfaces each transport connection attached (issue 8 handover), so that a browser
+ * Which session surfaces each transport connection attached, so that a browser
  * tab that goes away (tab closed, reload, network gone: its WebSocket closes) or a desktop window
  * whose webContents is destroyed stops being listed as attached — otherwise permission requests
  * would keep being routed to a surface nobody looks at.

@@ -1,5 +1,5 @@
 /**
- * Extensions in the workspace resource bundle (issue 5): skills, custom commands, subagents,
+ * Extensions in the workspace resource bundle: skills, custom commands, subagents,
  * plugins, MCP servers, output styles and LSP servers, as the bundle holds them. Paths are relative
  * to the workspace folder with `/` separators; user-level files appear as `~/…`. Project files are
  * listed only when the folder is trusted (restricted mode lists nothing from the project).

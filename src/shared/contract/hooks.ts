@@ -3,7 +3,7 @@ import { defineEvents, defineRequests } from './define';
 import { HookUncovered, TrustWarning } from './trust';
 
 /**
- * Hook trust by content digest (issue 6). Every hook handler (and every MCP server a repository
+ * Hook trust by content digest. Every hook handler (and every MCP server a repository
  * file declares) is listed literally with a digest: `"sha256:" +` hex SHA-256 of canonical JSON of
  * its definition, its source and the bytes of every script its command runs. A hook runs only while
  * its current digest is approved for its trust root (user-level hooks: the home directory).

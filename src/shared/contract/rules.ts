@@ -1,5 +1,5 @@
 /**
- * Project rule catalog requests and events (issue 4 §6). Paths inside results are relative to the
+ * Project rule catalog requests and events. Paths inside results are relative to the
  * catalog root (the git work tree containing the workspace) with `/` separators; user-level files
  * appear as `~/…`. Path inputs (`path`, `from`, `prefix`) are absolute or relative to the
  * workspace folder. The CLI `atrium rules list|explain|lint --json` prints exactly these results.
@@ -58,7 +58,7 @@ export const RuleImportInfo = z.object({
   line: z.number().int(),
 });
 
-/** A catalog entry (issue 4 §6 `rules list` file shape, plus display extras). */
+/** A catalog entry (the `rules list --json` file shape, plus display extras). */
 export const RuleFileInfo = z.object({
   id: z.string(),
   path: z.string(),
@@ -110,7 +110,7 @@ export const RulesListResult = z.object({
   warnings: z.array(RuleFinding),
   /**
    * Instruction files of other tools (`.windsurfrules`, `.clinerules`, …) that the trust review
-   * counts but this catalog does not read, by design (issue 4 §2 table). Root-relative paths.
+   * counts but this catalog does not read, by design. Root-relative paths.
    */
   otherTools: z.array(z.object({ path: z.string(), tool: z.string() })),
   /**
@@ -171,7 +171,7 @@ export const RuleAgentViewFile = z.object({
   truncatedAt: z.number().int().nullable(),
 });
 
-/** What an agent would load from a start folder (issue 4 §4). */
+/** What an agent would load from a start folder. */
 export const RuleAgentView = z.object({
   agent: RuleAgentName,
   fromDir: z.string(),
@@ -203,7 +203,7 @@ export const RuleReferenceInfo = z.object({ id: z.string(), relativePath: z.stri
 
 const Budget = z.object({ maxBytes: z.number().int().nullable(), usedBytes: z.number().int() });
 
-/** `rules explain` (issue 4 §6), plus the skipped files, references and budgets for the UI. */
+/** `rules explain`, plus the skipped files, references and budgets for the UI. */
 export const RulesExplainResult = z.object({
   root: z.string(),
   agent: RuleExplainAgent,

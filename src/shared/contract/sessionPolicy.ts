@@ -5,7 +5,7 @@ import { HookDecision, HookEvent, HookSkipReason, HookState, McpServerState } fr
 import { PolicyRuleRef, Session } from './sessions';
 
 /**
- * Sessions that obey the workspace (issue 8): what a session was given when it was created (an
+ * Sessions that obey the workspace: what a session was given when it was created (an
  * immutable snapshot of the workspace's rules, approved hooks and approved MCP servers), which
  * contextual rules it loaded since, where it runs (the workspace folder or a git worktree), who is
  * attached to it (handover), and the fail-closed state after a static rule changed under a
@@ -119,7 +119,7 @@ export const ExecutionInfo = z.object({
   dir: z.string(),
   /** The source project folder whose rules, trust root and approvals apply. */
   sourceDir: z.string(),
-  /** `atrium/<slug>` for a worktree, else the folder's current branch (null when not a git checkout or detached). */
+  /** `atrium/<title slug>-<first 8 characters of the session id>` for a worktree, else the folder's current branch (null when not a git checkout or detached). */
   branch: z.string().nullable(),
   /** Commit the worktree was created from, or null. */
   baseCommit: z.string().nullable(),
@@ -247,11 +247,11 @@ export const SessionSettings = z.object({
 export type SessionSettings = z.infer<typeof SessionSettings>;
 
 // ---------------------------------------------------------------------------------------------
-// Workspace commands and skills in a session (issues 5 and 8)
+// Workspace commands and skills in a session
 
 /**
  * A workspace custom command or user-invocable skill a session offers in its "/" menu, from the
- * session's snapshot (issue 8: later disk edits never change what the session was given).
+ * session's snapshot (later disk edits never change what the session was given).
  */
 export const SessionCommand = z.object({
   /** Unique among the session's commands and skills: `frontend/x`, `plugin:p:x`, a skill's folder name. */
@@ -388,7 +388,7 @@ export const sessionPolicyRequests = defineRequests({
     params: SessionSettings.partial(),
     result: SessionSettings,
   },
-  // workspace commands and skills in a session (issues 5 and 8)
+  // workspace commands and skills in a session
   'sessions.commands': {
     description: "The workspace's custom commands and user-invocable skills from the session's snapshot (the current bundle, marked `current`, until the snapshot exists in this process).",
     params: z.object(sessionRef),

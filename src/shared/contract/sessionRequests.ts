@@ -56,7 +56,7 @@ export const sessionRequests = defineRequests({
         title: z.string().max(500).optional(),
         additionalDirectories: z.array(z.string().min(1)).optional(),
         prompt: z.string().min(1).optional(),
-        /** Run in a new git worktree on branch `atrium/<slug>` from the workspace's HEAD (issue 8). */
+        /** Run in a new git worktree on branch `atrium/<title slug>-<first 8 characters of the session id>` from the workspace's HEAD. */
         worktree: z.boolean().optional(),
         /** The surface creating the session (its first prompt's permission requests go there). */
         surfaceId: z.string().min(1).max(200).optional(),
@@ -117,9 +117,9 @@ export const sessionRequests = defineRequests({
     result: z.object({ items: z.array(TranscriptItem), total: z.number().int(), hasBefore: z.boolean(), hasAfter: z.boolean() }),
   },
   'sessions.answerPermission': {
-    description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`. `byPolicy`: a fixed policy answered (a terminal's `--on-permission`), not a person; recorded as `answeredBy: policy`.",
+    description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`. `byPolicy`: a fixed policy answered (a terminal's `--on-permission`), not a person; recorded as `answeredBy: policy`. `noOneToAsk` (with `cancelled`): the surface that had to ask had no one to ask (a terminal whose input ended); recorded as `answeredBy: nobody`.",
     params: z
-      .object({ ...sessionRef, requestId: z.string().min(1), optionId: z.string().min(1).optional(), cancelled: z.boolean().optional(), byPolicy: z.boolean().optional() })
+      .object({ ...sessionRef, requestId: z.string().min(1), optionId: z.string().min(1).optional(), cancelled: z.boolean().optional(), byPolicy: z.boolean().optional(), noOneToAsk: z.boolean().optional() })
       .refine((v) => (v.optionId !== undefined) !== (v.cancelled === true), { message: 'Give "optionId" or "cancelled": true.' }),
     result: z.object({ permission: PermissionItem }),
   },

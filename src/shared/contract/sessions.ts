@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Agent sessions over ACP (issue 7). Atrium launches ACP agents as child processes, speaks the Agent
+ * Agent sessions over ACP. Atrium launches ACP agents as child processes, speaks the Agent
  * Client Protocol as the client, and keeps a durable record of every session: an append-only event
  * log plus projections (transcript items, tool calls, plan, modes, usage) so a session opens without
  * replaying its log. Every surface (UI, browser, CLI) sees the same shapes below.
@@ -304,7 +304,8 @@ export const PlanItem = z.object({
  * A permission request as a card: the tool call's title, kind, locations and diffs plus the agent's
  * options. `state` is `pending` until answered; `answeredBy` says who answered (`user`, `hook`,
  * `policy` = a terminal's `--on-permission allow-once|reject`, `cancel` = the turn was cancelled,
- * `shutdown` = the agent or Atrium stopped first).
+ * `shutdown` = the agent or Atrium stopped first, `nobody` = cancelled because no one could answer:
+ * the terminal that had to ask had no input, e.g. a CLI run without a TTY and without `--on-permission`).
  */
 export const PermissionItem = z.object({
   ...itemBase,
@@ -319,9 +320,9 @@ export const PermissionItem = z.object({
   options: z.array(PermissionOption),
   state: z.enum(['pending', 'selected', 'cancelled']),
   optionId: z.string().nullable(),
-  answeredBy: z.enum(['user', 'hook', 'policy', 'cancel', 'shutdown']).nullable(),
+  answeredBy: z.enum(['user', 'hook', 'policy', 'cancel', 'shutdown', 'nobody']).nullable(),
   /**
-   * The attached surface that should answer (issue 8: the one that sent the prompt, else the
+   * The attached surface that should answer (the one that sent the prompt, else the
    * earliest attached; re-targeted when it detaches while the request is pending); null = any
    * surface. Recorded with the request, so a surface opened later routes from the item itself.
    * Absent on items recorded before Atrium kept it (treat as null).
@@ -335,7 +336,7 @@ export const PermissionItem = z.object({
 export type PermissionItem = z.infer<typeof PermissionItem>;
 
 /**
- * A reference to a rule file a session was given (issue 8): identity and digest, never the body
+ * A reference to a rule file a session was given: identity and digest, never the body
  * (bodies are re-hydrated from the catalog and must match `sha256`, seed §7).
  */
 export const PolicyRuleRef = z.object({
@@ -355,7 +356,7 @@ export type PolicyRuleRef = z.infer<typeof PolicyRuleRef>;
  * Something the user must see: resume outcomes (`code: resume`, with `outcome`), agent exits and
  * start failures (`agent_exit`, `start_failed`, with the stderr tail in `detail`), refused file
  * access (`fs_refused`), agent notices (`agent_notice`), interruptions (`interrupted`).
- * Workspace policy (issue 8) adds `rules_loaded` (static or contextual rules reached the agent:
+ * Workspace policy adds `rules_loaded` (static or contextual rules reached the agent:
  * `rules` and `triggerPaths`, never bodies), `rules_native` (files the agent loads by itself),
  * `agent_not_isolated` (at the agent's first start, for an agent Atrium does not isolate: approvals are not enforced for it and what it may load and run by itself),
  * `hooks_skipped` (one line: hooks that do not run because they are not approved, or because a

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
 
 /**
- * Folder trust (issue 3). A decision (`trusted` | `untrusted`) is recorded for one canonical
+ * Folder trust. A decision (`trusted` | `untrusted`) is recorded for one canonical
  * directory; the state of any folder is decided by the deepest ancestor-or-self directory with a
  * decision. No decision anywhere above → `undecided`, which behaves exactly like `untrusted`
  * (restricted mode: only user-level resources are active). Workspaces are judged by their

@@ -107,7 +107,7 @@ describe('a session whose rules changed, from the CLI (scripted agent)', () => {
     // nothing left to resolve: the flag says so instead of guessing
     await world.closeAll();
     const again = atrium(world, 'session', 'resume', id, '--continue-with-current-rules');
-    expect(again.status).toBe(1);
+    expect(again.status).toBe(2); // the flag does not apply to this session: bad usage
     expect(again.stderr).toContain('no rule mismatch');
   }, 120_000);
 

@@ -71,3 +71,23 @@ describe('atrium workspace (real child process)', () => {
     expect(runCli(['--help']).status).toBe(0);
   });
 });
+
+describe('atrium workspace add --name on a folder already listed', () => {
+  it('renames it and says so (human and --json); the same name or no --name changes nothing', { timeout: 180_000 }, () => {
+    const dataDir = tempDir('atrium-cli-');
+    const folder = tempDir();
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+    const first = cli('workspace', 'add', folder, '--name', 'old', '--json').json as { workspace: { id: string } };
+
+    const human = cli('workspace', 'add', folder, '--name', 'new');
+    expect(human.status).toBe(0);
+    expect(human.stdout).toBe(`Already listed, renamed from "old": ${first.workspace.id}  new  ${folder}\n`);
+    const listed = cli('workspace', 'list', '--json').json as { workspaces: Array<{ id: string; name: string }> };
+    expect(listed.workspaces).toEqual([expect.objectContaining({ id: first.workspace.id, name: 'new' })]);
+
+    expect(cli('workspace', 'add', folder, '--name', 'newer', '--json').json).toMatchObject({ workspace: { name: 'newer' }, created: false, renamed: true });
+    expect(cli('workspace', 'add', folder, '--name', 'newer', '--json').json).toMatchObject({ workspace: { name: 'newer' }, created: false, renamed: false });
+    expect(cli('workspace', 'add', folder).stdout).toContain('Already listed: ');
+    expect((cli('workspace', 'add', folder, '--json').json as { workspace: { name: string } }).workspace.name).toBe('newer');
+  });
+});

@@ -43,7 +43,7 @@ describe('atrium hooks / atrium mcp (issue 6 "Surfaces")', () => {
     expect(cli('hooks', 'list', dir).stdout).toContain(`${hook.id}  unapproved  [Bash] bash .claude/hooks/b.sh`);
 
     const typo = cli('hooks', 'approve', dir, String(hook.id), '--digest', 'sha256:deadbeef', '--json');
-    expect(typo.status).toBe(1);
+    expect(typo.status).toBe(2); // a malformed value is bad usage
     expect(typo.json).toMatchObject({ error: { code: 'INVALID_PARAMS', message: expect.stringContaining('"sha256:deadbeef" is not a hook digest (sha256: and 64 hex digits)') } });
     const stale = cli('hooks', 'approve', dir, String(hook.id), '--digest', `sha256:${'0'.repeat(64)}`, '--json');
     expect(stale.status).toBe(1);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { AgentSummary } from '../../../shared/contract';
-import { runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
+import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /** `atrium agents list|install|define|remove`: the agents Atrium can launch. */
 export function registerAgentsCommands(program: Command): void {
@@ -34,7 +34,13 @@ export function registerAgentsCommands(program: Command): void {
     .option('--env <NAME=VALUE...>', 'extra environment variables for the agent')
     .action((id: string, command: string, args: string[], opts: GlobalOptions & { name?: string; env?: string[] }) =>
       runWithEngine(opts, async ({ dispatcher, print }) => {
-        const env = Object.fromEntries((opts.env ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+        const env = Object.fromEntries(
+          (opts.env ?? []).map((kv) => {
+            const eq = kv.indexOf('=');
+            if (eq < 1) throw new CliError(`--env takes NAME=VALUE, not "${kv}".`, 2);
+            return [kv.slice(0, eq), kv.slice(eq + 1)];
+          }),
+        );
         const { agent } = await dispatcher.call('agents.define', { id, name: opts.name, command, args, env });
         print({ agent }, () => `Defined: ${describeAgent(agent)}`);
       }),
@@ -49,10 +55,26 @@ export function registerAgentsCommands(program: Command): void {
 }
 
 /**
- * One line per agent: `id  name  version  state (source)  command`, then `! approvals not enforced`
- * for an agent Atrium does not isolate (`atrium session new … --agent ID` prints why).
+ * One line per agent: `id  name  version  state  command`, then `! approvals not enforced` for an
+ * agent Atrium does not isolate (`atrium session new … --agent ID` prints why). The state says what
+ * launching would do now: `installed (data-dir|path|command)`, `not installed (atrium agents install
+ * ID)` for a preset neither installed nor on PATH (launching it fails until then), `installing`, or
+ * `not found on PATH` for a user command that does not resolve (the wire states are
+ * `installed|available|installing|unavailable`; `--json` prints those).
  */
 export function describeAgent(a: AgentSummary): string {
-  const state = a.install.state === 'installed' ? `installed (${a.install.source})` : a.install.state;
-  return `${a.id.padEnd(10)} ${a.name.padEnd(14)} ${(a.version ?? '-').padEnd(9)} ${state.padEnd(22)} ${[a.command, ...a.args].join(' ')}${a.isolated ? '' : '  ! approvals not enforced'}`;
+  return `${a.id.padEnd(10)} ${a.name.padEnd(14)} ${(a.version ?? '-').padEnd(9)} ${installStateText(a).padEnd(22)} ${[a.command, ...a.args].join(' ')}${a.isolated ? '' : '  ! approvals not enforced'}`;
+}
+
+function installStateText(a: AgentSummary): string {
+  switch (a.install.state) {
+    case 'installed':
+      return `installed (${a.install.source})`;
+    case 'available':
+      return `not installed (atrium agents install ${a.id})`;
+    case 'unavailable':
+      return 'not found on PATH';
+    default:
+      return a.install.state;
+  }
 }

@@ -6,7 +6,7 @@ import { approveFromCli } from './hooksApprove';
 import { describeChanges, describeDiff, describeHistory, describeLeftUncovered, describeListing, describeOutcome, describeRuns } from './hooksOutput';
 
 /**
- * `atrium hooks list|approve|revoke|run|diff|runs|history|allow-host` (issue 6 "Surfaces"). DIR is a
+ * `atrium hooks list|approve|revoke|run|diff|runs|history|allow-host`. DIR is a
  * folder (that exists) or a workspace id; anything else is refused, as `trust status` does. With
  * `--json` (one line on stdout):
  * - `list DIR` → `{path, trustRoot, workspaceId, restricted, disableAllHooks, hooks: [{id, source: {scope, file, plugin, format, absolutePath}, event, matcher, if, type, command, url, args, timeout, timeoutMs, digest, scripts: [{path, sha256, outsideWorkspace, size}], state, approval, danger: [{code, message}], warnings, ...}], mcpServers: [{id, name, digest, state, ...}], warnings, counts, httpAllowedHosts}`

@@ -6,7 +6,7 @@ import { approveFromCli } from './hooksApprove';
 import { describeChanges, describeListing } from './hooksOutput';
 
 /**
- * `atrium mcp list|approve|revoke` (issue 6 "Surfaces"): repository MCP servers use the same
+ * `atrium mcp list|approve|revoke`: repository MCP servers use the same
  * digest approval as hooks. `--json`: `list DIR` → `{mcpServers: [{id, name, digest, state, transport, command, args, url, env, headers (secret-looking values masked), source, danger, warnings, variables: [{text, kind, name, fallback}], expansion: {dialect, command, args, url, env, headers (expanded, masked), missing, unresolvable, blanked: [{name, why}]} | null, ...}], restricted, warnings}`;
  * `approve DIR ID... [--digest D] [--acknowledge-uncovered]` / `revoke DIR ID...` → `{changes: [...]}`; a server
  * whose digest does not cover what it runs (`npx -y pkg@latest`) fails with exit 1 unless `--acknowledge-uncovered`.

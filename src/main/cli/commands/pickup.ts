@@ -6,7 +6,7 @@ import { resolveDataDir } from '../../core/dataDir';
 import { CliError, reportError, withGlobalOptions, type GlobalOptions } from '../context';
 import { readServerInfo, RemoteAtrium } from '../remote';
 import { describeSession } from './session';
-import { SessionPrinter, type PermissionPolicy } from './sessionOutput';
+import { answerParams, SessionPrinter, type PermissionPolicy } from './sessionOutput';
 
 interface PickupOptions extends GlobalOptions {
   url?: string;
@@ -76,13 +76,17 @@ async function pickup(code: string, opts: PickupOptions): Promise<void> {
     const { session, surface } = await remote.call('sessions.pickup', { code: code.trim(), clientId, kind: 'cli', label: `Terminal ${safeUser()}@${os.hostname()} (pid ${process.pid})` });
     if (opts.follow === false) {
       input.close();
-      process.stdout.write(json ? `${JSON.stringify({ session, surface })}\n` : `Picked up: ${describeSession(session)}\n`);
+      if (json) process.stdout.write(`${JSON.stringify({ session, surface })}\n`);
+      else {
+        const names = new Map((await remote.call('workspaces.list', {})).workspaces.map((w) => [w.id, w.name]));
+        process.stdout.write(`Picked up: ${describeSession(session, (id) => names.get(id) ?? null)}\n`);
+      }
       return;
     }
     const r = remote;
     if (!json) process.stderr.write(`Picked up ${session.id} (${session.agentId}) in ${session.cwd}. Type a prompt and press Enter; Ctrl+C detaches.\n`);
     const printer = new SessionPrinter(
-      { subscribe: (l) => r.subscribe(l), answerPermission: (sessionId, requestId, optionId, byPolicy) => r.call('sessions.answerPermission', optionId === null ? { sessionId, requestId, cancelled: true, byPolicy } : { sessionId, requestId, optionId, byPolicy }), surfaceId: surface.surfaceId, item: async (sessionId, itemId) => (await r.call('sessions.transcript', { sessionId, after: itemId - 1, limit: 1 })).items.find((i) => i.id === itemId) ?? null },
+      { subscribe: (l) => r.subscribe(l), answerPermission: (sessionId, requestId, optionId, by) => r.call('sessions.answerPermission', answerParams(sessionId, requestId, optionId, by)), surfaceId: surface.surfaceId, item: async (sessionId, itemId) => (await r.call('sessions.transcript', { sessionId, after: itemId - 1, limit: 1 })).items.find((i) => i.id === itemId) ?? null },
       () => session.id,
       json,
       policy,

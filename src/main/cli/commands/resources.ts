@@ -17,7 +17,7 @@ const KIND_KEYS: Record<ExtensionKind, keyof ExtensionsListResult> = {
 };
 
 /**
- * `atrium resources DIR [--kind K]` (issue 5 "Surfaces"): the extensions of any folder as the
+ * `atrium resources DIR [--kind K]`: the extensions of any folder as the
  * resource bundle holds them. `--json` prints `extensions.list`'s result (src/shared/contract/
  * extensions.ts): `{root, trust, restrictedCounts, skills, commands, agents, plugins, mcpServers,
  * styles, lspServers, warnings, digest}`; with `--kind` only that kind's array (plus root, trust,
@@ -39,7 +39,7 @@ export function registerResourcesCommand(program: Command): void {
 }
 
 /**
- * `atrium command preview DIR NAME [ARGS…]` (issue 5): the command's expansion with the arguments
+ * `atrium command preview DIR NAME [ARGS…]`: the command's expansion with the arguments
  * (0-based `$N`, `$ARGUMENTS` = the words joined by spaces) and the shell embeds it would run. It
  * never runs them. `--json` prints `extensions.commandPreview`'s result without the token.
  */

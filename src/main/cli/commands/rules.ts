@@ -16,7 +16,7 @@ interface ExplainOptions extends GlobalOptions {
 }
 
 /**
- * `atrium rules list|explain|lint DIR` (issue 4 §6). DIR is any folder (not necessarily a listed
+ * `atrium rules list|explain|lint DIR`. DIR is any folder (not necessarily a listed
  * workspace). Project rules load only when the engine's trust gate trusts the folder; otherwise
  * they are listed by name with status `restricted`. `--json` prints the contract's result shapes
  * (src/shared/contract/rules.ts). Paths given to `--path`/`--from` are relative to DIR.

@@ -4,7 +4,9 @@ import type { Command } from 'commander';
 import { agentBehaviourLines } from '../../../shared/agentBehaviourText';
 import type { AgentBehaviour, Session, SessionHookRun, StopReason } from '../../../shared/contract';
 import { sessionStateText } from '../../../shared/sessionStateText';
+import { sessionTitle } from '../../../shared/sessionTitle';
 import { toWireError } from '../../../shared/errors';
+import type { Engine } from '../../core/engine';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 import { onHost, promptAtHost } from '../hostRouting';
@@ -38,7 +40,7 @@ export function registerSessionCommands(program: Command): void {
     .option('--on-permission <policy>', 'ask | allow-once | reject', 'ask')
     .option('--mode <id>', 'session mode to select')
     .option('--title <title>', 'session title')
-    .option('--worktree', 'run in a new git worktree on branch atrium/<slug>, created from the folder\'s HEAD')
+    .option('--worktree', 'run in a new git worktree on branch atrium/<title slug>-<first 8 characters of the session id> (atrium/<those 8> without --title; -2, -3… when taken), created from the folder\'s HEAD, stored in <data dir>/worktrees/<session id>')
     .action((dir: string, opts: RunOptions & { agent?: string; agentCommand?: string; prompt?: string; mode?: string; title?: string; worktree?: boolean }) =>
       runWithEngine(opts, async (ctx) => {
         const policy = checkPolicy(opts.onPermission);
@@ -107,9 +109,9 @@ export function registerSessionCommands(program: Command): void {
     );
 
   withGlobalOptions(session.command('list [dir]').description('sessions, most recent first (only those of the workspace containing DIR)')).action((dir: string | undefined, opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ dispatcher, print }) => {
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
       const { sessions } = await dispatcher.call('sessions.list', dir ? { cwd: path.resolve(dir) } : {});
-      print({ sessions }, () => (sessions.length ? sessions.map(describeSession).join('\n') : 'No sessions yet. Start one with: atrium session new DIR --agent ID'));
+      print({ sessions }, () => (sessions.length ? sessions.map((s) => describeSession(s, workspaceNames(engine))).join('\n') : 'No sessions yet. Start one with: atrium session new DIR --agent ID'));
     }),
   );
 
@@ -125,7 +127,7 @@ export function registerSessionCommands(program: Command): void {
           ctx.print({ session, transcript }, () => '');
           return;
         }
-        process.stdout.write(`${describeSession(session)}\n`);
+        process.stdout.write(`${describeSession(session, workspaceNames(ctx.engine))}\n`);
         if (session.resume) process.stdout.write(`Resume: ${session.resume.outcome}${session.resume.message ? ` (${session.resume.message})` : ''}\n`);
         if (session.state === 'paused') process.stdout.write(`${session.lastError ?? ''}\n${pausedText(session.id)}\n`);
         else if (session.lastError) process.stdout.write(`Last error: ${session.lastError}\n`);
@@ -147,7 +149,7 @@ export function registerSessionCommands(program: Command): void {
         () => dispatcher.call('sessions.rename', { sessionId: id, title }),
         (client) => client.call('sessions.rename', { sessionId: id, title }),
       );
-      print({ session: s }, () => `Renamed: ${describeSession(s)}`);
+      print({ session: s }, () => `Renamed: ${describeSession(s, workspaceNames(engine))}`);
     }),
   );
 
@@ -174,7 +176,7 @@ export function registerSessionCommands(program: Command): void {
           const { session: started } = await dispatcher.call('sessions.resume', { sessionId: created.id });
           const { session: previous } = await dispatcher.call('sessions.show', { sessionId: id });
           print({ session: started, previous: stripDetails(previous) }, () =>
-            [`New session ${started.id} (${started.agentId}) in ${started.cwd}, with the current rules.`, describeSession(started), `The old session ${id} stays ${sessionStateText(previous)}.`].join('\n'),
+            [`New session ${started.id} (${started.agentId}) in ${started.cwd}, with the current rules.`, describeSession(started, workspaceNames(engine)), `The old session ${id} stays ${sessionStateText(previous)}.`].join('\n'),
           );
           if (started.state === 'failed' || started.state === 'paused') process.exitCode = 1;
           return;
@@ -197,8 +199,8 @@ export function registerSessionCommands(program: Command): void {
             );
         print({ session: s }, () =>
           s.state === 'paused'
-            ? `${describeSession(s)}\n${pausedText(s.id)}`
-            : `${describeSession(s)}\nResume: ${s.resume ? `${s.resume.outcome}${s.resume.message ? ` (${s.resume.message})` : ''}` : 'started'}`,
+            ? `${describeSession(s, workspaceNames(engine))}\n${pausedText(s.id)}`
+            : `${describeSession(s, workspaceNames(engine))}\nResume: ${s.resume ? `${s.resume.outcome}${s.resume.message ? ` (${s.resume.message})` : ''}` : 'started'}`,
         );
         if (s.state === 'failed' || s.state === 'paused') process.exitCode = 1;
       }),
@@ -231,7 +233,7 @@ export function registerSessionCommands(program: Command): void {
         () => dispatcher.call('sessions.close', { sessionId: id }),
         (client) => client.call('sessions.close', { sessionId: id }),
       );
-      print({ session: s }, () => `Closed: ${describeSession(s)}`);
+      print({ session: s }, () => `Closed: ${describeSession(s, workspaceNames(engine))}`);
     }),
   );
 }
@@ -341,7 +343,7 @@ const INTERRUPTED_BY_USER = 'Ctrl+C in the terminal that waited for it';
  */
 function finish(ctx: CliContext, s: Session, stop: StopReason | 'dropped' | null, agentBehaviour?: { behaviour: AgentBehaviour; lines: string[] }, hookRuns?: SessionHookRun[]): void {
   const hookLines = hookRuns ? describeSessionHookRuns(hookRuns) : [];
-  ctx.print({ session: s, stopReason: stop, ...(hookRuns ? { hookRuns } : {}), ...(agentBehaviour ? { agentBehaviour } : {}) }, () => `${hookLines.map((l) => `${l}\n`).join('')}${describeSession(s)}${stop ? `\nStop: ${stop}` : ''}`);
+  ctx.print({ session: s, stopReason: stop, ...(hookRuns ? { hookRuns } : {}), ...(agentBehaviour ? { agentBehaviour } : {}) }, () => `${hookLines.map((l) => `${l}\n`).join('')}${describeSession(s, workspaceNames(ctx.engine))}${stop ? `\nStop: ${stop}` : ''}`);
   if (process.exitCode === 130) return; // interrupted with Ctrl+C: that is the outcome
   if (s.state === 'failed' || s.state === 'paused' || stop === 'error' || stop === 'crashed' || stop === 'dropped') process.exitCode = 1;
 }
@@ -365,10 +367,24 @@ function stripDetails(s: Session & { permissions?: unknown; diagnostics?: unknow
  * One line per session: `id  state  agent  updated  title  cwd`. The state says in words whether an
  * agent process is attached here ("idle, agent running"; none after idle shutdown, close or a restart),
  * or where another process runs it ("busy, running in atrium serve (pid 123) at http://…"),
- * and why a session is paused ("paused: rules changed").
+ * and why a session is paused ("paused: rules changed"). The title follows the UI's rule
+ * ({@link sessionTitle}: "Session in <workspace>" when nobody named it); `workspaceName` maps the
+ * session's workspace id to its name (absent or null: the folder name stands in).
  */
-export function describeSession(s: Session): string {
-  return `${s.id}  ${sessionStateText(s)}${s.hostedElsewhere ? `, running in ${s.hostedElsewhere.description}` : s.live ? ', agent running' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${s.title ?? '(untitled)'}  ${s.cwd}`;
+export function describeSession(s: Session, workspaceName?: (workspaceId: string) => string | null): string {
+  const title = sessionTitle(s, s.workspaceId && workspaceName ? workspaceName(s.workspaceId) : null);
+  return `${s.id}  ${sessionStateText(s)}${s.hostedElsewhere ? `, running in ${s.hostedElsewhere.description}` : s.live ? ', agent running' : ''}  ${s.agentId}${s.agentVersion ? `@${s.agentVersion}` : ''}  ${s.updatedAt}  ${title}  ${s.cwd}`;
+}
+
+/** Workspace names of this process's engine, for {@link describeSession} (null for a removed workspace). */
+export function workspaceNames(engine: Engine): (workspaceId: string) => string | null {
+  return (workspaceId) => {
+    try {
+      return engine.workspaces.get(workspaceId).name;
+    } catch {
+      return null;
+    }
+  };
 }
 
 

@@ -18,7 +18,8 @@ export function pickOption(permission: PermissionItem, policy: Exclude<Permissio
 /**
  * Who answered a permission request, in words: `by you` (a person, on any surface), the fixed
  * policy (`--on-permission allow-once` when it is this terminal's own, else `by a terminal's
- * --on-permission`), `by a hook`, `turn stopped` (cancelled), `agent stopped` (shutdown).
+ * --on-permission`), `by a hook`, `turn stopped` (cancelled), `agent stopped` (shutdown), or
+ * {@link NO_ONE_COULD_ANSWER} (the asking terminal had no input).
  */
 export function answeredByText(item: PermissionItem, policy: PermissionPolicy): string {
   switch (item.answeredBy) {
@@ -30,10 +31,22 @@ export function answeredByText(item: PermissionItem, policy: PermissionPolicy): 
       return 'turn stopped';
     case 'shutdown':
       return 'agent stopped';
+    case 'nobody':
+      return NO_ONE_COULD_ANSWER;
     default:
       return 'by you';
   }
 }
+
+/** How a request cancelled for lack of anyone to ask reads (`answeredBy: nobody`), live and in `session show`. */
+export const NO_ONE_COULD_ANSWER = 'no one could answer: the terminal had no input; pass --on-permission allow-once or reject';
+
+/**
+ * Who answers for a surface: a person (`user`), its fixed `--on-permission` policy (`policy`,
+ * recorded as `answeredBy: policy`), or nobody, because its input ended before an answer
+ * (`nobody`; only with a cancel).
+ */
+export type FeedAnswerer = 'user' | 'policy' | 'nobody';
 
 /**
  * Where a printer gets a session's pushed events and answers permissions: the in-process engine,
@@ -41,8 +54,8 @@ export function answeredByText(item: PermissionItem, policy: PermissionPolicy): 
  */
 export interface SessionFeed {
   subscribe(listener: (event: string, payload: unknown) => void): () => void;
-  /** `byPolicy`: a fixed `--on-permission` policy answered, not a person (recorded as `answeredBy: policy`). */
-  answerPermission(sessionId: string, requestId: string, optionId: string | null, byPolicy: boolean): void | Promise<unknown>;
+  /** `by`: who answered ({@link FeedAnswerer}); `optionId` null cancels the request. */
+  answerPermission(sessionId: string, requestId: string, optionId: string | null, by: FeedAnswerer): void | Promise<unknown>;
   /** This surface's id: permission requests routed to another surface are left to it. */
   surfaceId?: string;
   /**
@@ -53,11 +66,17 @@ export interface SessionFeed {
   item?(sessionId: string, itemId: number): TranscriptItem | null | Promise<TranscriptItem | null>;
 }
 
+/** `sessions.answerPermission` params for a remote Atrium: `optionId` null cancels; `by` maps to `byPolicy` / `noOneToAsk`. */
+export function answerParams(sessionId: string, requestId: string, optionId: string | null, by: FeedAnswerer) {
+  const who = by === 'policy' ? { byPolicy: true } : by === 'nobody' ? { noOneToAsk: true } : {};
+  return optionId === null ? { sessionId, requestId, cancelled: true, ...who } : { sessionId, requestId, optionId, ...who };
+}
+
 /** The engine as a {@link SessionFeed}. */
 export function engineFeed(engine: Engine): SessionFeed {
   return {
     subscribe: (listener) => engine.bus.subscribe((event, payload) => listener(event, payload)),
-    answerPermission: (sessionId, requestId, optionId, byPolicy) => void engine.sessions.answerPermission(sessionId, requestId, optionId, byPolicy ? 'policy' : 'user'),
+    answerPermission: (sessionId, requestId, optionId, by) => void engine.sessions.answerPermission(sessionId, requestId, optionId, by),
     item: (sessionId, itemId) => engine.sessions.transcript(sessionId, { after: itemId - 1, limit: 1 }).items.find((i) => i.id === itemId) ?? null,
   };
 }
@@ -76,6 +95,8 @@ export class SessionPrinter {
   /** Id of the message item whose text was printed last. */
   private lastText: number | null = null;
   private rl: readline.Interface | null = null;
+  /** stdin ended: no one is left to answer a request (each later one is cancelled as `nobody`). */
+  private inputEnded = false;
   /** Requests this printer took up or reported as elsewhere (`<requestId> <surface>`), so a re-push is not handled twice. */
   private readonly seenRequests = new Set<string>();
 
@@ -119,7 +140,7 @@ export class SessionPrinter {
   }
 
   /**
-   * Answers a request addressed to this surface or to any (issue 8 routing; `target` is the event's
+   * Answers a request addressed to this surface or to any (`target` is the event's
    * `surfaceId`, else the item's); one addressed elsewhere gets a line naming where it waits. A
    * re-targeted request arrives again: it is answered once, and answered here when it moves here.
    */
@@ -242,14 +263,17 @@ export class SessionPrinter {
     const sessionId = this.sessionId();
     if (!sessionId) return;
     let optionId: string | null;
+    let by: FeedAnswerer;
     if (this.policy === 'ask') {
       optionId = await this.ask(permission);
+      by = optionId === null && this.inputEnded ? 'nobody' : 'user';
     } else {
       // printed once, from the answered transcript item (attributed to the policy there)
       optionId = pickOption(permission, this.policy);
+      by = 'policy';
     }
     try {
-      await this.feed.answerPermission(sessionId, permission.requestId, optionId, this.policy !== 'ask');
+      await this.feed.answerPermission(sessionId, permission.requestId, optionId, by);
     } catch {
       // already answered (turn cancelled meanwhile)
     }
@@ -260,7 +284,14 @@ export class SessionPrinter {
     const diffs = permission.content.filter((c) => c.type === 'diff').map((c) => (c.type === 'diff' ? `  ${c.path}: ${c.newText.split('\n').length} line(s)` : ''));
     const menu = permission.options.map((o, i) => `  ${i + 1}) ${o.name} [${o.kind}]`).join('\n');
     process.stderr.write(`\nThe agent asks: ${permission.title} (${permission.toolKind})${where ? `\n  ${where}` : ''}${diffs.length ? `\n${diffs.join('\n')}` : ''}\n${menu}\nChoose 1-${permission.options.length} (empty = cancel): `);
-    this.rl ??= readline.createInterface({ input: process.stdin, terminal: false });
+    // input ended before (a closed interface never emits 'close' again): no one can answer
+    if (this.inputEnded) return Promise.resolve(null);
+    if (!this.rl) {
+      this.rl = readline.createInterface({ input: process.stdin, terminal: false });
+      this.rl.once('close', () => {
+        this.inputEnded = true;
+      });
+    }
     const rl = this.rl;
     return new Promise((resolve) => {
       const onClose = () => resolve(null);

@@ -9,7 +9,7 @@ import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /**
- * `atrium trust status|set|clear|list|history|review|import` (issue 3 "Surfaces"). Every
+ * `atrium trust status|set|clear|list|history|review|import`. Every
  * subcommand takes `--json` (one JSON line on stdout; shapes below) and `--data-dir`.
  * - `status DIR` → `{path, trustRoot, state, decidedBy, inherited, decidedAt, ownDecision, worktreeOf, trustRootDecision, parentSuggestion, trustRefused}`
  *   (a linked worktree: `inherited` true, `ownDecision` null, `worktreeOf` its main checkout)

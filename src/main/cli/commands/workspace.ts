@@ -8,12 +8,18 @@ import { runWithEngine, withGlobalOptions, type GlobalOptions } from '../context
 export function registerWorkspaceCommands(program: Command): void {
   const ws = program.command('workspace').description('manage the workspace list');
 
-  withGlobalOptions(ws.command('add <dir>').description('add a folder (returns the existing workspace if already listed)'))
-    .option('--name <name>', 'display name (default: the folder name)')
+  // an already listed folder given with --name is renamed (and says so): the name asked for is the name it gets
+  withGlobalOptions(ws.command('add <dir>').description('add a folder (returns the existing workspace if already listed; --name then renames it)'))
+    .option('--name <name>', 'display name (default: the folder name); renames a workspace already listed')
     .action((dir: string, opts: GlobalOptions & { name?: string }) =>
       runWithEngine(opts, async ({ dispatcher, print }) => {
-        const { workspace, created } = await dispatcher.call('workspaces.add', { path: path.resolve(dir), name: opts.name });
-        print({ workspace, created }, () => `${created ? 'Added' : 'Already listed'}: ${describe(workspace)}`);
+        const added = await dispatcher.call('workspaces.add', { path: path.resolve(dir), name: opts.name });
+        const { created } = added;
+        let workspace = added.workspace;
+        const previousName = workspace.name;
+        const renamed = !created && opts.name !== undefined && opts.name.trim() !== workspace.name;
+        if (renamed) workspace = (await dispatcher.call('workspaces.rename', { id: workspace.id, name: opts.name! })).workspace;
+        print({ workspace, created, renamed }, () => `${created ? 'Added' : renamed ? `Already listed, renamed from "${previousName}"` : 'Already listed'}: ${describe(workspace)}`);
       }),
     );
 

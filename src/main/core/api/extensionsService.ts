@@ -10,7 +10,7 @@ import type { ExtensionCatalog } from '../extensions/types';
 import type { WorkspaceResourcesCache } from '../resources/cache';
 
 /**
- * The extensions of a folder in the contract's shapes (issue 5), for a listed workspace or, from the
+ * The extensions of a folder in the contract's shapes, for a listed workspace or, from the
  * CLI, any directory. Catalogs come from the workspace resources cache (member `extensions`), or
  * are given by the caller (a session's snapshot: the `…In` methods).
  * Expanding and running commands is {@link CommandInvocations}' (sessions use the same instance, so

@@ -9,7 +9,7 @@ import { lintCatalog } from '../rules/lint';
 import { resolveStartFolder } from '../rules/startFolder';
 import { presentAgentExplanation, presentAgentView, presentDetail, presentExplanation, presentLint, presentList } from '../rules/present';
 
-/** Parameters of {@link RulesService.explain} (issue 4 §6 `rules explain`). */
+/** Parameters of {@link RulesService.explain} (`atrium rules explain`). */
 export interface ExplainParams {
   /** Target path, absolute or relative to the folder. */
   path: string;

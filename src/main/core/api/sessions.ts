@@ -26,14 +26,16 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.list': (filter) => ({ sessions: sessions.list(filter) }),
     'sessions.show': ({ sessionId }) => ({ session: sessions.show(sessionId) }),
     'sessions.transcript': ({ sessionId, ...page }) => sessions.transcript(sessionId, page),
-    'sessions.answerPermission': ({ sessionId, requestId, optionId, byPolicy }) => ({ permission: sessions.answerPermission(sessionId, requestId, optionId ?? null, byPolicy ? 'policy' : 'user') }),
+    'sessions.answerPermission': ({ sessionId, requestId, optionId, byPolicy, noOneToAsk }) => ({
+      permission: sessions.answerPermission(sessionId, requestId, optionId ?? null, byPolicy ? 'policy' : noOneToAsk && optionId === undefined ? 'nobody' : 'user'),
+    }),
     'sessions.rename': ({ sessionId, title }) => ({ session: sessions.rename(sessionId, title) }),
     'sessions.setMode': async ({ sessionId, modeId }) => ({ session: await sessions.setMode(sessionId, modeId) }),
     'sessions.setConfigOption': async ({ sessionId, configId, value }) => ({ session: await sessions.setConfigOption(sessionId, configId, value) }),
     'sessions.terminalOutput': ({ sessionId, terminalId }) => sessions.terminalOutput(sessionId, terminalId),
     'sessions.agentSessions': (p) => sessions.agentSessions(p),
     'sessions.adopt': async (p) => ({ session: await sessions.adopt(p) }),
-    // issue 8: sessions that obey the workspace
+    // sessions that obey the workspace: snapshots, rule mismatches, handover
     'sessions.policy': ({ sessionId }) => ({ policy: policy.view(sessionId) }),
     'sessions.resolveRuleMismatch': async ({ sessionId, action, keepPrevious }) => ({ session: await policy.resolveMismatch(sessionId, action, { keepPrevious }) }),
     'sessions.execution': ({ sessionId }) => ({ execution: policy.execution(sessionId) }),
@@ -52,7 +54,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
       if (idleMinutes !== undefined) policy.setIdleMinutes(idleMinutes);
       return { idleMinutes: policy.idleMinutes() };
     },
-    // issues 5 and 8: the workspace's commands and skills, from the session's snapshot
+    // the workspace's commands and skills, from the session's snapshot
     'sessions.commands': ({ sessionId }) => commands.list(sessionId),
     'sessions.commandPreview': ({ sessionId, name, argumentText }) => commands.preview(sessionId, { name, argumentText }),
     'sessions.runCommandEmbeds': ({ sessionId, confirmToken }) => commands.runEmbeds(sessionId, confirmToken),

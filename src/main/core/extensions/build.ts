@@ -49,7 +49,7 @@ interface Discovery {
 }
 
 /**
- * Builds the extensions value of a workspace bundle (issue 5) from disk: plugins first (their
+ * Builds the extensions value of a workspace bundle from disk: plugins first (their
  * enabled state decides what they contribute), then skills, commands, subagents and output styles
  * from the native folders (`nativeRoots`), nested `.claude/skills` folders (`skills/nested.ts`) and
  * enabled plugins, precedence applied (`precedence.ts`), then MCP (`~/.claude.json` included) and

@@ -1,4 +1,4 @@
-/** Extensions in the workspace resource bundle (issue 5). */
+/** Extensions in the workspace resource bundle. */
 export { buildExtensions, type BuildContext } from './build';
 export { CommandInvocations, findCommand } from './invocations';
 export { readSkillBody } from './skills/body';

@@ -65,7 +65,7 @@ export function findInvocable(c: ExtensionCatalog, name: string): Invocable {
 
 /**
  * The template of an invocable: a command's template as frozen in the catalog; a skill's body read
- * now and checked against the catalog's digest (skill bodies are read lazily, issue 5).
+ * now and checked against the catalog's digest (skill bodies are read lazily).
  * @throws AtriumError EXTENSION_CHANGED (the skill file changed since the catalog was built: fail closed)
  */
 export async function loadInvocable(item: Invocable): Promise<LoadedInvocable> {

@@ -56,7 +56,7 @@ interface PendingRun {
 const commandsOnly = (c: ExtensionCatalog, name: string): Invocable => ({ kind: 'command', record: findCommand(c, name) });
 
 /**
- * Expanding and running the custom commands and skills of a given catalog (issue 5 safety rules),
+ * Expanding and running the custom commands and skills of a given catalog,
  * shared by the Extensions tab and agent sessions: previews never run anything; shell embeds run
  * later only through the single-use token of a preview made for exactly that item version in the
  * same place (`ExpansionPlace.scope`), and only while the trust answer allows the catalog's folder.
@@ -69,7 +69,7 @@ export class CommandInvocations {
 
   /**
    * Expands a command (or, with `place.find`, a skill) of a given catalog without running anything
-   * (issue 5 safety: embeds found on the template as written, `@path` inside `place.dir`, literal
+   * (the safety rules: embeds found on the template as written, `@path` inside `place.dir`, literal
    * replacement). Embeds may run later only through the returned `confirmToken`, which is issued
    * only when the catalog's workspace is trusted now and is bound to `place.scope`, the item and its digest.
    * @throws AtriumError NOT_FOUND | INVALID_PARAMS (ambiguous name) | EXTENSION_CHANGED (a skill body changed since the catalog)

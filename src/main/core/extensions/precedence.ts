@@ -1,5 +1,5 @@
 /**
- * THE precedence rule of every extension kind (issue 5 "Precedence"; replaces the anchor's four
+ * THE precedence rule of every extension kind (replaces the anchor's four
  * different orders, seed §16.1). Lowest to highest:
  *
  *   built-in < user `.claude` < user `.blade` < project `.claude` < project `.blade` < plugin

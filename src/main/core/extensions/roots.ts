@@ -16,7 +16,7 @@ export interface ScanRoot {
 
 /**
  * The native folders of one kind (`skills`, `commands`, `agents`, `output-styles`) in precedence
- * order (issue 5): `~/.claude/<sub>`, `~/.blade/<sub>` (unless `includeUser` is false: the
+ * order: `~/.claude/<sub>`, `~/.blade/<sub>` (unless `includeUser` is false: the
  * project-only discovery), then, only when the trust gate allows the project,
  * `<workspace>/.claude/<sub>` and `<workspace>/.blade/<sub>`.
  */

@@ -65,7 +65,7 @@ export type McpRecord = Omit<McpServerInfo, 'status'> & Located & { status: McpS
 export type LspRecord = LspServerInfo & { absolutePath: string };
 
 /**
- * The extensions value of a workspace bundle (issue 5): every kind, frozen. A rebuild makes a new
+ * The extensions value of a workspace bundle: every kind, frozen. A rebuild makes a new
  * object, so a snapshot (the same object) never changes; skill bodies are the only lazily read part
  * and are verified against `sha256` when read (`readSkillBody`).
  */

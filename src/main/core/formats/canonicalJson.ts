@@ -33,7 +33,7 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The digest format of issue 6: `"sha256:" +` hex SHA-256 of {@link canonicalJson}(value). */
+/** The digest format of hook and MCP server approvals: `"sha256:" +` hex SHA-256 of {@link canonicalJson}(value). */
 export function digestOf(value: unknown): string {
   return `sha256:${sha256Hex(canonicalJson(value))}`;
 }

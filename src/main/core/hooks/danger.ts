@@ -7,7 +7,7 @@ import { isRedirection, lexShell } from '../formats/shell/lex';
 import { isLocalHost } from './http';
 
 /**
- * Danger highlights for a literal command (issue 6 "Surfaces"): a download piped to a shell,
+ * Danger highlights for a literal command: a download piped to a shell,
  * `rm -rf`, `sudo`, writes outside the workspace, reads of `~/.ssh`/`~/.aws`/tokens or env secrets,
  * `eval`/base64 decoding, network tools. Heuristics that draw the eye; they decide nothing.
  */

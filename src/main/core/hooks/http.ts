@@ -138,7 +138,7 @@ function reaches(host: string): string {
 }
 
 /**
- * POSTs the input JSON to an http hook (issue 6 "http handlers"): https only and no loopback or
+ * POSTs the input JSON to an http hook: https only and no loopback or
  * private addresses (checked on every resolved address, and the connection is pinned to the
  * checked address) unless the user allowed the host; no redirects (a 3xx is an error); a timeout;
  * the response body capped at {@link HTTP_RESPONSE_CAP}. Never throws.

@@ -81,7 +81,7 @@ export interface BuiltListing {
 }
 
 /**
- * Builds the hook listing of a folder (issue 6): reads every source (user files always; project,
+ * Builds the hook listing of a folder: reads every source (user files always; project,
  * local and plugin files only when the trust gate allows, or `includeHeldBack`), parses each format
  * faithfully, hashes the scripts each command runs, computes digests and states against the
  * approvals, resolves `disableAllHooks` (Claude: local > project > user), Blade's `hooks.enabled`

@@ -20,7 +20,7 @@ function withDanger(d: McpServerDefinition, dir: string, homeDir: string): McpDe
 }
 
 /**
- * Every MCP server the repository's files declare (issue 6 "Approval"; formats.md §2.7), read by
+ * Every MCP server the repository's files declare (formats.md §2.7), read by
  * `readMcpServerDefinitions` through `files` (a build's scan; default: directly), each with its
  * danger checks. Never throws.
  */

@@ -70,7 +70,7 @@ export function hookMatches(entry: HookEntry, event: HookEvent, input: Record<st
 }
 
 /**
- * Runs one event's matching hooks (issue 6 "Engine"): only `approved` handlers run; others are
+ * Runs one event's matching hooks: only `approved` handlers run; others are
  * reported as skipped (`unapproved`, `modified`, `invalid`, `disabled`), prompt/agent/mcp_tool
  * handlers return a visible non-blocking "not supported yet". Command handlers have their scripts
  * re-hashed immediately before running: a digest that no longer equals the approved one means the
@@ -318,7 +318,7 @@ export function rewriteToCopies(command: string, args: readonly string[] | undef
 }
 
 /**
- * The environment of a command hook (issue 6): PATH, HOME (the engine's home), USER, SHELL, LANG,
+ * The environment of a command hook: PATH, HOME (the engine's home), USER, SHELL, LANG,
  * plus `CLAUDE_PROJECT_DIR`, `ATRIUM_SESSION_ID`, `ATRIUM_HOOK_EVENT`, the format's own names
  * (`GEMINI_PROJECT_DIR`; Blade's `BLADE_*`), `CLAUDE_PLUGIN_ROOT` for plugin hooks, and the
  * handler's own approved `env`, which may replace PATH, USER, SHELL, LANG but never a name Atrium

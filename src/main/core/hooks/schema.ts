@@ -1,7 +1,7 @@
 import type { Migration } from '../store/migrations';
 
 /**
- * Schema 4: hook and MCP server approvals by digest (issue 6).
+ * Schema 4: hook and MCP server approvals by digest.
  *
  * - `hook_approvals`: at most one approval per (trust root, hook key): the approved digest, who and
  *   when, and the full canonical definition it covered (so a later version can be diffed against

@@ -39,7 +39,7 @@ export interface HookServiceOptions {
 /** Who performed an approval: the desktop/browser app or the command line. */
 export type Via = 'app' | 'cli';
 
-/** What the session runtime needs to run hooks for one session (issue 8). */
+/** What the session runtime needs to run hooks for one session. */
 export interface HookRunContext extends TrustTarget {
   /** Atrium's session id: `ATRIUM_SESSION_ID` and the input's `session_id` default. */
   sessionId?: string;
@@ -53,12 +53,12 @@ export interface HookRunContext extends TrustTarget {
    */
   onBackground?: (id: string, finished: Promise<HookResult>) => void;
   /**
-   * Only these hooks (id → digest) may run: a session's snapshot (issue 8), so hooks approved
+   * Only these hooks (id → digest) may run: a session's snapshot, so hooks approved
    * after the session started do not join it. Others are left out entirely (not reported as skipped).
    */
   only?: ReadonlyMap<string, string>;
   /**
-   * With `only`: its digests are the approvals (issue 8 snapshot semantics). A listed hook runs
+   * With `only`: its digests are the approvals. A listed hook runs
    * even when its approval was revoked, its folder became restricted or its plugin was switched
    * off after the snapshot, as long as its definition and script bytes still hash to the pinned
    * digest (re-hashed again right before running); otherwise it is reported skipped `modified`.
@@ -89,7 +89,7 @@ export interface ApprovedMcpServer {
 }
 
 /**
- * Hook trust by content digest (issue 6): lists every hook and repository MCP server with its
+ * Hook trust by content digest: lists every hook and repository MCP server with its
  * digest and state, approves and revokes digests per trust root (user-level hooks under the home
  * directory), keeps the audit history, runs the approved hooks of an event, records every run, and
  * watches hook files and scripts so a hook turning `modified` on disk is pushed at once.
@@ -300,7 +300,7 @@ export class HookService {
   }
 
   /**
-   * For the session runtime (issue 8): the hooks that would run for a workspace now: approved,
+   * For the session runtime: the hooks that would run for a workspace now: approved,
    * supported and firing on an Atrium event (a snapshot; `run` re-checks everything).
    */
   async approvedHooksFor(target: TrustTarget): Promise<{ path: string; trustRoot: string; restricted: boolean; hooks: Hook[] }> {
@@ -317,7 +317,7 @@ export class HookService {
   }
 
   /**
-   * For the session runtime (issue 8 snapshot semantics): the repository MCP servers of a session's
+   * For the session runtime: the repository MCP servers of a session's
    * snapshot (id → digest) whose definition on disk still has that digest, approved now or not
    * (a revocation after the snapshot does not take them from the running session), unmasked.
    * Servers that changed or vanished are left out.

@@ -26,7 +26,7 @@ export interface SourceFile {
   pluginRoot: string | null;
 }
 
-/** User-level hook sources, relative to the home directory (issue 6 "Sources"). */
+/** User-level hook sources, relative to the home directory. */
 const USER_SOURCES: ReadonlyArray<[string, HookFormat, SourceKind]> = [
   ['.claude/settings.json', 'claude', 'settings'],
   ['.codex/hooks.json', 'codex', 'hooksFile'],

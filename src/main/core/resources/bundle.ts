@@ -37,7 +37,7 @@ export class WorkspaceResources {
     return this.disposed;
   }
 
-  /** The current rule catalog (issue 4: the bundle's first member). */
+  /** The current rule catalog (the bundle's first member). */
   get rules(): ResourceValues['rules'] {
     return this.value('rules');
   }

@@ -50,7 +50,7 @@ interface Entry {
 }
 
 /**
- * The workspace resources cache (seed §1, issue 4 §1): one refreshable bundle per canonical
+ * The workspace resources cache (seed §1): one refreshable bundle per canonical
  * workspace folder, shared by every surface. LRU with 32 idle entries and a hard cap of 64
  * including in-flight and pinned ones; a new workspace beyond the cap fails with
  * {@link WorkspaceResourceCapacityError} and adds no entry. `resolve` pins an entry for one

@@ -1,4 +1,4 @@
-/** The workspace resources cache (seed §1, issue 4 §1). */
+/** The workspace resources cache (seed §1). */
 export { WorkspaceResources } from './bundle';
 export { WorkspaceResourcesCache, defaultScan, type WorkspaceResourcesCacheOptions } from './cache';
 export { WorkspaceResourceCapacityError } from './errors';

@@ -9,7 +9,7 @@ import type { RuleCatalog } from '../rules/catalog';
 import type { ResourceMember, ResourceMemberFactory, WatchSpec } from './types';
 
 /**
- * The rule catalog member (issue 4 §1: "the rule catalog is the first member of the bundle").
+ * The rule catalog member ("the rule catalog is the first member of the bundle").
  * Builds with `RuleCatalogBuilder` from the bundle's scan, applies file changes incrementally (only
  * the changed rule files are re-read, through the batch's scan), and reports itself stale when the
  * TrustGate's answer changed since the last build.
@@ -54,7 +54,7 @@ const NESTED_SKILLS = /[\\/]\.(claude|blade)[\\/]skills([\\/]|$)/;
 const USER_RECURSIVE = ['skills', 'commands', 'agents', 'output-styles'];
 
 /**
- * The extensions member of every workspace bundle (issue 5): one immutable {@link ExtensionCatalog}
+ * The extensions member of every workspace bundle: one immutable {@link ExtensionCatalog}
  * (skills, commands, subagents, plugins, MCP servers, output styles, LSP servers). A batch of
  * changed paths touching an extension location rebuilds it; `notify` is true when the catalog's
  * digest changed (a touched batch rebuilds the whole catalog from the batch's scan). Stale when the

@@ -12,7 +12,7 @@ import type { RulesTrust } from '../rules/trustMode';
  */
 export interface ResourceValues {
   rules: RuleCatalog;
-  /** Skills, commands, subagents, plugins, MCP/LSP servers, output styles (issue 5). */
+  /** Skills, commands, subagents, plugins, MCP/LSP servers, output styles. */
   extensions: ExtensionCatalog;
 }
 

@@ -14,7 +14,7 @@ export interface AssembledCatalog {
 }
 
 /**
- * Turns loaded records into the catalog (issue 4 §2 Overrides, Identity and order):
+ * Turns loaded records into the catalog (overrides, identity and order):
  * `AGENTS.override.md` hides `AGENTS.md` in the same folder (an empty override still hides it,
  * with a warning, as Codex does; at user level an empty `~/.codex/AGENTS.override.md` falls back
  * to `AGENTS.md`, as Codex's global level does). Order: user files first, then scope depth, then
@@ -60,7 +60,7 @@ export function assembleCatalog(records: readonly RuleRecord[], nestedRoots: rea
   return { files: Object.freeze(files), catalogSha256: digestOfEntries(files) };
 }
 
-/** Catalog order: user first, scope depth, priority, relative path by code point (issue 4 §2). */
+/** Catalog order: user first, scope depth, priority, relative path by code point. */
 export function compareRecords(a: RuleRecord, b: RuleRecord): number {
   const ca = a.candidate.classification;
   const cb = b.candidate.classification;

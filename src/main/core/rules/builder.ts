@@ -41,11 +41,11 @@ export interface RuleWatchSpec {
 /** Above this many directories the work tree is not watched whole (chokidar cost grows per folder). */
 export const TREE_WATCH_MAX_DIRS = 1500;
 
-/** The user's agent config folders: imports may resolve into them (issue 4 §2 Imports). */
+/** The user's agent config folders: imports may resolve into them. */
 const AGENT_DIRS = ['.claude', '.codex', '.gemini', '.blade'];
 
 /**
- * Builds and incrementally maintains the rule catalog of one workspace (issue 4 §2). A full build
+ * Builds and incrementally maintains the rule catalog of one workspace. A full build
  * lists the work tree, reads every rule file and assembles the catalog; {@link update} re-reads
  * only the rule files (and importers) touched by a batch of changed paths, so a one-file edit
  * rebuilds in milliseconds even in a 100,000-file monorepo. Each build returns a new immutable

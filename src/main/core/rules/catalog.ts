@@ -34,7 +34,7 @@ export interface RuleCatalogData {
 }
 
 /**
- * An immutable project rule catalog (seed §4, issue 4 §2–§3). Built by `RuleCatalogBuilder`;
+ * An immutable project rule catalog (seed §4). Built by `RuleCatalogBuilder`;
  * a rebuild produces a new catalog, so a catalog (and its snapshot) never changes.
  * Paths given to its methods may be absolute or relative to the workspace folder.
  */
@@ -120,8 +120,8 @@ export class RuleCatalog implements RuleCatalogData {
   }
 
   /**
-   * Rules that apply because the session touches `targetPaths` (seed §4.5 contextualRules,
-   * issue 4 §3). Targets are canonicalised and made root-relative; outside the root or equal to
+   * Rules that apply because the session touches `targetPaths` (seed §4.5 contextualRules).
+   * Targets are canonicalised and made root-relative; outside the root or equal to
    * it they are dropped. Budget default 32 KiB; rendered in `<contextual-project-instructions
    * trigger-paths="…">`.
    * @throws RuleSourceOutsideRoot when `fromDir` is outside the root.

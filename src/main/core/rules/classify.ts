@@ -1,6 +1,6 @@
 import type { RuleClassification, RuleFormat } from './types';
 
-/** Rule folders: marker segments, accepted file suffixes, format and priority (issue 4 §2 table). */
+/** Rule folders: marker segments, accepted file suffixes, format and priority. */
 const RULE_DIRS: ReadonlyArray<{ marker: [string, string]; suffixes: string[]; format: RuleFormat; priority: number }> = [
   { marker: ['.github', 'instructions'], suffixes: ['.instructions.md'], format: 'copilot-instructions', priority: 65 },
   { marker: ['.cursor', 'rules'], suffixes: ['.mdc', '.md'], format: 'cursor', priority: 68 },
@@ -25,7 +25,7 @@ const RULE_DIR_HINT = /(?:^|\/)\.(?:claude\/rules|blade\/rules|cursor\/rules|git
 export const RULE_FILE_NAMES: ReadonlySet<string> = new Set([...Object.keys(NAMED_FILES), 'copilot-instructions.md']);
 
 /**
- * Classifies a root-relative POSIX path as a project rule file (issue 4 §2 table), or returns null.
+ * Classifies a root-relative POSIX path as a project rule file, or returns null.
  * Files inside a rule folder (`.claude/rules/…`, `.cursor/rules/…`, `.github/instructions/…`,
  * `.blade/rules/…`) belong to that folder whatever their name; the earliest marker in the path
  * wins. Scope of a folder-based file = the directory containing the marker's first segment.
@@ -56,8 +56,8 @@ export function classifyProjectPath(rel: string): RuleClassification | null {
 
 /**
  * Classifies a home-relative POSIX path (`.claude/CLAUDE.md`, `.claude/rules/x.md`,
- * `.codex/AGENTS.md`, `.codex/AGENTS.override.md`, `.gemini/GEMINI.md`) as a user-level rule file
- * (issue 4 §2 "User level"), or null. User files are scoped to the catalog root.
+ * `.codex/AGENTS.md`, `.codex/AGENTS.override.md`, `.gemini/GEMINI.md`) as a user-level rule file,
+ * or null. User files are scoped to the catalog root.
  */
 export function classifyUserPath(homeRel: string): RuleClassification | null {
   const user = (format: RuleFormat, priority: number): RuleClassification => ({ format, source: 'user', scope: '', priority });
@@ -69,7 +69,7 @@ export function classifyUserPath(homeRel: string): RuleClassification | null {
   return null;
 }
 
-/** Formats whose `@path` tokens are imports (issue 4 §2 Imports: Claude formats, GEMINI.md, AGENTS.md). */
+/** Formats whose `@path` tokens are imports (Claude formats, GEMINI.md, AGENTS.md). */
 export function formatSupportsImports(format: RuleFormat): boolean {
   return format === 'claude' || format === 'claude-local' || format === 'claude-rules' || format === 'gemini' || format === 'agents' || format === 'agents-override';
 }

@@ -15,7 +15,7 @@ export interface RuleCondition {
 }
 
 /**
- * Decides when a rule applies from its format and frontmatter (issue 4 §2 Conditions):
+ * Decides when a rule applies from its format and frontmatter:
  * - `paths` on any file makes it conditional;
  * - Cursor (cursor.com/docs/rules; the rule-type table of shared/reference/formats.md §3.1; a
  *   missing `alwaysApply` is false): `alwaysApply: true` → always (globs ignored); `globs` →

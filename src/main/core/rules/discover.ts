@@ -32,7 +32,7 @@ export interface NestedRoot {
 }
 
 /**
- * Finds project rule files under the catalog root (issue 4 §2): the workspace file list
+ * Finds project rule files under the catalog root: the workspace file list
  * (`listWorkspaceFiles`: `.gitignore` respected, `.git`/`node_modules` skipped, depth ≤ 32)
  * filtered by {@link classifyProjectPath}. Deeper rule files are left out with a `depth-limit`
  * catalog warning, except those of the folders from the root to the workspace folder, which are
@@ -246,7 +246,7 @@ async function probeLocalFiles(root: string, workspaceDir: string, known: RuleCa
 }
 
 /**
- * Finds user-level rule files in `homeDir` (issue 4 §2 "User level"): `~/.claude/CLAUDE.md`,
+ * Finds user-level rule files in `homeDir`: `~/.claude/CLAUDE.md`,
  * `~/.claude/rules/**\/*.md`, `~/.codex/AGENTS.override.md` and `~/.codex/AGENTS.md`,
  * `~/.gemini/GEMINI.md`. Relative paths are shown as `~/…`. Never throws.
  */

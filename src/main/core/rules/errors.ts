@@ -2,7 +2,7 @@ import { AtriumError } from '../../../shared/errors';
 
 /**
  * A rule reference no longer matches the current catalog (id, sha256, relativePath or source
- * differ, or the file is gone): the session must fail closed (issue 4 §3 hydrate; seed §4.5).
+ * differ, or the file is gone): the session must fail closed (seed §4.5).
  * Message: `Project rule provenance mismatch: <relativePath>`.
  */
 export class RuleProvenanceMismatch extends AtriumError {

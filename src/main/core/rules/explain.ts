@@ -16,7 +16,7 @@ export interface ExplainOptions {
   budget?: number;
 }
 
-/** Why each rule applies, or not, to one path (issue 4 §6 explain). */
+/** Why each rule applies, or not, to one path. */
 export interface RuleExplanation {
   /** Root-relative start folder. */
   fromDir: string;

@@ -38,7 +38,7 @@ export interface ImportToken {
 
 /**
  * Finds `@path` tokens outside fenced blocks and inline code spans (formats.md §2.2). A token
- * starts after line start, whitespace, `(` or `[`; trailing `:,.;)]` are stripped (issue 4 §2).
+ * starts after line start, whitespace, `(` or `[`; trailing `:,.;)]` are stripped.
  * Only path-like tokens count (contain `/`, start with `~`, or end in an extension), so `@claude`
  * or `@Injectable` in prose are not imports.
  */
@@ -80,7 +80,7 @@ interface Frame {
 }
 
 /**
- * Expands `@imports` of one rule body (issue 4 §2 Imports): relative to the importing file
+ * Expands `@imports` of one rule body: relative to the importing file
  * (`~/` = home, `/…` absolute), depth ≤ 5, cycles detected, targets confined to `ctx.allowed`
  * (else a warning and no import). Imported text is normalised like a rule (BOM, CRLF), must be
  * ≤ 1 MiB and text; invisible characters are imported, with a warning. Each import keeps its path and SHA-256.

@@ -1,5 +1,5 @@
 /**
- * The project rule catalog (issue 4; seed §4): discovery, parsing, conditions, overrides,
+ * The project rule catalog (seed §4): discovery, parsing, conditions, overrides,
  * imports, identity, selection, rendering, hydrate, agent views and lint.
  */
 export { agentView, type AgentName, type AgentView, type AgentViewFile } from './agentViews';

@@ -1,14 +1,14 @@
-/** Numeric limits of the rule catalog, in one place (issue 4 §2–§4; seed "Numbers at a glance"). */
+/** Numeric limits of the rule catalog, in one place (seed "Numbers at a glance"). */
 export const RULE_LIMITS = {
-  /** Files larger than this (bytes on disk) are `invalid` and never read (issue 4 §2 Content). */
+  /** Files larger than this (bytes on disk) are `invalid` and never read. */
   maxFileBytes: 1024 * 1024,
   /** Default budget of `staticRules`, body bytes (seed §4.5). */
   staticBudgetBytes: 48 * 1024,
   /** Default budget of `contextualRules`, body bytes (seed §4.5). */
   contextualBudgetBytes: 32 * 1024,
-  /** Maximum `@import` depth (issue 4 §2 Imports). */
+  /** Maximum `@import` depth. */
   maxImportDepth: 5,
-  /** Maximum directory depth below the catalog root (issue 4 §2). */
+  /** Maximum directory depth below the catalog root. */
   maxDepth: 32,
   /** Above this many rule files the catalog carries a warning (never fails; the seed threw at 128). */
   manyFilesWarning: 1000,

@@ -28,7 +28,7 @@ interface LintResult {
 const results = new WeakMap<RuleCatalog, LintResult>();
 
 /**
- * Lints a catalog against its workspace (issue 4 §5). Besides each file's own warnings
+ * Lints a catalog against its workspace. Besides each file's own warnings
  * (frontmatter repairs, foreign keys such as Cursor's `globs` in `.claude/rules`, `paths: []`,
  * empty overrides, unresolvable imports, hidden characters…) it checks: patterns that match no
  * workspace file; slash-less patterns (`*.ts`) that only match direct children of a nested scope;

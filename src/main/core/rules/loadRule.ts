@@ -61,7 +61,7 @@ export interface LoadContext {
 }
 
 /**
- * Reads and interprets one rule file (issue 4 §2 Content, Conditions, Imports). Returns null when
+ * Reads and interprets one rule file (content, conditions, imports). Returns null when
  * the file vanished since discovery. Bad input never throws: it becomes `invalid`/`inert` with
  * warnings naming the line and the fix.
  */
@@ -211,7 +211,7 @@ function descriptionText(value: unknown, written: string | null, line: number | 
 const CURSOR_KEYS = ['globs', 'alwaysApply'];
 const CLAUDE_LIKE: ReadonlySet<RuleFormat> = new Set(['claude', 'claude-rules', 'claude-local', 'blade', 'blade-rules', 'agents', 'agents-override', 'gemini']);
 
-/** Keys the file's own tool ignores (issue 4 §5 lint: Cursor/Copilot keys in `.claude/rules`…). */
+/** Keys the file's own tool ignores (for lint: Cursor/Copilot keys in `.claude/rules`…). */
 function foreignKeyWarnings(format: RuleFormat, data: Readonly<Record<string, unknown>>, lineOf: (key: string) => number | null): RuleWarning[] {
   const out: RuleWarning[] = [];
   const has = (key: string) => Object.hasOwn(data, key);

@@ -34,7 +34,7 @@ const memo = new WeakMap<RuleCatalog, readonly OtherToolFile[]>();
 /**
  * Workspace files the trust review counts as instruction files (src/main/core/files/classify.ts,
  * the same classifier) that the catalog does not read: `.windsurfrules`, `.clinerules`,
- * `.windsurf/rules/…` and the like. Issue 4's discovery table leaves them out on purpose; listing
+ * `.windsurf/rules/…` and the like. The catalog's discovery table (`rules/classify.ts`) leaves them out on purpose; listing
  * them explains why the review's "N instruction files" can be larger than the Rules tab's count.
  * Memoised per catalog; code-point order of the workspace listing.
  */

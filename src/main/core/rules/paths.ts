@@ -8,7 +8,7 @@ export function toPosix(rel: string): string {
 }
 
 /**
- * Catalog root of a workspace folder (issue 4 §2): the git work tree containing it (nearest
+ * Catalog root of a workspace folder: the git work tree containing it (nearest
  * ancestor-or-self with a `.git` directory or file), else the folder itself; realpath'd, keyed by
  * `pathIdentity` (the on-disk bytes where NFC and NFD are different folders).
  * `workspaceDir` must exist. Never throws for a missing `.git`.

@@ -25,7 +25,7 @@ export interface PatternMatchCount {
 
 /**
  * Counts the workspace files each of a rule's patterns matches, relative to the rule's scope
- * (the "matches N files here" of the Rules tab; issue 4 §6). `limit` caps the count per pattern
+ * (the "matches N files here" of the Rules tab). `limit` caps the count per pattern
  * (default 100,000) so huge trees stay fast.
  */
 export function countPatternMatches(file: RuleFile, workspaceFiles: readonly string[], limit = 100_000): PatternMatchCount[] {

@@ -5,8 +5,8 @@ import type { CompiledPattern, PatternAlternative, RuleWarning } from './types';
 import { warning } from './warnings';
 
 /**
- * Splits a pattern string on commas and newlines **outside braces** (issue 4 §2 Conditions;
- * formats.md §5.9: `**\/*.{ts,tsx}` must stay one pattern). Items are trimmed; empties dropped.
+ * Splits a pattern string on commas and newlines **outside braces** (formats.md
+ * §5.9: `**\/*.{ts,tsx}` must stay one pattern). Items are trimmed; empties dropped.
  */
 export function splitPatternString(value: string): string[] {
   const out: string[] = [];

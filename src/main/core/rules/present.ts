@@ -14,7 +14,7 @@ import type { RuleFile, SelectedRule, UnselectedRule } from './types';
 
 /**
  * Converts catalog objects to the JSON shapes of the contract (src/shared/contract/rules.ts),
- * which are also what `atrium rules … --json` prints (issue 4 §6). Pure functions.
+ * which are also what `atrium rules … --json` prints. Pure functions.
  */
 
 /**

@@ -18,7 +18,7 @@ export type SourceProblem = 'missing' | 'dangling-symlink' | 'symlink-escape' | 
 export interface ReadSourceOptions {
   /** Canonical directories the real path must stay inside (null: anywhere, for user files). */
   confineTo: readonly string[] | null;
-  /** Maximum size in bytes (default 1 MiB, issue 4 §2). */
+  /** Maximum size in bytes (default 1 MiB). */
   maxBytes?: number;
   /** When false only `lstat`/`stat` run (restricted mode: names and sizes, never contents). */
   readContent?: boolean;
@@ -33,7 +33,7 @@ export interface ReadSourceOptions {
 }
 
 /**
- * Reads one rule or import file defensively (issue 4 §2 Content): a symlink is followed and its
+ * Reads one rule or import file defensively: a symlink is followed and its
  * target reported; a dangling one, one whose real path leaves `confineTo`, a non-file, a file
  * over `maxBytes` (not read at all), a binary file and invalid UTF-8 are refused with a reason.
  * One BOM is stripped and CRLF normalised (see `decodeText`). Never throws.

@@ -42,7 +42,7 @@ export class SelectionIndex {
   }
 
   /**
-   * Contextual selection (seed §4.5, issue 4 §3): for each root-relative trigger, a file not in
+   * Contextual selection (seed §4.5): for each root-relative trigger, a file not in
    * `loaded` whose scope is an ancestor-or-self of the trigger is selected when it is conditional
    * and a pattern matches the trigger relative to the scope, or unconditional and its scope does
    * not contain `fromRel` (otherwise it was already static). Result in catalog order; the first

@@ -4,7 +4,7 @@ import type { RuleCatalog } from './catalog';
 import { RuleStartFolderUnusable } from './errors';
 
 /**
- * Root-relative start folder for an explanation or agent view (issue 4 §6 `rules explain --from`,
+ * Root-relative start folder for an explanation or agent view (`atrium rules explain --from`,
  * the "Session starts in" field). Like `catalog.resolveFrom`, and the folder must also exist on
  * disk as a directory: a session cannot start in a folder that is not there, so explaining one
  * would show results for a situation that cannot happen. `from` is absolute or relative to the

@@ -1,9 +1,9 @@
 /**
- * Shapes of the project rule catalog (issue 4 §2–§5, seed §4). Everything a catalog hands out is
+ * Shapes of the project rule catalog (seed §4). Everything a catalog hands out is
  * deeply frozen: a snapshot taken by a session never changes, whatever happens on disk later.
  */
 
-/** Instruction file format, one per row of the discovery table in issue 4 §2. */
+/** Instruction file format, one per row of the discovery table (`classify.ts`). */
 export type RuleFormat =
   | 'copilot'
   | 'cursor-legacy'
@@ -70,7 +70,7 @@ export interface RuleClassification {
   readonly priority: number;
 }
 
-/** One `@import` expanded into a rule, with its own digest (issue 4 §2 Imports). */
+/** One `@import` expanded into a rule, with its own digest. */
 export interface RuleImport {
   /** Display path: root-relative, or `~/…` under the home directory. */
   readonly path: string;
@@ -122,7 +122,7 @@ export interface RuleFrontmatter {
  * large, binary, escaping symlink, restricted mode).
  */
 export interface RuleFile {
-  /** `<source>:` + first 20 hex of SHA-256(relativePath) (issue 4 §2 Identity). */
+  /** `<source>:` + first 20 hex of SHA-256(relativePath). */
   readonly id: string;
   /** Root-relative POSIX path; user files as `~/.claude/CLAUDE.md`. */
   readonly relativePath: string;
@@ -145,7 +145,7 @@ export interface RuleFile {
   readonly bytes: number;
   /** UTF-8 bytes of `content`: what the selection budget counts (0 when unread). */
   readonly bodyBytes: number;
-  /** SHA-256 of JSON `{"relativePath","patterns","content"}` (issue 4 §2), or null when unread. */
+  /** SHA-256 of JSON `{"relativePath","patterns","content"}`, or null when unread. */
   readonly sha256: string | null;
   /** Normalised file text (BOM stripped, LF), or null when unread. */
   readonly text: string | null;

@@ -1,8 +1,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentCapabilitiesInfo, PolicyRuleRef, ResumeOutcome, SessionState, StopReason } from '../../../shared/contract';
+import type { AnsweredBy } from './permissions';
 
 /**
- * A workspace-policy notice (issue 8): rules that reached the agent, files the agent loads
+ * A workspace-policy notice: rules that reached the agent, files the agent loads
  * natively, hooks skipped or deciding, withheld MCP servers, accepted rule changes, idle shutdown.
  * Projected as a `notice` transcript item with the same fields. Never carries rule bodies.
  */
@@ -17,7 +18,7 @@ export interface PolicyNoticeData {
 }
 
 /**
- * Where a permission request should be answered (issue 8): an attached surface, recorded with the
+ * Where a permission request should be answered: an attached surface, recorded with the
  * request (`permission_requested.route`) and again when it is re-targeted (`permission_routed`,
  * after that surface detached). A null route means any surface; events written before routes were
  * recorded have none (read as null).
@@ -43,7 +44,7 @@ export type JournalEvent =
   | { kind: 'cancel_requested'; data: { clearQueue: boolean } }
   | { kind: 'permission_requested'; data: { requestId: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; route?: PermissionRoute | null } }
   | { kind: 'permission_routed'; data: { requestId: string; route: PermissionRoute | null; reason: string } }
-  | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: 'user' | 'hook' | 'policy' | 'cancel' | 'shutdown' } }
+  | { kind: 'permission_answered'; data: { requestId: string; outcome: 'selected' | 'cancelled'; optionId: string | null; by: AnsweredBy } }
   | { kind: 'state'; data: { state: SessionState; error?: string | null } }
   | { kind: 'agent_started'; data: { pid: number | null; command: string; args: string[]; capabilities: AgentCapabilitiesInfo } }
   | { kind: 'agent_session'; data: { agentSessionId: string; via: 'new' | 'load' | 'resume'; modes: acp.SessionModeState | null; configOptions: unknown[] } }

@@ -22,7 +22,7 @@ export type AgentStopReason = 'closed' | 'idle' | 'quit' | 'crashed';
 export type HookVerdict = { allow: true } | { allow: false; message: string; transcript?: string };
 
 /**
- * Seams where later capabilities plug into the session runtime (issue 8: rules injection, hooks
+ * Seams where later capabilities plug into the session runtime (rules injection, hooks
  * around tools, snapshots, worktrees). Every hook is optional and may be async; hooks run in
  * registration order, each receiving the previous one's output. A hook that throws fails the
  * action it guards (the agent gets an error), never the engine.

@@ -36,7 +36,7 @@ export interface LiveSessionDeps {
   /** Idle time after which the agent process is stopped (0 = never); the next prompt resumes. Read each time the session becomes idle. */
   idleMs: () => number;
   /**
-   * Which attached surface should answer a permission request (issue 8 handover): the one that sent
+   * Which attached surface should answer a permission request: the one that sent
    * the running prompt, else any attached one; null = any surface.
    */
   permissionSurface?: (sessionId: string, promptSurfaceId: string | null) => PermissionRoute | null;
@@ -531,7 +531,7 @@ export class LiveSession {
 
   /**
    * Re-targets pending permission requests addressed to `fromSurfaceId` (that surface detached:
-   * tab closed, window gone, terminal left) to `to`, or to any surface when null (issue 8). Each
+   * tab closed, window gone, terminal left) to `to`, or to any surface when null. Each
    * change is journaled first (`permission_routed`: the item upsert reaches every surface through
    * `sessionEvent`), then `permissionRequested` is pushed again with the new target so the CLI
    * pickup and desktop notifications learn it.

@@ -4,7 +4,7 @@ import type { PermissionItem } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 
 /** Who answered a permission request (see the contract's `PermissionItem.answeredBy`). */
-export type AnsweredBy = 'user' | 'hook' | 'policy' | 'cancel' | 'shutdown';
+export type AnsweredBy = 'user' | 'hook' | 'policy' | 'cancel' | 'shutdown' | 'nobody';
 
 interface Pending {
   requestId: string;
@@ -85,6 +85,9 @@ export function notPendingError(requestId: string, item: Pick<PermissionItem, 's
   if (!item) return new AtriumError('PERMISSION_NOT_FOUND', `${head} in this session.`);
   if (item.state === 'cancelled' && item.answeredBy === 'shutdown') {
     return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was cancelled because the agent stopped (the session was closed, Atrium quit or the agent exited), so it can no longer be answered. Send the prompt again to retry.`);
+  }
+  if (item.state === 'cancelled' && item.answeredBy === 'nobody') {
+    return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was cancelled because no one could answer (the terminal that had to ask had no input), so it can no longer be answered.`);
   }
   if (item.state === 'cancelled') return new AtriumError('PERMISSION_NOT_FOUND', `${head}: it was cancelled with its turn, so it can no longer be answered.`);
   if (item.state === 'selected') {

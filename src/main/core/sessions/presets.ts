@@ -34,8 +34,8 @@ export interface AgentPreset {
    */
   initialModeId: string | null;
   /**
-   * Rule formats (issue 4 catalog formats) the agent loads by itself as Atrium launches it, so they
-   * are not sent twice (issue 8); defaults per preset in `workspacePolicy/agentIsolation.ts`.
+   * Rule formats the agent loads by itself as Atrium launches it, so they
+   * are not sent twice; defaults per preset in `workspacePolicy/agentIsolation.ts`.
    */
   nativeRuleFormats?: RuleFormat[];
   /**

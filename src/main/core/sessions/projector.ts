@@ -238,7 +238,7 @@ export function stopReason(s: unknown): StopReason {
 }
 
 /**
- * A permission item's routing fields from a recorded route (issue 8); a missing or malformed route
+ * A permission item's routing fields from a recorded route; a missing or malformed route
  * (events written before routes were recorded) means any surface.
  */
 function routeFields(route: PermissionRoute | null | undefined): Pick<PermissionItem, 'surfaceId' | 'surfaceLabel' | 'surfaceKind'> {

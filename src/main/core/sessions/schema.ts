@@ -1,7 +1,7 @@
 import type { Migration } from '../store/migrations';
 
 /**
- * Schema 3: agent sessions (issue 7).
+ * Schema 3: agent sessions.
  *
  * - `agent_configs`: user-defined agents (`kind = 'user'`: command, args) and per-agent extra
  *   environment for presets and user agents alike (`env_json`, values stay in this 0600 file).

@@ -21,7 +21,7 @@ import { SessionTables } from './tables';
 import { createWorktree, type WorktreeInfo } from './workspacePolicy/worktree';
 
 /**
- * What the workspace policy (issue 8) provides to the runtime besides hooks: the idle shutdown
+ * What the workspace policy provides to the runtime besides hooks: the idle shutdown
  * setting and permission routing to attached surfaces. Set once by the engine (`configure`).
  */
 export interface SessionRuntimePort {
@@ -63,7 +63,7 @@ function pausedError(): AtriumError {
 export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 
 /**
- * The session runtime (issue 7): agents, sessions, their persistence and recovery. One instance per
+ * The session runtime: agents, sessions, their persistence and recovery. One instance per
  * engine (`engine.sessions`). Sessions are loaded into a {@link LiveSession} when used; listing and
  * showing read the stored projections directly.
  *
@@ -77,7 +77,7 @@ export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
  */
 export class SessionService {
   readonly agents: AgentRegistry;
-  /** Seams for issue 8 (rules, hooks around tools, snapshots, worktrees); see {@link SessionHooks}. */
+  /** Seams for the workspace policy (rules, hooks around tools, snapshots, worktrees); see {@link SessionHooks}. */
   readonly hooks = new HookChain();
   private readonly sessions = new Map<string, LiveSession>();
   private readonly tables: SessionTables;
@@ -160,8 +160,8 @@ export class SessionService {
   /**
    * Creates a session and starts its agent in the background (state `starting`; progress via
    * events). A `prompt` is queued as the first turn. With `worktree`, the session runs in a new git
-   * worktree on branch `atrium/<slug>` created from the workspace's HEAD (issue 8), and its cwd is
-   * that worktree's counterpart of the chosen folder.
+   * worktree on branch `atrium/<title slug>-<first 8 characters of the session id>` created from the
+   * workspace's HEAD, and its cwd is that worktree's counterpart of the chosen folder.
    * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED | NOT_FOUND (workspace) | PATH_* (folder) | WORKTREE_FAILED
    */
   create(input: { workspaceId?: string; cwd?: string; agentId: string; modeId?: string; title?: string; additionalDirectories?: string[]; prompt?: string; worktree?: boolean; surfaceId?: string }): Session {

@@ -53,7 +53,7 @@ export interface ClearResult {
  * restricted-mode gate. Every write runs in one transaction, appends to the audit history and
  * pushes `trustChanged`. Atrium never writes another tool's trust store.
  *
- * Resolution (issue 3 "Model"): the state of a folder is the decision recorded for the deepest
+ * Resolution: the state of a folder is the decision recorded for the deepest
  * ancestor-or-self of its trust root; a child `untrusted` beats a parent `trusted` and vice versa;
  * no decision → `undecided`, which the gate treats exactly like `untrusted`.
  */

@@ -43,7 +43,7 @@ export function splitArguments(input: string): string[] {
  * (`names`, its frontmatter `arguments`) map to the words in order: `$<name>` = the word at the
  * name's index, or empty when there is none (formats.md §2.8 "unmatched `$name` → empty"); any
  * other `$word` stays literal. Replacement is literal: a value such as `$&` or `$1` is inserted as
- * is and never interpreted again (issue 5 safety).
+ * is and never interpreted again.
  */
 export function substituteArguments(text: string, args: readonly string[], argumentText: string, names: readonly string[] = []): { text: string; used: boolean } {
   let used = false;

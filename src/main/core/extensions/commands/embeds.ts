@@ -12,8 +12,8 @@ export interface ShellEmbed {
 /**
  * Shell commands a command or skill template runs when invoked (formats.md §2.8 "Dynamic
  * context", §2.9): `` !`cmd` `` at a line start or after whitespace, and fenced ```` ```! ````
- * blocks. Found on the template as written, never on text with arguments substituted (issue 5
- * safety: an argument can never add an embed). Sorted by position.
+ * blocks. Found on the template as written, never on text with arguments substituted (an
+ * argument can never add an embed). Sorted by position.
  */
 export function findShellEmbeds(template: string): ShellEmbed[] {
   const out: ShellEmbed[] = [];

@@ -48,7 +48,7 @@ const VARIABLE = /\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_SKILL_DIR)\}
 type Segment = { kind: 'text'; text: string } | { kind: 'embed'; embed: ShellEmbed; index: number } | { kind: 'file'; raw: string; replacement: string };
 
 /**
- * Expands a command template or a skill body (issue 5 "Custom commands"; formats.md §2.9) in the safe order:
+ * Expands a command template or a skill body (formats.md §2.9) in the safe order:
  * 1. shell embeds are located on the template as written (never on substituted text, so an
  *    argument cannot create one);
  * 2. `@path` references, also on the template as written, are inlined as fenced blocks only when

@@ -25,7 +25,7 @@ export interface McpContext {
 }
 
 /**
- * MCP servers of a workspace (issue 5; formats.md §2.7), parsed by the shared MCP reader
+ * MCP servers of a workspace (formats.md §2.7), parsed by the shared MCP reader
  * (`formats/mcpServers.ts`, the same definitions and digests MCP approval uses): the user's files
  * (`~/.claude/settings.json`, `~/.cursor/mcp.json`, `~/.gemini/settings.json`, `~/.codex/config.toml`,
  * `~/.blade/…`), the project's (`.mcp.json` wrapped or bare, `.cursor/mcp.json`, `.vscode/mcp.json`

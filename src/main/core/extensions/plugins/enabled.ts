@@ -31,7 +31,7 @@ export function enabledFiles(homeDir: string, workspaceDir: string): Array<{ sco
 
 /**
  * Reads every `enabledPlugins` layer: user < project < local. Project and local layers are read even
- * in restricted mode, but then count only where they disable (issue 5: an untrusted layer may only
+ * in restricted mode, but then count only where they disable (an untrusted layer may only
  * disable). Never throws; a settings file that does not parse is a warning. `files` reads.
  */
 export async function readEnabledLayers(homeDir: string, workspaceDir: string, trusted: boolean, shown: (abs: string) => string, files: FileReader = directFileAccess): Promise<{ layers: EnabledLayer[]; warnings: ExtensionWarning[] }> {

@@ -5,7 +5,7 @@ import type { SkillRecord } from '../types';
 
 /**
  * Reads a skill's body now and checks it against the digest the bundle (or snapshot) recorded when
- * it was built (issue 5: the anchor re-reads bodies and lets them drift, seed §16.8). Fails closed.
+ * it was built (the anchor re-reads bodies and lets them drift, seed §16.8). Fails closed.
  * @returns the body (text after the frontmatter, normalised), the digest and the body's 1-based first line in the file
  * @throws AtriumError EXTENSION_CHANGED when the file changed, disappeared or cannot be read since
  */

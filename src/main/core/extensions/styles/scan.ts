@@ -10,7 +10,7 @@ import type { StyleRecord } from '../types';
 import { STYLE_LIMITS, STYLE_SEGMENT } from './limits';
 import { directFileAccess, type FileReader } from '../../files/scan';
 
-/** Thrown inside a root scan: the root is disabled (issue 5: only that root, with a warning). */
+/** Thrown inside a root scan: the root is disabled (only that root, with a warning). */
 class RootProblem extends Error {}
 
 /**

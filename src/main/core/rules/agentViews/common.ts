@@ -5,7 +5,7 @@ import { ancestorsOf, isInside } from '../paths';
 import { revealSmuggling } from '../../formats/unicode';
 import type { RuleFile } from '../types';
 
-/** Agents with a view (issue 4 §4); `copilot` is VS Code Copilot Chat, modelled from its docs (no offline agent). */
+/** Agents with a view; `copilot` is VS Code Copilot Chat, modelled from its docs (no offline agent). */
 export type AgentName = 'codex' | 'claude' | 'gemini' | 'copilot';
 
 /**
@@ -33,7 +33,7 @@ export interface AgentViewFile {
   truncatedAt: number | null;
 }
 
-/** "What would this agent load from `fromDir`" (issue 4 §4). */
+/** "What would this agent load from `fromDir`". */
 export interface AgentView {
   agent: AgentName;
   /** Root-relative start folder. */

@@ -11,7 +11,7 @@ export { copilotApplies } from './copilot';
 export { readCodexDocConfig, type CodexDocConfig } from './codex';
 
 /**
- * "What would this agent load from `fromRel`" (issue 4 §4) for Codex, Claude Code, Gemini CLI or
+ * "What would this agent load from `fromRel`" for Codex, Claude Code, Gemini CLI or
  * VS Code Copilot Chat: files, bytes, and what is cut, truncated, skipped or ignored and why.
  * `targetRel` (root-relative) adds the files loaded on touching that path. Reads the disk (agents
  * do not honour `.gitignore` the way Atrium's catalog does); in restricted mode only names and

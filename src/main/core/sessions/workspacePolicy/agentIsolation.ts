@@ -3,8 +3,8 @@ import type { RuleFormat } from '../../rules/types';
 import type { AgentPreset } from '../presets';
 
 /**
- * How an agent is kept from loading or running unapproved workspace resources by itself (issue 8
- * "The agent's own execution of repository resources"), per preset.
+ * How an agent is kept from loading or running unapproved workspace resources by itself, per
+ * preset.
  */
 export interface AgentIsolation extends AgentBehaviour {
   /** Rule formats the agent reads by itself as Atrium launches it: listed, never sent twice. */

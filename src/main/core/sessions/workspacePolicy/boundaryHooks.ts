@@ -7,7 +7,7 @@ import { notRunWording } from './agentIsolation';
 import { claudeToolOf, runSessionHooks, sessionRunOf, type ClaudeTool } from './sessionHooks';
 import type { PolicyCore, PolicyState } from './state';
 
-/** Most Stop-hook follow-up prompts in a row (issue 8). */
+/** Most Stop-hook follow-up prompts in a row. */
 export const MAX_STOP_FOLLOWUPS = 8;
 
 /** Decisions that refuse an action. */
@@ -177,7 +177,7 @@ async function postTool(core: PolicyCore, st: PolicyState, event: HookEvent, inp
 }
 
 /**
- * Hooks on a permission request (issue 8): PreToolUse (agents without the Claude bridge; Claude
+ * Hooks on a permission request: PreToolUse (agents without the Claude bridge; Claude
  * runs it through its own hooks) and PermissionRequest. Deny selects a reject option, allow the
  * allow-once option; otherwise a Notification hook runs (not awaited) and the user decides (null).
  */

@@ -30,7 +30,7 @@ const HOOK_TIMEOUT_S = 600;
  * denied: fail closed); others exit 1 (a non-blocking error).
  */
 const SCRIPT = `'use strict';
-// Atrium bridge for Claude Code hooks (issue 8). Generated; do not edit.
+// Atrium bridge for Claude Code hooks. Generated; do not edit.
 const http = require('node:http');
 const event = process.argv[2] || '';
 const fail = (msg) => { process.stderr.write('Atrium bridge: ' + msg + '\\n'); process.exit(event === 'PreToolUse' ? 2 : 1); };

@@ -3,7 +3,7 @@ import { toExecutionPath } from './pathMapping';
 import type { PolicyCore } from './state';
 
 /**
- * Where a session's workspace commands and skills come from, and where they expand (issues 5 and 8).
+ * Where a session's workspace commands and skills come from, and where they expand.
  */
 export interface SessionCommandSource {
   /** The extensions of the session's snapshot (`from: 'snapshot'`) or of the current bundle (`'current'`). */
@@ -21,7 +21,7 @@ export interface SessionCommandSource {
 }
 
 /**
- * The catalog a session's "/" commands use. A live session's immutable snapshot (issue 8: later
+ * The catalog a session's "/" commands use. A live session's immutable snapshot (later
  * disk edits, plugin toggles or trust changes never alter it); while the snapshot is being taken
  * (a new session: it is taken at creation) this waits for it. A session with no snapshot in this
  * process (after an Atrium restart, before its agent starts again; or when taking it failed) uses

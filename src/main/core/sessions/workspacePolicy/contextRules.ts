@@ -181,7 +181,7 @@ export function settleSent(core: PolicyCore, st: PolicyState, answered: (promptI
 }
 
 /**
- * The rule blocks that go before a prompt's own content (issue 8 "Rules reaching the agent"):
+ * The rule blocks that go before a prompt's own content:
  * static rules with the first prompt (or again after `replaced-by-new`; Claude gets them in its
  * system prompt instead), then the contextual rules the session owes (queued since the last
  * prompt, by this process or another). Records what was sent (delivery, time, `rules_loaded`

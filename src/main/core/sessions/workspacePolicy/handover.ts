@@ -146,7 +146,7 @@ export interface SurfaceCaller {
 export const THIS_PROCESS: SurfaceCaller = { connection: null, key: null };
 
 /**
- * Surfaces attached to each session (issue 8): the desktop window, browser tabs and terminals that
+ * Surfaces attached to each session: the desktop window, browser tabs and terminals that
  * show it. Output fans out to all of them (every surface receives the engine's events); a
  * permission request goes to the surface that sent the running prompt, else to the earliest
  * attached one. In memory only.

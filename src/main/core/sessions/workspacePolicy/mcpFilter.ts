@@ -3,9 +3,9 @@ import type { McpServer, WithheldMcpServer } from '../../../../shared/contract';
 import type { ApprovedMcpServer } from '../../hooks/service';
 
 /**
- * Splits a workspace's repository MCP servers (issue 6 listing) into the ones a session may pass
+ * Splits a workspace's repository MCP servers into the ones a session may pass
  * to its agent (`approved` at their current digest, folder not restricted) and the ones it
- * withholds, each with a reason for the session view (issue 8 "Only approved MCP servers").
+ * withholds, each with a reason for the session view.
  */
 export function splitMcpServers(listed: readonly McpServer[], approved: readonly ApprovedMcpServer[]): { passed: ApprovedMcpServer[]; withheld: WithheldMcpServer[] } {
   const ok = new Map(approved.map((s) => [s.id, s]));

@@ -43,7 +43,7 @@ const WRITE_KINDS = new Set(['edit', 'delete', 'move']);
 const STOP_HOOK_REASONS = new Set(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal']);
 
 /**
- * Sessions that obey the workspace (issue 8), wired into the session runtime through its hook seam
+ * Sessions that obey the workspace, wired into the session runtime through its hook seam
  * (`engine.sessions.addHooks`). Per session it:
  * - takes an immutable snapshot when the session is created (rule catalog snapshot, static rules
  *   with their `provenanceSha256` and references, approved hooks by digest, approved and withheld
@@ -283,7 +283,7 @@ export class WorkspacePolicy implements SessionHooks {
   }
 
   /**
-   * Resolves a fail-closed rule mismatch (issue 8): `continue` takes the current rules as the
+   * Resolves a fail-closed rule mismatch: `continue` takes the current rules as the
    * session's (the new provenance and every changed file are recorded in the transcript; static
    * rules are sent again with the next prompt, changed contextual references are dropped so they
    * load again when triggered) and resumes; `new` starts a new session in the same place with the
@@ -394,7 +394,7 @@ export class WorkspacePolicy implements SessionHooks {
 
   /**
    * Detaches a surface. Permission requests still pending for it are re-targeted to the earliest
-   * surface left attached, or to any surface when none is (issue 8), so a closed tab never keeps
+   * surface left attached, or to any surface when none is, so a closed tab never keeps
    * the only answer buttons. Only its holder (or this process) may.
    * @throws AtriumError HANDOVER_REQUIRED (another window, tab or terminal attached it)
    */

@@ -19,7 +19,7 @@ export interface RecordedRules {
 
 /**
  * Re-checks a session's recorded rules against the current catalog (seed §6 static rule pin, §7
- * step 1 hydration; issue 8 "fail closed"): the static selection's `provenanceSha256` must equal
+ * step 1 hydration; a mismatch fails closed): the static selection's `provenanceSha256` must equal
  * the recorded one, and every recorded contextual reference must still hydrate (same id, sha256,
  * relativePath, source, status active, as `RuleCatalog.hydrate` checks). Returns null when
  * everything matches, else the mismatch with every changed file (added/removed/edited, with a

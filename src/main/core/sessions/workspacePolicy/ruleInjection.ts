@@ -13,7 +13,7 @@ export function renderRules(tag: 'project-instructions' | 'contextual-project-in
 }
 
 /**
- * Content blocks that carry rules in a prompt (issue 8 "Rules reaching the agent"): one embedded
+ * Content blocks that carry rules in a prompt: one embedded
  * resource per file (`file://` URI of the rule file, Markdown text) when the agent advertises
  * `promptCapabilities.embeddedContext`, else one text block in the rendered form. Empty when there
  * is nothing to send.

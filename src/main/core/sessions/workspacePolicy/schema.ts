@@ -1,7 +1,7 @@
 import type { Migration } from '../../store/migrations';
 
 /**
- * Schema 5: sessions that obey the workspace (issue 8).
+ * Schema 5: sessions that obey the workspace.
  *
  * - `session_policy`: one row per session: the source project it follows (rules are matched
  *   there, seed §6), where it executes (a git worktree's path is stored once and never

@@ -27,7 +27,7 @@ export interface SessionCommandInput {
 }
 
 /**
- * A session's workspace custom commands and user-invocable skills (issues 5 and 8): listed from
+ * A session's workspace custom commands and user-invocable skills: listed from
  * the session's snapshot, expanded from the snapshot's frozen templates (a skill body is read and
  * must still match the snapshot's digest, else EXTENSION_CHANGED), with `@path` confined to the
  * session's execution folder, and sent as a prompt whose origin (`/name`) the transcript records.

@@ -21,7 +21,7 @@ const KIND_TO_TOOL: Record<string, string> = {
 
 /**
  * Maps an ACP tool call (or permission request's tool call) to Claude's tool name and input for
- * hook matching (issue 8: Write/Edit `{file_path, content}`, Bash `{command}`). The Claude adapter
+ * hook matching (Write/Edit `{file_path, content}`, Bash `{command}`). The Claude adapter
  * names the tool in `_meta.claudeCode.toolName` and passes Claude's input as `rawInput`; for other
  * agents the ACP `kind` decides (edit → Edit, or Write when the input carries whole `content`;
  * execute → Bash; read → Read; …) and `file_path` comes from the first location when missing.
@@ -49,7 +49,7 @@ export interface SessionHookTarget {
   sessionId: string;
   /**
    * The snapshot's approved hooks (id → digest); nothing else runs. They keep running after a
-   * revocation, a trust or plugin change (issue 8 snapshot semantics), but only while their
+   * revocation, a trust or plugin change, but only while their
    * definition and scripts still hash to this digest (else: skipped `modified`).
    */
   only: ReadonlyMap<string, string>;
@@ -58,8 +58,8 @@ export interface SessionHookTarget {
 }
 
 /**
- * Runs a session's approved hooks for one event (issue 8 "Hooks and MCP in sessions") through the
- * hook service (issue 6: scripts re-hashed before running, every run recorded), limited to and
+ * Runs a session's approved hooks for one event through the
+ * hook service (scripts re-hashed before running, every run recorded), limited to and
  * pinned at the session's snapshot (see {@link SessionHookTarget.only}), and summarises the
  * outcome for the session view. Returns null (and runs nothing) when no approved hook of the
  * snapshot fires on `event`. `extra.signal` cancels the handlers (Atrium closing), and

@@ -32,7 +32,7 @@ export function ensureSnapshot(core: PolicyCore, st: PolicyState): Promise<void>
 
 /**
  * Marks the snapshot for re-verification before an agent process re-attaches to a session whose
- * snapshot is recorded (issue 8 "On resume it is recomputed"): the next {@link ensureSnapshot}
+ * snapshot is recorded: the next {@link ensureSnapshot}
  * recomputes the static provenance and hydrates the loaded contextual references from disk,
  * whether the agent stopped idle, crashed or the session was closed and resumed.
  */
@@ -86,7 +86,7 @@ async function verifySnapshot(core: PolicyCore, st: PolicyState, recorded: Snaps
   st.snapshotReady = true;
 }
 
-/** The snapshot's MCP servers read back from disk (issue 8: revoked or not; changed ones are withheld with a notice). */
+/** The snapshot's MCP servers read back from disk (revoked or not; changed ones are withheld with a notice). */
 async function snapshotMcp(core: PolicyCore, st: PolicyState, recorded: SnapshotRecord): Promise<ApprovedMcpServer[]> {
   if (!recorded.mcp.passed.length) return [];
   const pinned = new Map(recorded.mcp.passed.map((p) => [p.id, p.digest]));
@@ -187,7 +187,7 @@ function reportSnapshot(core: PolicyCore, st: PolicyState, snapshot: SnapshotRec
 }
 
 /**
- * Takes the current rules as the session's after a mismatch (issue 8 "Continue with the current
+ * Takes the current rules as the session's after a mismatch ("Continue with the current
  * rules"): records the new static provenance (static rules go again with the next prompt), drops
  * changed contextual references (they load again when triggered), clears the mismatch and records
  * a `rules_accepted` notice listing every change. The next attach verifies against these.

@@ -12,7 +12,7 @@ export interface WorktreeInfo {
   execRoot: string;
   /** Top folder of the source repository's checkout. */
   sourceRoot: string;
-  /** `atrium/<slug>`. */
+  /** `atrium/<title slug>-<first 8 characters of the session id>` (`-2`, `-3`… when taken). */
   branch: string;
   /** The commit the branch was created from (the source's HEAD). */
   baseCommit: string;

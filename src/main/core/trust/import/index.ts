@@ -21,7 +21,7 @@ const READERS: Record<TrustImportSource, (homeDir: string) => Promise<ForeignTru
 };
 
 /**
- * Import, never silently (issue 3 "Surfaces"): reads the decisions Claude Code, Codex and Gemini
+ * Import, never silently: reads the decisions Claude Code, Codex and Gemini
  * CLI store under the engine's home directory and returns them as suggestions next to Atrium's
  * current status. Records nothing and never writes the other tools' files. Each suggestion is
  * resolved like `trust.set` would: canonical folder → its trust root (a worktree → its main checkout).

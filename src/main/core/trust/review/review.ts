@@ -34,7 +34,7 @@ export interface ReviewContext {
 const CONFIG_DIR_NAMES = new Set(['.claude', '.blade', '.gemini', '.codex', '.cursor', '.agents', '.windsurf', '.cline', '.clinerules', '.github', '.vscode']);
 
 /**
- * The trust review of a folder (issue 3 "Trust review"): everything trusting would activate.
+ * The trust review of a folder: everything trusting would activate.
  *
  * 1. The extension kinds come from the extensions bundle's own discovery
  *    (`discoverProjectExtensions`: the project as if trusted, user sources left out), so the review

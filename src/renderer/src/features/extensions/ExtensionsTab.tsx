@@ -17,7 +17,7 @@ const KINDS = [
 ] as const;
 
 /**
- * The Extensions tab (issue 5): the workspace's skills, commands, subagents, plugins, MCP servers,
+ * The Extensions tab: the workspace's skills, commands, subagents, plugins, MCP servers,
  * output styles and LSP servers as the resource bundle holds them, one section per kind, with
  * source, path and parse warnings. Live: refreshes when the bundle rebuilds or trust changes. In
  * restricted mode it says what the project holds but does not activate, with a way to the review.

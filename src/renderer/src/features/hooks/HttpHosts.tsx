@@ -5,7 +5,7 @@ import type { HookListing } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 
 /**
- * The http hook host allowlist (issue 6 "http handlers"), shown when a workspace has http hooks or
+ * The http hook host allowlist, shown when a workspace has http hooks or
  * hosts are allowed: hosts the user allowed (each removable), hosts of this workspace's http hooks
  * that the policy would refuse (one click to allow), and a field to allow another host
  * (`example.com` exact, `*.example.com` for subdomains). The list is global: it applies to every

@@ -7,7 +7,7 @@ import { RequestError } from '../../api/client';
 import { useApp } from '../../state/appStore';
 
 /**
- * Archive a session (issue 8): closes it; for a worktree session it can remove the worktree too.
+ * Archive a session: closes it; for a worktree session it can remove the worktree too.
  * Uncommitted work is never dropped silently: WORKTREE_DIRTY lists it and asks to discard.
  */
 export function ArchiveButton({ sessionId, execution, onArchived, disabledReason = null }: { sessionId: string; execution: ExecutionInfo | null; onArchived(): void; disabledReason?: string | null }) {

@@ -6,7 +6,7 @@ import { useApp } from '../../state/appStore';
 const CHOICES = [5, 10, 30, 60, 0];
 
 /**
- * The idle-shutdown setting (issue 8 "Idle shutdown"): an agent process idle this long is stopped;
+ * The idle-shutdown setting: an agent process idle this long is stopped;
  * its session stays open and the next prompt starts the agent again and resumes transparently.
  * Applies to agents that become idle after the change. A value set elsewhere (CLI
  * `atrium session settings --idle-minutes N`) that is not one of the choices is shown as is.

@@ -3,7 +3,7 @@ import type { PermissionItem } from '../../../../shared/contract';
 import './surfaces.css';
 
 /**
- * A pending permission request addressed to another attached surface (issue 8: it goes to the
+ * A pending permission request addressed to another attached surface (it goes to the
  * surface that sent the prompt): one line naming that surface instead of the answer buttons, so
  * the request is not answered twice from two places. "Answer here instead" takes it over on this
  * surface — every surface holds the same token, so this is about who is looking, not about

@@ -5,7 +5,7 @@ import { PolicyHooks } from './PolicyHooks';
 import { surfaceFor, surfaceKind } from './surface';
 
 /**
- * The session's workspace policy (issue 8): what its snapshot gave the agent (static rules and the
+ * The session's workspace policy: what its snapshot gave the agent (static rules and the
  * contextual rules it loaded since, each linking to the workspace's Rules tab), hooks that ran with
  * their results, MCP servers withheld and why, where it runs, and who is attached.
  */

@@ -1,7 +1,8 @@
 import { useState, type KeyboardEvent } from 'react';
 import type { Session } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
-import { plural, relativeTime, sessionTitle } from './format';
+import { sessionTitle } from '../../../../shared/sessionTitle';
+import { plural, relativeTime } from './format';
 import { hostLabel } from './HostedElsewhere';
 import { SessionStateBadge } from './StateBadge';
 import { useNow } from './useNow';

@@ -2,7 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import { Pencil } from 'lucide-react';
 import type { Session } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
-import { sessionTitle } from './format';
+import { sessionTitle } from '../../../../shared/sessionTitle';
 
 /**
  * The session's title as the header's heading, with a Rename button that edits it in place (Enter

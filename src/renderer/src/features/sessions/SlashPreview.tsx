@@ -2,7 +2,7 @@ import { Play } from 'lucide-react';
 import type { SessionCommandPreview, SessionCommandRun } from '../../../../shared/contract';
 
 /**
- * The inline preview of a workspace command or skill about to be sent (issues 5 and 8): the exact
+ * The inline preview of a workspace command or skill about to be sent: the exact
  * prompt text Enter sends, its `@path` files, and its shell embeds. Embeds never run by themselves:
  * "Run these N commands" is the explicit confirmation (the engine also requires a trusted workspace
  * and this preview's single-use token); in restricted mode the reason is shown instead and the

@@ -120,7 +120,7 @@ function Plan({ item }: { item: Of<'plan'> }) {
 function PermissionLine({ item }: { item: Of<'permission'> }) {
   const chosen = item.options.find((o) => o.optionId === item.optionId);
   const allowed = chosen?.kind.startsWith('allow');
-  const by = item.answeredBy === 'hook' ? ' (by a hook)' : item.answeredBy === 'policy' ? " (by a terminal's --on-permission policy)" : item.answeredBy === 'cancel' ? ' (turn stopped)' : item.answeredBy === 'shutdown' ? ' (agent stopped)' : '';
+  const by = item.answeredBy === 'hook' ? ' (by a hook)' : item.answeredBy === 'policy' ? " (by a terminal's --on-permission policy)" : item.answeredBy === 'cancel' ? ' (turn stopped)' : item.answeredBy === 'shutdown' ? ' (agent stopped)' : item.answeredBy === 'nobody' ? ' (no one could answer: the terminal had no input)' : '';
   return (
     <div className={`sess-perm-line sess-perm-${item.state}`} data-permission-state={item.state}>
       {item.state === 'pending' ? <ShieldQuestion size={14} aria-hidden /> : allowed ? <ShieldCheck size={14} aria-hidden /> : <ShieldX size={14} aria-hidden />}

@@ -11,8 +11,8 @@ export function useWorkspaceGit(workspaceId: string): GitInfo | null {
 }
 
 /**
- * Where a new session will run, in one sentence that follows the worktree checkbox (issue 8
- * "Execution workspaces"): the workspace folder itself, or a new git worktree on a branch
+ * Where a new session will run, in one sentence that follows the worktree checkbox: the
+ * workspace folder itself, or a new git worktree on a branch
  * `atrium/<title slug>-<session id>` from the folder's current HEAD, stored under Atrium's data
  * folder, with rules, trust and approvals taken from the workspace (the source project).
  */
@@ -51,7 +51,7 @@ export function WorktreeOption({ git, checked, onChange }: { git: GitInfo | null
   }, [noGit, checked, onChange]);
   return (
     <div className={`sess-new-worktree${noGit ? ' disabled' : ''}`}>
-      <label className="sess-switch" title="git worktree add on a new branch atrium/<slug> from the workspace's HEAD; rules and approvals still come from the workspace">
+      <label className="sess-switch" title="git worktree add on a new branch atrium/<title slug>-<session id> from the workspace's HEAD; rules and approvals still come from the workspace">
         <input type="checkbox" checked={checked && !noGit} disabled={noGit} onChange={(e) => onChange(e.target.checked)} aria-label="Run in a new git worktree" aria-describedby={noGit ? 'sess-worktree-why' : undefined} />
         <span>
           Run in a new git worktree <span className="muted">(new branch <code>atrium/…</code> from HEAD; the workspace folder stays untouched)</span>

@@ -22,21 +22,6 @@ export function isTurnRunning(s: Pick<Session, 'state'>): boolean {
   return s.state === 'busy' || s.state === 'awaiting_permission';
 }
 
-/**
- * A session's display title: its title (yours, else the agent's), else "Session in <workspace>".
- * `workspaceName` is the name of the session's workspace; without it (no workspace, or removed) the
- * folder name stands in. Not the folder for a worktree session, whose folder is named by a UUID.
- */
-export function sessionTitle(s: Pick<Session, 'title' | 'cwd'>, workspaceName?: string | null): string {
-  return s.title?.trim() || `Session in ${workspaceName || basename(s.cwd)}`;
-}
-
-/** Last path segment. */
-export function basename(p: string): string {
-  const trimmed = p.replace(/\/+$/, '');
-  return trimmed.slice(trimmed.lastIndexOf('/') + 1) || p;
-}
-
 /** "just now", "5 min ago", "3 h ago", "2 d ago", else a date. */
 export function relativeTime(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);

@@ -15,7 +15,7 @@ const keyOf = (sessionId: string, requestId: string) => `${sessionId} ${requestI
 /**
  * Requests this page took over ("Answer here instead"), for the page's lifetime, so leaving a
  * session view and coming back keeps the choice. Where a request should be answered is not kept
- * here: the permission item itself records it (`surfaceId`, issue 8), so a tab opened or reloaded
+ * here: the permission item itself records it (`surfaceId`), so a tab opened or reloaded
  * after the request routes it the same way.
  */
 export const usePermissionTakeOvers = create<PermissionTakeOverState>((set) => ({
@@ -35,7 +35,7 @@ export type PermissionRoute =
   | { answerHere: false; surfaceId: string; surface: AttachedSurface | null; label: string };
 
 /**
- * Decides where a pending request is answered, from the item's recorded target (issue 8: "a
+ * Decides where a pending request is answered, from the item's recorded target ("a
  * permission request goes to the surface that sent the prompt, else to any attached one"; the
  * engine re-targets it when that surface detaches). Here when: the item names no surface (any, or
  * recorded before targets were kept), or names this one; the user took it over; or the named

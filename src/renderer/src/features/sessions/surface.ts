@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useApp } from '../../state/appStore';
 
 /**
- * This window or browser tab as a session surface (issue 8): output fans out to every attached
+ * This window or browser tab as a session surface: output fans out to every attached
  * surface and a permission request goes to the surface that sent the prompt. The id lives as long
  * as the page; a session picked up with a handover code uses the surface the engine attached.
  */
