@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readServerInfo, RemoteAtrium } from '../../../src/main/cli/remote';
+import { RemoteAtrium } from '../../../src/main/cli/remote';
 import { DATABASE_FILE } from '../../../src/main/core/store/database';
 import type { Session, TranscriptItem } from '../../../src/shared/contract';
-import { repoRoot } from '../../support/corpus';
+import { spawnCli, startServe, stopSpawned, type Background } from '../../support/cli';
 import { sessionEngine, waitFor, type Scenario } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
@@ -17,64 +16,15 @@ import { tempDir } from '../../support/tempDir';
  * state and text are pushed.
  */
 
-const ENTRY = path.join(repoRoot, 'src/main/cli/entry.ts');
-const children: ChildProcess[] = [];
 const clients: RemoteAtrium[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
-  await Promise.all(
-    children.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopSpawned();
 });
 
-/** A CLI process running in the background: its output so far and its exit. */
-interface Background {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** The JSON lines printed so far (with --json). */
-  lines(): Array<Record<string, unknown>>;
-  exited: Promise<{ status: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts the real CLI from source (`node --import tsx src/main/cli/entry.ts …`) without waiting for it; `env` replaces the environment. */
-function startCli(args: string[], env: NodeJS.ProcessEnv = process.env): Background {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (status, signal) => resolve({ status, signal })));
-  const lines = () =>
-    out
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Record<string, unknown>];
-        } catch {
-          return [];
-        }
-      });
-  return { child, stdout: () => out, stderr: () => err, lines, exited };
-}
-
 /** `atrium serve` on `dataDir` (random port), once its server.json is written; a client connected to it. */
-async function startServe(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ serve: Background; client: RemoteAtrium; origin: string }> {
-  const serve = startCli(['serve', '--data-dir', dataDir, '--port', '0', '--json', '--renderer-dir', tempDir('atrium-renderer-')], env);
-  const listening = () => {
-    const info = serve.lines().length > 0 ? readServerInfo(dataDir) : null;
-    return info?.pid === serve.child.pid ? info : null;
-  };
-  const info = await waitFor(listening, `atrium serve to listen (${serve.stderr()})`, 60_000);
+async function serveWithClient(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ serve: Background; client: RemoteAtrium; origin: string }> {
+  const { serve, info } = await startServe(dataDir, env);
   const client = await RemoteAtrium.connect(info.origin, info.token);
   clients.push(client);
   return { serve, client, origin: info.origin };
@@ -112,11 +62,11 @@ function storedText(dataDir: string, sessionId: string): string {
 describe('atrium serve follows a session a terminal hosts', () => {
   it('pushes the growing text while the terminal streams, names the terminal as host, and the final state after it ends', async () => {
     const { ws, dataDir } = await scriptedWorld({ turns: [{ match: '^a long job', steps: [{ streamUntilCancelled: { intervalMs: 25, text: 'tick', maxChunks: TICKS } }] }] });
-    const host = startCli(['session', 'new', ws, '--agent', 'scripted', '--prompt', 'a long job', '--data-dir', dataDir, '--json']);
+    const host = spawnCli(['session', 'new', ws, '--agent', 'scripted', '--prompt', 'a long job', '--data-dir', dataDir, '--json']);
     const first = await waitFor(() => host.lines().find((l) => typeof l.sessionId === 'string' && JSON.stringify(l).includes('tick3 ')), `the terminal's session to stream (${host.stderr()})`, 60_000);
     const sessionId = first.sessionId as string;
 
-    const { serve, client } = await startServe(dataDir);
+    const { serve, client } = await serveWithClient(dataDir);
     const texts: string[] = [];
     const headers: Session[] = [];
     client.subscribe((event, payload) => {

@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readServerInfo, RemoteAtrium } from '../../../src/main/cli/remote';
+import { RemoteAtrium } from '../../../src/main/cli/remote';
 import { DATABASE_FILE } from '../../../src/main/core/store/database';
 import { INSTALL_MARKER, installDir } from '../../../src/main/core/sessions/installer';
 import { AGENT_PRESETS } from '../../../src/main/core/sessions/presets';
 import type { TranscriptItem } from '../../../src/shared/contract';
 import { AtriumError } from '../../../src/shared/errors';
-import { runCli } from '../../support/cli';
+import { runCli, spawnCli, startServe, stopSpawned, type Background } from '../../support/cli';
 import { repoRoot } from '../../support/corpus';
 import { lastUserText, startFakeAnthropic, type FakeAnthropic } from '../../support/fakeAnthropic';
 import { agentTestEnv } from '../../support/policy';
@@ -23,67 +22,18 @@ import { tempDir } from '../../support/tempDir';
  * it lives (and so is the server's request for it).
  */
 
-const ENTRY = path.join(repoRoot, 'src/main/cli/entry.ts');
-const children: ChildProcess[] = [];
 const clients: RemoteAtrium[] = [];
 let fake: FakeAnthropic | null = null;
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
-  await Promise.all(
-    children.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopSpawned();
   await fake?.close();
   fake = null;
 });
 
-/** A CLI process running in the background: its output so far and its exit. */
-interface Background {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** The JSON lines printed so far (with --json). */
-  lines(): Array<Record<string, unknown>>;
-  exited: Promise<{ status: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts the real CLI from source (`node --import tsx src/main/cli/entry.ts …`) without waiting for it; `env` replaces the environment. */
-function startCli(args: string[], env: NodeJS.ProcessEnv = process.env): Background {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (status, signal) => resolve({ status, signal })));
-  const lines = () =>
-    out
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Record<string, unknown>];
-        } catch {
-          return [];
-        }
-      });
-  return { child, stdout: () => out, stderr: () => err, lines, exited };
-}
-
 /** `atrium serve` on `dataDir` (random port), once its server.json is written; a client connected to it. */
-async function startServe(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ serve: Background; client: RemoteAtrium; origin: string }> {
-  const serve = startCli(['serve', '--data-dir', dataDir, '--port', '0', '--json', '--renderer-dir', tempDir('atrium-renderer-')], env);
-  const listening = () => {
-    const info = serve.lines().length > 0 ? readServerInfo(dataDir) : null;
-    return info?.pid === serve.child.pid ? info : null;
-  };
-  const info = await waitFor(listening, `atrium serve to listen (${serve.stderr()})`, 60_000);
+async function serveWithClient(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ serve: Background; client: RemoteAtrium; origin: string }> {
+  const { serve, info } = await startServe(dataDir, env);
   const client = await RemoteAtrium.connect(info.origin, info.token);
   clients.push(client);
   return { serve, client, origin: info.origin };
@@ -132,7 +82,7 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
         { match: 'question', steps: [{ permission: { title: 'Write notes', kind: 'edit' } }, { text: 'the answer is 42', chunks: 4 }] },
       ],
     });
-    const { serve, client } = await startServe(dataDir);
+    const { serve, client } = await serveWithClient(dataDir);
     const pushed: Array<{ event: string; payload: unknown }> = [];
     client.subscribe((event, payload) => pushed.push({ event, payload }));
 
@@ -141,7 +91,7 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
     await waitFor(streamingText, `the served session to stream (${serve.stderr()})`, 60_000);
 
     // a terminal prompts the session while serve streams it: queued there, followed here
-    const cli = startCli(['session', 'prompt', session.id, 'a question', '--data-dir', dataDir, '--on-permission', 'allow-once']);
+    const cli = spawnCli(['session', 'prompt', session.id, 'a question', '--data-dir', dataDir, '--on-permission', 'allow-once']);
     const { status } = await cli.exited;
     expect(status, cli.stderr()).toBe(0);
     expect(cli.stderr()).toContain('runs in the Atrium at');
@@ -184,12 +134,12 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
 
   it('Ctrl+C on a forwarded prompt cancels its turn at the host, which keeps the session and its agent', async () => {
     const { ws, dataDir } = await scriptedWorld({ turns: [{ match: '^long', steps: [{ streamUntilCancelled: { intervalMs: 10, text: 'tick' } }] }] });
-    const { serve, client } = await startServe(dataDir);
+    const { serve, client } = await serveWithClient(dataDir);
     const { session } = await client.call('sessions.new', { cwd: ws, agentId: 'scripted' });
     const started = await client.call('sessions.resume', { sessionId: session.id });
     expect(started.session.live, started.session.lastError ?? serve.stderr()).toBe(true);
 
-    const cli = startCli(['session', 'prompt', session.id, 'long run', '--data-dir', dataDir, '--json']);
+    const cli = spawnCli(['session', 'prompt', session.id, 'long run', '--data-dir', dataDir, '--json']);
     await waitFor(() => cli.lines().some((l) => l.event === 'sessionEvent' && JSON.stringify(l).includes('tick3 ')), `the forwarded turn to stream here (${cli.stderr()})`, 60_000);
     cli.child.kill('SIGINT');
     const { status } = await cli.exited;
@@ -213,7 +163,7 @@ describe('atrium serve hosts a session; terminal commands go to it', () => {
 describe('a terminal hosts a session; other processes are refused', () => {
   it('a second terminal is told where the session runs; serve answers SESSION_HOSTED_ELSEWHERE; the host goes on', async () => {
     const { ws, dataDir } = await scriptedWorld({ turns: [{ match: '^long', steps: [{ streamUntilCancelled: { intervalMs: 10, text: 'tick' } }] }] });
-    const host = startCli(['session', 'new', ws, '--agent', 'scripted', '--prompt', 'long run', '--data-dir', dataDir, '--json', '--on-permission', 'reject']);
+    const host = spawnCli(['session', 'new', ws, '--agent', 'scripted', '--prompt', 'long run', '--data-dir', dataDir, '--json', '--on-permission', 'reject']);
     const first = await waitFor(() => host.lines().find((l) => typeof l.sessionId === 'string' && JSON.stringify(l).includes('tick3 ')), `the terminal's session to stream (${host.stderr()})`, 60_000);
     const sessionId = first.sessionId as string;
 
@@ -233,7 +183,7 @@ describe('a terminal hosts a session; other processes are refused', () => {
     expect((refusedJson.json as { error: { code: string; message: string } }).error).toMatchObject({ code: 'SESSION_HOSTED_ELSEWHERE', message: expect.stringContaining('is running in a terminal') });
 
     // serve on the same data dir: its UI's requests for the session are refused with the code the UI shows
-    const { serve, client } = await startServe(dataDir);
+    const { serve, client } = await serveWithClient(dataDir);
     const attempt = await client.call('sessions.prompt', { sessionId, text: 'from the browser' }).then(
       () => null,
       (error: unknown) => error,
@@ -294,12 +244,12 @@ describe('the real Claude adapter hosted by atrium serve', () => {
     // the machine's own Claude settings never reach the adapter; HOME is a temp dir (Claude keeps sessions under ~/.claude)
     const env = agentTestEnv(/^(ANTHROPIC_|CLAUDE)/, { HOME: home, IS_SANDBOX: '1', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake', DISABLE_AUTOUPDATER: '1' });
 
-    const { serve, client } = await startServe(dataDir, env);
+    const { serve, client } = await serveWithClient(dataDir, env);
     const { session } = await client.call('sessions.new', { cwd: ws, agentId: 'claude' });
     const started = await client.call('sessions.resume', { sessionId: session.id });
     expect(started.session.state, started.session.lastError ?? serve.stderr()).not.toBe('failed');
 
-    const cli = startCli(['session', 'prompt', session.id, 'say hello from a terminal', '--data-dir', dataDir, '--on-permission', 'allow-once'], env);
+    const cli = spawnCli(['session', 'prompt', session.id, 'say hello from a terminal', '--data-dir', dataDir, '--on-permission', 'allow-once'], env);
     // seen here while the answer was still coming: its start printed, not yet its end
     let sawPart = false;
     cli.child.stdout!.on('data', () => {

@@ -1,49 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { repoRoot } from '../../support/corpus';
 import type { Engine } from '../../../src/main/core/engine';
 import { claudeWorld, type ClaudeWorld } from '../../support/claude';
+import { spawnCli, startServe, stopSpawned, type Background } from '../../support/cli';
 import { lastUserText } from '../../support/fakeAnthropic';
 import { agentTestEnv } from '../../support/policy';
 import { isAlive, scriptedAgentCommand, sessionEngine, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
-/** A real Atrium process (the CLI from source), its output collected as it runs. */
-interface Proc {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+// SIGKILL, not SIGTERM: after a failed test, cleanup need not wait for a streaming host to cancel its turn and shut down
+afterEach(() => stopSpawned('SIGKILL'));
 
-const running: Proc[] = [];
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-    await p.exited;
-  }
-});
-
-function atrium(args: string[], env?: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const p = { child, stdout: () => out, stderr: () => err, exited };
-  running.push(p);
-  return p;
+/** A real Atrium process (the CLI from source, stdin /dev/null), its output collected as it runs; `env` replaces the environment. */
+function atrium(args: string[], env?: Record<string, string>): Background {
+  return spawnCli(args, env ?? process.env, { stdin: 'ignore' });
 }
 
 /** Runs a short command to its end. */
 async function run(args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = atrium(args, env);
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
+  const { status } = await p.exited;
+  return { code: status, stdout: p.stdout(), stderr: p.stderr() };
 }
 
 interface World {
@@ -158,7 +137,7 @@ describe('two real Atrium processes on one data dir', () => {
     expect(during.kinds).not.toContain('title_set');
 
     const end = await host.exited;
-    expect(end.code, host.stderr()).toBe(0);
+    expect(end.status, host.stderr()).toBe(0);
     noInternalErrors(host.stderr());
     expect(host.stdout()).toContain('Stop: end_turn');
     const after = facts(w.dataDir, id);
@@ -177,8 +156,7 @@ describe('two real Atrium processes on one data dir', () => {
     const id = await busySession(w.dataDir, host.stderr);
     const rendererDir = path.join(w.dataDir, '..', 'renderer');
     fs.mkdirSync(rendererDir);
-    const serve = atrium(['serve', '--port', '0', '--json', '--renderer-dir', rendererDir, '--data-dir', w.dataDir]);
-    await waitFor(() => serve.stdout().includes('"url"'), `serve to listen (${serve.stderr()})`, 60_000);
+    const { serve } = await startServe(w.dataDir, process.env, { stdin: 'ignore', rendererDir });
     const atStart = facts(w.dataDir, id).lastSeq;
     // still streaming and persisting after serve's recovery ran
     await waitFor(() => facts(w.dataDir, id).lastSeq > atStart + 50, 'the CLI session to keep streaming');
@@ -211,7 +189,7 @@ describe('two real Atrium processes on one data dir', () => {
     expect(after.text.startsWith(killed.text)).toBe(true);
 
     serve.child.kill('SIGTERM');
-    expect((await serve.exited).code).toBe(0);
+    expect((await serve.exited).status).toBe(0);
     noInternalErrors(serve.stderr());
   }, 180_000);
 
@@ -225,14 +203,13 @@ describe('two real Atrium processes on one data dir', () => {
     await waitFor(() => !isAlive(agentPid!), 'the killed CLI\'s agent to exit');
     const rendererDir = path.join(w.dataDir, '..', 'renderer');
     fs.mkdirSync(rendererDir);
-    const serve = atrium(['serve', '--port', '0', '--json', '--renderer-dir', rendererDir, '--data-dir', w.dataDir]);
-    await waitFor(() => serve.stdout().includes('"url"'), `serve to listen (${serve.stderr()})`, 60_000);
+    const { serve } = await startServe(w.dataDir, process.env, { stdin: 'ignore', rendererDir });
     const after = facts(w.dataDir, id);
     expect(after.state).toBe('interrupted');
     expect(after.kinds.at(-2)).toBe('interrupted');
     expect(after.owner).toBeNull();
     serve.child.kill('SIGTERM');
-    expect((await serve.exited).code).toBe(0);
+    expect((await serve.exited).status).toBe(0);
   }, 180_000);
 
   it('SIGINT mid-stream, also after a foreign write, ends the CLI cleanly without a stack trace', async () => {
@@ -258,7 +235,7 @@ describe('two real Atrium processes on one data dir', () => {
 
     host.child.kill('SIGINT');
     const end = await host.exited;
-    expect([130, 1]).toContain(end.code);
+    expect([130, 1]).toContain(end.status);
     expect(host.stderr()).toContain('Cancelling the turn');
     noInternalErrors(host.stderr());
     const after = facts(w.dataDir, id);
@@ -280,7 +257,7 @@ describe('two real Atrium processes on one data dir', () => {
     await waitFor(() => host.stderr().includes('atrium serve (pid'), `the host to notice (${host.stderr()})`);
     host.child.kill('SIGINT');
     const end = await host.exited;
-    expect([130, 1], `${end.signal} ${host.stderr()}`).toContain(end.code);
+    expect([130, 1], `${end.signal} ${host.stderr()}`).toContain(end.status);
     expect(host.stderr()).toContain(`is running in atrium serve (pid ${process.pid}) at http://127.0.0.1:9`);
     noInternalErrors(host.stderr());
     const after = facts(w.dataDir, id);
@@ -392,7 +369,7 @@ describe('two real Atrium processes with the real Claude adapter (offline, fake 
     release();
 
     const end = await host.exited;
-    expect(end.code, host.stderr()).toBe(0);
+    expect(end.status, host.stderr()).toBe(0);
     noInternalErrors(host.stderr());
     const after = facts(w.dataDir, id);
     expect(after.seqs).toEqual(Array.from({ length: after.lastSeq }, (_, i) => i + 1));

@@ -1,13 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readServerInfo, serverInfoPath, writeServerInfo } from '../../../src/main/cli/remote';
 import { createEngine } from '../../../src/main/core/engine';
 import { createPickupServer } from '../../../src/main/pickupServer';
-import { runCli } from '../../support/cli';
-import { repoRoot } from '../../support/corpus';
-import { isAlive, testDispatcher, waitFor } from '../../support/sessions';
+import { runCli, spawnServe, startServe, stopSpawned } from '../../support/cli';
+import { isAlive, testDispatcher } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
 /**
@@ -17,55 +16,21 @@ import { tempDir } from '../../support/tempDir';
  * removes only its own entry. Real `atrium serve` processes, as in the integration host-routing test.
  */
 
-const ENTRY = path.join(repoRoot, 'src/main/cli/entry.ts');
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  await Promise.all(
-    children.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-});
+afterEach(() => stopSpawned());
 
-interface Serve {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<number | null>;
-}
+/** `atrium serve` on `dataDir` with stdin closed (/dev/null), not yet listening. */
+const spawnServeHere = (dataDir: string) => spawnServe(dataDir, process.env, { stdin: 'ignore' });
 
-function startServe(dataDir: string): Serve {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--data-dir', dataDir, '--port', '0', '--json', '--renderer-dir', tempDir('atrium-renderer-')], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-/** Waits until `serve` listens and owns the discovery file; returns that entry. */
-async function owning(serve: Serve, dataDir: string) {
-  return waitFor(() => (serve.stdout().includes('"url"') && readServerInfo(dataDir)?.pid === serve.child.pid ? readServerInfo(dataDir) : null), `atrium serve to listen (${serve.stderr()})`, 60_000);
-}
+/** `atrium serve` on `dataDir` with stdin closed, once it listens and owns the discovery file: the process and that entry. */
+const startServeHere = (dataDir: string) => startServe(dataDir, process.env, { stdin: 'ignore' });
 
 describe('atrium serve: one server per data directory', () => {
   it('a second serve on the same data dir is refused with the first one’s address and pid; pickup still finds the first; stopping removes its entry', async () => {
     const dataDir = path.join(tempDir('atrium-serve2-'), 'data');
-    const first = startServe(dataDir);
-    const info = await owning(first, dataDir);
+    const { serve: first, info } = await startServeHere(dataDir);
 
-    const second = startServe(dataDir);
-    expect(await second.exited).toBe(1);
+    const second = spawnServeHere(dataDir);
+    expect((await second.exited).status).toBe(1);
     expect(second.stderr()).toContain(`atrium: Atrium is already serving this data directory at ${info.origin} (pid ${first.child.pid}); stop it first or use another --data-dir.`);
     expect(second.stderr()).not.toContain(info.token);
     expect(JSON.parse(second.stdout().trim())).toMatchObject({ error: { code: 'FAILED' } });
@@ -78,7 +43,7 @@ describe('atrium serve: one server per data directory', () => {
     expect(pickup.stderr).toMatch(/code|handover/i);
 
     first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    expect((await first.exited).status).toBe(0);
     expect(fs.existsSync(serverInfoPath(dataDir))).toBe(false);
   }, 120_000);
 
@@ -90,8 +55,7 @@ describe('atrium serve: one server per data directory', () => {
     expect(isAlive(deadPid)).toBe(false);
     writeServerInfo(dataDir, { origin: 'http://127.0.0.1:9', token: 'stale'.repeat(8), pid: deadPid, startedAt: '2020-01-01T00:00:00.000Z' });
 
-    const serve = startServe(dataDir);
-    const info = await owning(serve, dataDir);
+    const { serve, info } = await startServeHere(dataDir);
     expect(info.token).not.toBe('stale'.repeat(8));
     expect((fs.statSync(serverInfoPath(dataDir)).mode & 0o777).toString(8)).toBe('600');
     serve.child.kill('SIGTERM');
@@ -99,26 +63,24 @@ describe('atrium serve: one server per data directory', () => {
 
     // a pid that is alive again (reused after a crash or reboot) with nothing listening at the origin is stale too
     writeServerInfo(dataDir, { origin: 'http://127.0.0.1:9', token: 'reused'.repeat(8), pid: process.pid, startedAt: '2020-01-01T00:00:00.000Z' });
-    const next = startServe(dataDir);
-    expect((await owning(next, dataDir)).token).not.toBe('reused'.repeat(8));
+    const next = await startServeHere(dataDir);
+    expect(next.info.token).not.toBe('reused'.repeat(8));
   }, 120_000);
 
   it('a server stopping leaves another server’s entry in place', async () => {
     const dataDir = path.join(tempDir('atrium-serve-own-'), 'data');
-    const serve = startServe(dataDir);
-    await owning(serve, dataDir);
+    const { serve } = await startServeHere(dataDir);
     // another server's entry under the same pid (the desktop app turns its pickup server off and on): not this server's to remove
     const other = { origin: 'http://127.0.0.1:9', token: 'other'.repeat(8), pid: serve.child.pid!, startedAt: new Date().toISOString() };
     writeServerInfo(dataDir, other);
     serve.child.kill('SIGTERM');
-    expect(await serve.exited).toBe(0);
+    expect((await serve.exited).status).toBe(0);
     expect(readServerInfo(dataDir)).toEqual(other);
   }, 120_000);
 
   it("the desktop app's pickup server is refused while atrium serve owns the data dir, and takes over once it stopped", async () => {
     const dataDir = path.join(tempDir('atrium-serve-pickup-'), 'data');
-    const serve = startServe(dataDir);
-    const info = await owning(serve, dataDir);
+    const { serve, info } = await startServeHere(dataDir);
     const engine = createEngine({ dataDir, watchResources: false });
     const pickup = createPickupServer(engine, testDispatcher(engine), path.join(tempDir('atrium-out-'), 'main'));
     try {
