@@ -177,4 +177,41 @@ describe('approved hooks and MCP servers in sessions (scripted agent)', () => {
     const events = engine.policy.view(s.id).hooks.runs.map((r) => r.event);
     expect(events).toEqual(['PostToolUse', 'PermissionRequest', 'Notification', 'SessionEnd']);
   }, 60_000);
+
+  it('an approved "if": "Bash(git push *)" guard sees terminal commands sent as an argv the way they run: sh -c / bash -c scripts, env prefixes, a shell line (Claude Code permission-rule docs: Bash rules match each subcommand)', async () => {
+    const GUARD = '#!/bin/sh\ncat >/dev/null\necho "push blocked by guard" >&2\nexit 2\n';
+    const forms: Array<{ command: string; args?: string[] }> = [
+      { command: 'git', args: ['push', 'origin'] },
+      { command: 'sh', args: ['-c', 'git push origin'] },
+      { command: 'bash', args: ['-c', 'FOO=1 git push origin 2>&1; echo ran'] },
+      { command: 'env', args: ['FOO=1', 'git', 'push'] },
+      { command: 'true && git push origin' },
+    ];
+    const world = worlds.create(
+      {
+        turns: [
+          ...forms.map((t, i) => ({ match: `^push ${i}$`, steps: [{ terminal: { ...t, cwd: '{{cwd}}' } }] })),
+          { match: '^status$', steps: [{ terminal: { command: 'sh', args: ['-c', 'echo git pushed nothing'], cwd: '{{cwd}}' } }] },
+        ],
+      },
+      {
+        '.claude/hooks/guard.sh': GUARD,
+        '.claude/settings.json': hookSettings({ PreToolUse: [{ matcher: 'Bash', hooks: [commandHook('sh .claude/hooks/guard.sh', { if: 'Bash(git push *)' })] }] }),
+      },
+    );
+    const engine = world.openTrusted();
+    await approveHooks(engine, world.ws, ['guard.sh']);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    for (let i = 0; i < forms.length; i++) {
+      expect(await promptAndWait(engine, s.id, `push ${i}`)).toBe('end_turn');
+      const text = turnText(engine, s.id);
+      expect(text, `${JSON.stringify(forms[i])} must be refused`).toContain('terminal error: A PreToolUse hook refused this command: push blocked by guard');
+      expect(text).not.toContain('output=');
+    }
+    // a command the rule does not name runs, and the guard is never started for it
+    expect(await promptAndWait(engine, s.id, 'status')).toBe('end_turn');
+    expect(turnText(engine, s.id)).toContain('output="git pushed nothing\\n"');
+    const runs = engine.policy.view(s.id).hooks.runs.filter((r) => r.event === 'PreToolUse');
+    expect(runs.map((r) => r.decision)).toEqual(forms.map(() => 'deny'));
+  }, 120_000);
 });

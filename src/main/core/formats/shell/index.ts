@@ -5,4 +5,4 @@ export { literalText } from './words';
 export { expandWord, type ExpandEnv, type Expanded } from './expand';
 export { isCommandSeparator, isRedirection, lexShell, type ShellItem, type ShellLex, type ShellWord } from './lex';
 export { argWord, commandArgvs, knownText, unwrappedForms, type ArgPiece, type ArgWord } from './argv';
-export { shellQuote } from './quote';
+export { posixShellJoin, shellQuote } from './quote';

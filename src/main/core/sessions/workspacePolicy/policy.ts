@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Session, SessionHookRun, SessionPolicy } from '../../../../shared/contract';
 import { AtriumError } from '../../../../shared/errors';
+import { posixShellJoin } from '../../formats/shell';
 import type { WorkspaceResourcesSnapshot } from '../../resources/types';
 import { realpathOrSelf } from '../../rules/paths';
 import type { AgentStopReason, HookContext, HookVerdict, SessionHooks } from '../hooks';
@@ -180,7 +181,10 @@ export class WorkspacePolicy implements SessionHooks {
   async beforeTerminal(ctx: HookContext, command: string, args: string[], cwd: string): Promise<HookVerdict> {
     const st = this.core.state(ctx);
     if (!st.isolation.claudeBridge) queueRules(this.core, st, [cwd], 'terminal');
-    return boundary.preToolTerminal(this.core, st, [command, ...args].join(' '));
+    // Without args the command is a shell line (or one program) and is shown as sent; with args it
+    // runs as an argv without a shell, so it is quoted back into the shell text that runs the same
+    // words: `sh` `-c` `git push` must read as `sh -c 'git push'`, or an `if` guard never sees it.
+    return boundary.preToolTerminal(this.core, st, args.length ? posixShellJoin([command, ...args]) : command);
   }
 
   onToolCall(ctx: HookContext, update: acp.ToolCall | acp.ToolCallUpdate): void {

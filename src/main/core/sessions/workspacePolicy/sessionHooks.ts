@@ -1,4 +1,5 @@
 import type { HookEvent, HookRunOutcome, SessionHookRun } from '../../../../shared/contract';
+import { posixShellJoin } from '../../formats/shell';
 import type { HookRunContext, HookService } from '../../hooks/service';
 
 /** A tool call as Claude Code's hooks see it (seed §9, formats.md §2.5): tool name and input. */
@@ -38,6 +39,9 @@ export function claudeToolOf(toolCall: unknown): ClaudeTool {
   let name = KIND_TO_TOOL[kind] ?? (typeof tc.title === 'string' && /^[A-Za-z][\w-]{0,40}$/.test(tc.title) ? tc.title : 'Other');
   if (kind === 'edit' && typeof raw.content === 'string' && typeof raw.old_string !== 'string') name = 'Write';
   if ((name === 'Edit' || name === 'Write' || name === 'Read') && typeof raw.file_path !== 'string' && typeof first === 'string') raw.file_path = first;
+  // an argv (codex-acp sends `["bash", "-lc", "git push"]`) becomes the shell text that runs it, so
+  // a Bash `if` rule or a guard script reads the script inside `-lc`, not a title made for people
+  if (name === 'Bash' && Array.isArray(raw.command) && raw.command.length && raw.command.every((w) => typeof w === 'string')) raw.command = posixShellJoin(raw.command as string[]);
   if (name === 'Bash' && typeof raw.command !== 'string' && typeof tc.title === 'string') raw.command = tc.title;
   return { name, input: raw };
 }
