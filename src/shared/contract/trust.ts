@@ -59,7 +59,11 @@ export const TrustStatus = WorkspaceTrust.extend({
    * worktree that is the main checkout's decision, shared by every worktree of the repository.
    */
   trustRootDecision: TrustDecisionState.nullable(),
-  /** "Trust parent folder" target (e.g. `~/src`), or null when no plausible parent exists. */
+  /**
+   * "Trust parent folder" target (e.g. `~/src`): offered only when trusting it would make this folder
+   * trusted, i.e. the folder is not trusted yet and its trust root has no decision of its own (which
+   * would override the parent's). Null otherwise, or when no plausible parent exists.
+   */
   parentSuggestion: z.string().nullable(),
   /** Why trusting `trustRoot` itself is refused (filesystem root, home directory or above), else null. */
   trustRefused: z.string().nullable(),

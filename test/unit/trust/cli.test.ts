@@ -61,14 +61,19 @@ describe('atrium trust (real child process)', { timeout: 120_000 }, () => {
 
   it('stops suggesting --parent once the parent is trusted; a folder whose own decision overrides it says how to inherit', () => {
     const { proj, cli } = setup();
-    expect(cli('set', proj, 'untrusted').status).toBe(0);
     expect(cli('status', proj).stdout).toContain('parent folder that may be trusted: ~/src');
+    expect(cli('set', proj, 'untrusted').status).toBe(0);
+    // its own decision would override a trusted parent, so trusting the parent is not offered
+    expect(cli('status', proj).stdout).not.toContain('--parent');
+    expect(cli('status', proj, '--json').json).toMatchObject({ state: 'untrusted', parentSuggestion: null });
     const parent = cli('set', proj, 'trusted', '--parent');
     expect(parent.stdout).toContain('Recorded: ~/src is trusted.');
     const status = cli('status', proj);
     expect(status.stdout).toContain('~/src/proj: untrusted');
     expect(status.stdout).not.toContain('--parent');
     expect(status.stdout).toContain(`its parent ~/src is trusted, but the decision for ~/src/proj overrides it (to inherit the parent's: atrium trust clear ${proj})`);
+    // the JSON (and so the review dialog's "Trust parent folder" button) offers nothing that would change nothing
+    expect(cli('status', proj, '--json').json).toMatchObject({ state: 'untrusted', decidedBy: proj, parentSuggestion: null });
     expect(cli('clear', proj).status).toBe(0);
     expect(cli('status', proj, '--json').json).toMatchObject({ state: 'trusted', decidedBy: path.dirname(proj), inherited: true });
   });

@@ -61,6 +61,22 @@ describe('trust resolution: the deepest ancestor-or-self decision wins', () => {
     expect(w.engine.trust.status(w.mkdir('another/repo'))).toMatchObject({ state: 'trusted', decidedBy: w.src });
   });
 
+  it('offers the parent only when trusting it would make the folder trusted', () => {
+    const w = trustWorld();
+    const x = w.mkdir('x');
+    const r3 = w.mkdir('x/r3');
+    w.engine.trust.set(folder(r3), 'untrusted');
+    // r3's own decision overrides whatever its parent gets
+    expect(w.engine.trust.status(r3)).toMatchObject({ state: 'untrusted', parentSuggestion: null });
+    w.engine.trust.set(folder(x), 'trusted');
+    expect(w.engine.trust.status(r3)).toMatchObject({ state: 'untrusted', decidedBy: r3, parentSuggestion: null });
+    // a sibling without a decision inherits x already: trusting x again changes nothing
+    expect(w.engine.trust.status(w.mkdir('x/r4'))).toMatchObject({ state: 'trusted', inherited: true, parentSuggestion: null });
+    // an undecided folder under an untrusted grandparent is helped by trusting its parent
+    w.engine.trust.set(folder(x), 'untrusted');
+    expect(w.engine.trust.status(w.mkdir('x/r5/deep'))).toMatchObject({ state: 'untrusted', parentSuggestion: path.join(x, 'r5') });
+  });
+
   it('offers no parent folder directly below home or root, and refuses --parent there', () => {
     const w = trustWorld();
     expect(w.engine.trust.status(w.src).parentSuggestion).toBeNull();

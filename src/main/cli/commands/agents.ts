@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { AgentSummary } from '../../../shared/contract';
+import { AtriumError } from '../../../shared/errors';
+import type { AgentRegistry } from '../../core/sessions/agentRegistry';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /** `atrium agents list|install|define|remove`: the agents Atrium can launch. */
@@ -47,11 +49,29 @@ export function registerAgentsCommands(program: Command): void {
     );
 
   withGlobalOptions(agents.command('remove <id>').description('remove a user-defined agent')).action((id: string, opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ dispatcher, print }) => {
+    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
       const { removed } = await dispatcher.call('agents.remove', { id });
-      print({ removed }, () => (removed ? `Removed agent ${id}` : `No user-defined agent ${id}`));
+      if (!removed) throw notRemovable(engine.sessions.agents, id);
+      print({ removed }, () => `Removed agent ${id}`);
     }),
   );
+}
+
+/**
+ * Why `agents remove ID` removed nothing (exit 1, code AGENT_NOT_FOUND): a built-in preset cannot be
+ * removed (it is data shipped with Atrium, launched only when chosen), any other id names no agent the
+ * user defined; the message lists the ids that can be removed.
+ */
+function notRemovable(agents: AgentRegistry, id: string): AtriumError {
+  const preset = agents.preset(id);
+  if (preset) {
+    return new AtriumError(
+      'AGENT_NOT_FOUND',
+      `"${id}" is a built-in preset (${preset.name}); presets cannot be removed, only agents you defined with "atrium agents define". It is launched only when a session picks it, so there is nothing to remove.`,
+    );
+  }
+  const own = agents.list().filter((a) => !agents.preset(a.id)).map((a) => a.id);
+  return new AtriumError('AGENT_NOT_FOUND', `No user-defined agent "${id}". ${own.length > 0 ? `Yours: ${own.join(', ')}.` : 'You have defined none.'} See: atrium agents list`);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { HookEvent } from '../../../shared/contract';
 import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
-import { approveFromCli } from './hooksApprove';
+import { approveFromCli, explainUnknownIds } from './hooksApprove';
 import { describeChanges, describeDiff, describeHistory, describeLeftUncovered, describeListing, describeOutcome, describeRuns } from './hooksOutput';
 
 /**
@@ -42,14 +42,15 @@ export function registerHooksCommands(program: Command): void {
         }
         if (ids.length === 0) throw new CliError('Name the hooks to approve (ids from "atrium hooks list DIR"), or pass --all-user.', 2);
         if (opts.digest && ids.length !== 1) throw new CliError('--digest applies to exactly one id.', 2);
-        const changes = await approveFromCli(ctx, dir, ids, opts, 'hooks');
+        const changes = await explainUnknownIds(ctx, dir, ids, 'approve', () => approveFromCli(ctx, dir, ids, opts, 'hooks'));
         print({ changes }, () => describeChanges(changes, 'approved'));
       }),
     );
 
   withGlobalOptions(hooks.command('revoke <dir> <ids...>').description('remove the approval of hooks (or MCP servers)')).action((dir: string, ids: string[], opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const { changes } = await dispatcher.call('hooks.revoke', { ...target(engine, dir, { mustExist: true }), ids, via: 'cli' });
+    runWithEngine(opts, async (ctx) => {
+      const { engine, dispatcher, print } = ctx;
+      const { changes } = await explainUnknownIds(ctx, dir, ids, 'revoke', () => dispatcher.call('hooks.revoke', { ...target(engine, dir, { mustExist: true }), ids, via: 'cli' }));
       print({ changes }, () => describeChanges(changes, 'revoked'));
     }),
   );
@@ -75,8 +76,9 @@ export function registerHooksCommands(program: Command): void {
     );
 
   withGlobalOptions(hooks.command('diff <dir> <id>').description('the last approved version of a hook next to the current one')).action((dir: string, id: string, opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-      const diff = await dispatcher.call('hooks.diff', { ...target(engine, dir, { mustExist: true }), id });
+    runWithEngine(opts, async (ctx) => {
+      const { engine, dispatcher, print } = ctx;
+      const diff = await explainUnknownIds(ctx, dir, [id], 'diff', () => dispatcher.call('hooks.diff', { ...target(engine, dir, { mustExist: true }), id }));
       print(diff, () => describeDiff(diff));
     }),
   );

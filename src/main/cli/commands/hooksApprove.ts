@@ -47,3 +47,36 @@ export async function approveFromCli(ctx: CliContext, dir: string, ids: readonly
     throw new AtriumError('HOOK_UNCOVERED', lines.join('\n'));
   }
 }
+
+/**
+ * Runs an `atrium hooks approve|revoke|diff` request and, when it fails with NOT_FOUND for an id,
+ * rewrites the error for a terminal: an MCP server's name (what `atrium mcp list` shows) points to
+ * the `atrium mcp` command that takes names, and any other unknown id points to
+ * `atrium hooks list DIR` with the DIR the user typed. The code stays NOT_FOUND (exit 1). In
+ * restricted mode the engine's own message (trust the folder first) is kept.
+ */
+export async function explainUnknownIds<T>(ctx: CliContext, dir: string, ids: readonly string[], verb: 'approve' | 'revoke' | 'diff', run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof AtriumError) || error.code !== 'NOT_FOUND') throw error;
+    let listing: HookListing;
+    try {
+      listing = await ctx.dispatcher.call('hooks.list', target(ctx.engine, dir, { mustExist: true }));
+    } catch {
+      throw error;
+    }
+    if (listing.restricted) throw error;
+    const unknown = ids.find((id) => !listing.hooks.some((h) => h.id === id) && !listing.mcpServers.some((s) => s.id === id));
+    if (unknown === undefined) throw error;
+    const named = listing.mcpServers.filter((s) => s.name === unknown);
+    if (named.length > 0) {
+      const how =
+        verb === 'diff'
+          ? `give its id: atrium hooks diff ${shellArg(dir)} ${named[0].id}`
+          : `use: atrium mcp ${verb} ${shellArg(dir)} ${named.length === 1 ? shellArg(unknown) : named[0].id}`;
+      throw new AtriumError('NOT_FOUND', `"${unknown}" is the name of ${named.length === 1 ? `MCP server ${named[0].id}` : `MCP servers ${named.map((s) => s.id).join(', ')}`}, not a hook id; ${how}`);
+    }
+    throw new AtriumError('NOT_FOUND', `No hook or MCP server "${unknown}" in ${listing.path}. Run "atrium hooks list ${shellArg(dir)}" to see the ids.`);
+  }
+}

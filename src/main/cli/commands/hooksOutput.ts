@@ -46,12 +46,12 @@ function rank(event: string): number {
 
 function describeHook(h: Hook): string[] {
   const what = h.command ?? h.url ?? h.prompt ?? h.type;
-  const out = [`  ${h.id}  ${h.state.padEnd(10)}  ${h.matcher ? `[${h.matcher}] ` : ''}${h.if ? `if ${h.if} ` : ''}${h.type === 'command' ? '' : `${h.type}: `}${what}`];
+  const out = [`  ${h.id}  ${h.state.padEnd(10)}  ${h.matcher ? `[${h.matcher}] ` : ''}${h.if ? `if ${JSON.stringify(h.if)} ` : ''}${h.type === 'command' ? '' : `${h.type}: `}${what}`];
   const where = `${h.source.scope === 'user' ? '~/' : ''}${h.source.file}${h.line ? `:${h.line}` : ''}`;
   out.push(`      ${where} (${h.source.scope}${h.source.plugin ? `, plugin ${h.source.plugin}` : ''}) · timeout ${h.timeoutMs / 1000} s · ${h.digest.slice(0, 23)}…`);
   for (const s of h.scripts) out.push(`      script ${s.path}${s.outsideWorkspace ? ' (outside the workspace)' : ''} sha256 ${s.sha256.slice(0, 12)}…`);
   out.push(...uncoveredLines(h.uncovered, '      '));
-  for (const d of h.danger) out.push(`      ⚠ ${d.message}`);
+  for (const d of shownDangers(h.danger)) out.push(`      ⚠ ${d.message}`);
   for (const w of h.warnings) out.push(`      ! ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
   return out;
 }
@@ -66,7 +66,7 @@ function describeServer(s: McpServer): string[] {
   out.push(...expansionLines(s));
   for (const sc of s.scripts) out.push(`      script ${sc.path}${sc.outsideWorkspace ? ' (outside the workspace)' : ''} sha256 ${sc.sha256.slice(0, 12)}…`);
   out.push(...uncoveredLines(s.uncovered, '      '));
-  for (const d of s.danger) out.push(`      ⚠ ${d.message}`);
+  for (const d of shownDangers(s.danger)) out.push(`      ⚠ ${d.message}`);
   for (const w of s.warnings) out.push(`      ! ${w.message}`);
   return out;
 }
@@ -157,6 +157,14 @@ export function describeHistory(entries: readonly HookAuditEntry[], home: string
   return entries
     .map((e) => `${e.at}  ${e.action.padEnd(7)}  ${e.itemId}  ${e.label}  (${tildify(e.trustRoot, home)}, ${e.by}${e.acknowledgedUncovered?.length ? `, acknowledged not covered: ${e.acknowledgedUncovered.map((u) => u.text).join(', ')}` : ''})`)
     .join('\n');
+}
+
+/**
+ * The dangers to print under an item: the `uncovered` ones repeat its `uncovered` entries, which
+ * {@link uncoveredLines} already prints as `✗ not covered by the digest` lines.
+ */
+function shownDangers<D extends { code: string }>(danger: readonly D[]): D[] {
+  return danger.filter((d) => d.code !== 'uncovered');
 }
 
 /** `not covered by the digest: <text> — <message>` lines, one per entry. */

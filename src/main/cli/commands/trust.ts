@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { TrustImportSource, TrustItemKind, type AgentTrustNote, type TrustImportSuggestion, type TrustReview, type TrustState, type TrustStatus, type TrustWarning } from '../../../shared/contract';
 import type { Engine } from '../../core/engine';
+import { parentSuggestion } from '../../core/trust/policy';
 import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
 import { uncoveredLines } from './hooksOutput';
@@ -149,15 +150,20 @@ function sharedNote(s: TrustStatus, decided: string, home: string): string {
     : ` ${t(s.path)} is a linked worktree of ${t(s.worktreeOf)}: this parent folder's decision covers ${t(s.worktreeOf)} and all its worktrees.`;
 }
 
-/** The effective trust state of the status's suggested parent folder, or null when it has none. */
+/**
+ * The effective trust state of the folder's parent (the folder `--parent` would decide for), or null
+ * when it has none. Needed where `parentSuggestion` is null because the folder's own decision
+ * overrides a trusted parent, so the text can say how to inherit it.
+ */
 function parentTrust(engine: Engine, s: TrustStatus): TrustState | null {
-  return s.parentSuggestion ? engine.trust.workspaceTrust(s.parentSuggestion).state : null;
+  const parent = parentSuggestion(s.trustRoot, engine.trust.home);
+  return parent ? engine.trust.workspaceTrust(parent).state : null;
 }
 
 /**
- * Human text of a trust status. `parentState` is the suggested parent's own state: trusting the
- * parent is offered only while the folder is not trusted and the parent is not trusted already
- * (then the folder's own decision is what keeps it untrusted, and the text says how to drop it).
+ * Human text of a trust status. `parentState` is the parent folder's state: trusting the parent is
+ * offered only when the status says it would help (see `parentSuggestion`); when the folder's own
+ * decision overrides a trusted parent, the text says how to drop that decision instead.
  */
 function describeStatus(s: TrustStatus, home: string, parentState: TrustState | null): string {
   const t = (p: string) => tildify(p, home);
@@ -166,10 +172,10 @@ function describeStatus(s: TrustStatus, home: string, parentState: TrustState | 
   if (s.worktreeOf) lines.push(`  a linked worktree of ${t(s.worktreeOf)}: judged at ${t(s.trustRoot)}, whose decision ${t(s.worktreeOf)} and all its worktrees share (it has none of its own)`);
   else if (s.trustRoot !== s.path) lines.push(`  judged by its trust root ${t(s.trustRoot)}`);
   if (s.decidedBy) lines.push(`  ${s.inherited ? 'inherited from' : 'decided for'} ${t(s.decidedBy)} on ${s.decidedAt}`);
-  // offering the parent only helps while the folder is not trusted yet
-  if (s.parentSuggestion && s.state !== 'trusted') {
-    if (parentState !== 'trusted') lines.push(`  parent folder that may be trusted: ${t(s.parentSuggestion)} (atrium trust set ${shellArg(s.path)} trusted --parent)`);
-    else if (s.decidedBy) lines.push(`  its parent ${t(s.parentSuggestion)} is trusted, but the decision for ${t(s.decidedBy)} overrides it (to inherit the parent's: atrium trust clear ${shellArg(s.path)})`);
+  if (s.parentSuggestion) lines.push(`  parent folder that may be trusted: ${t(s.parentSuggestion)} (atrium trust set ${shellArg(s.path)} trusted --parent)`);
+  else if (s.state !== 'trusted' && s.decidedBy && parentState === 'trusted') {
+    const parent = parentSuggestion(s.trustRoot, home);
+    if (parent) lines.push(`  its parent ${t(parent)} is trusted, but the decision for ${t(s.decidedBy)} overrides it (to inherit the parent's: atrium trust clear ${shellArg(s.path)})`);
   }
   if (s.trustRefused) lines.push(`  note: ${s.trustRefused}`);
   return lines.join('\n');

@@ -120,7 +120,9 @@ export class TrustService implements TrustGate {
       ownDecision: isOwnRoot ? (rootDecision?.state ?? null) : null,
       worktreeOf,
       trustRootDecision: rootDecision?.state ?? null,
-      parentSuggestion: parentSuggestion(key, this.home),
+      // trusting the parent changes nothing when the folder is trusted already or its trust root has
+      // a decision of its own (the most specific decision wins), so it is offered only when it helps
+      parentSuggestion: effective.trust.state !== 'trusted' && !rootDecision ? parentSuggestion(key, this.home) : null,
       trustRefused: trustRefusal(key, this.home),
     };
   }
