@@ -271,7 +271,8 @@ function builtinValue(ref: VariableReference, ctx: ExpansionContext): string | n
  * unset variable without a default keeps its literal reference and is listed in `missing`; Atrium's
  * own `ATRIUM_*` variables and VS Code `${input:…}` prompts are `unresolvable`. A credential
  * ({@link blankReason}; `sink` says whether the string goes to a remote server) is read as empty,
- * its default ignored, and listed in `blanked` when it is set. Pure; never throws.
+ * its default ignored, and listed in `blanked` whenever it is so read (toward a remote sink also when
+ * unset, as Claude Code does). Pure; never throws.
  */
 export function expandString(text: string, dialect: ExpansionDialect, ctx: ExpansionContext, key = '', sink: ExpansionSink = 'local'): ExpandedString {
   const matches = matchesIn(text, dialect);
@@ -300,7 +301,7 @@ export function expandString(text: string, dialect: ExpansionDialect, ctx: Expan
       const why = blankReason(ref.name, v, sink, dialect);
       // Claude Code 2.1.318: a blanked credential is "" even with a default; toward a remote sink also when unset
       if (why !== null && (v !== undefined || sink === 'remote')) {
-        if (v !== undefined && !blanked.some((b) => b.name === ref.name)) blanked.push({ name: ref.name, why });
+        if (!blanked.some((b) => b.name === ref.name)) blanked.push({ name: ref.name, why });
         sub = '';
       } else if (typeof v === 'string') {
         sub = v;
