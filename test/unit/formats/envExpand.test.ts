@@ -101,7 +101,7 @@ describe('attacker view: what a definition reads is visible, secrets stay masked
     );
     expect(x.url).toBe('https://api.internal/mcp?key=abc123');
     expect(x.headers.Authorization).toBe('Bearer abc123');
-    expect(x.masked.url).toBe('https://api.internal/mcp');
+    expect(x.masked.url).toBe('https://api.internal/mcp?key=••••••');
     expect(x.masked.headers).toEqual({ Authorization: MASK, 'X-Path': `/p/${MASK}` });
     expect(x.masked.env).toEqual({ SAFE: 'hello', TOKEN: MASK });
     expect(x.masked.args).toEqual(['--token', MASK, 'run-hello']);

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { redactUrl } from './maskValues';
-import { looksSecret, maskArgs, MASK } from './secrets';
+import { looksSecret, maskArgs, maskUrlSecrets, MASK } from './secrets';
 
 /**
  * Which tool's variable syntax an MCP server file uses, i.e. what the tool that reads the file
@@ -338,6 +337,7 @@ export interface ExpandedServer {
   url: string | null;
   env: Record<string, string>;
   headers: Record<string, string>;
+  /** The same for display: secret-looking substituted values masked, and in `url` secret query values and a password (`maskUrlSecrets`). */
   masked: { command: string | null; args: string[]; url: string | null; env: Record<string, string>; headers: Record<string, string> };
   /** Unset variables without a default, each once, in order of appearance. */
   missing: string[];
@@ -377,7 +377,7 @@ export function expandServer(s: ExpandableServer, dialect: ExpansionDialect, ctx
     masked: {
       command: command?.masked ?? null,
       args: maskArgs(args.map((a) => a.masked)),
-      url: url ? redactUrl(url.masked) : null,
+      url: url ? maskUrlSecrets(url.masked) : null,
       // a value whose name or whole expanded value looks secret is hidden entirely, as in the listing
       env: Object.fromEntries(env.map(([k, e]) => [k, looksSecret(k, e.value) ? MASK : e.masked])),
       headers: Object.fromEntries(headers.map(([k, e]) => [k, looksSecret(k, e.value) ? MASK : e.masked])),

@@ -6,7 +6,7 @@ import { parseJsonText } from './json';
 import { isRecord } from './text';
 import { parseTomlText } from './toml';
 import { canonicalJson, digestOf, shortId } from './canonicalJson';
-import { maskArgs, maskValues } from './secrets';
+import { maskArgs, maskUrlSecrets, maskValues } from './secrets';
 import { credentialReferences, expandServer, mcpExpansionDialect, serverReferences, type ExpandedServer, type ExpansionDialect, type VariableReference } from './envExpand';
 
 /** Reads a whole file's bytes (structurally a build's scan, `files/scan.ts`; rejects like `fs.promises.readFile`). */
@@ -212,7 +212,7 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
     headers,
     digest: digestOf(definition),
     definition: JSON.parse(canonicalJson(definition)) as Record<string, unknown>,
-    maskedDefinition: JSON.parse(canonicalJson({ ...definition, args: maskedArgs, env: maskedEnv, headers: maskedHeaders })) as Record<string, unknown>,
+    maskedDefinition: JSON.parse(canonicalJson({ ...definition, args: maskedArgs, env: maskedEnv, headers: maskedHeaders, ...(typeof definition.url === 'string' ? { url: maskUrlSecrets(definition.url) } : {}) })) as Record<string, unknown>,
     maskedEnv,
     maskedHeaders,
     maskedArgs,

@@ -15,6 +15,7 @@ import { effectiveTimeoutMs } from './timeouts';
 import { hostNeedingAllowance } from './http';
 import type { ExpandedServer } from '../formats/envExpand';
 import { expandedDefinition, withheldWarnings } from '../formats/mcpServers';
+import { maskUrlSecrets } from '../formats/secrets';
 
 /** Most handlers listed (and so approvable and run) per source file; a file with more gets a warning. Bounds listing time and memory. */
 export const MAX_HANDLERS_PER_FILE = 1000;
@@ -329,7 +330,7 @@ async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: M
   const approval = approvals.get(`${input.trustRoot}\0${def.key}`) ?? null;
   const state = def.invalid.length ? 'invalid' : pluginOff ? 'disabled' : approval?.digest === def.digest ? 'approved' : approval ? 'modified' : 'unapproved';
   const off = pluginOff ? [{ path: def.source.file, line: def.line, message: `disabled: ${pluginOff.reason}`, fix: pluginOff.fix }] : [];
-  const shown = def.command !== null ? commandLine(def.command, def.maskedArgs) : (def.url ?? '(nothing to start)');
+  const shown = def.command !== null ? commandLine(def.command, def.maskedArgs) : (def.url !== null ? maskUrlSecrets(def.url) : '(nothing to start)');
   const expanded = expandedDefinition(def, input.env, input.path, input.homeDir);
   return {
     def,
@@ -347,7 +348,7 @@ async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: M
       command: def.command,
       args: def.maskedArgs,
       cwd: def.cwd,
-      url: def.url,
+      url: def.url === null ? null : maskUrlSecrets(def.url),
       env: def.maskedEnv,
       headers: def.maskedHeaders,
       digest: def.digest,

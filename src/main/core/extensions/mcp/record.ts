@@ -1,10 +1,10 @@
 import { expandedDefinition, withheldWarnings, type McpServerDefinition } from '../../formats/mcpServers';
-import { redactUrl } from '../../formats/maskValues';
+import { maskUrlSecrets } from '../../formats/secrets';
 import type { Layer } from '../precedence';
 import type { McpRecord } from '../types';
 
 /**
- * An MCP definition of the shared reader (`formats/mcpServers.ts`) as a bundle record (masked values, redacted URL,
+ * An MCP definition of the shared reader (`formats/mcpServers.ts`) as a bundle record (masked values, URL with secret query values masked,
  * `invalid` when it cannot start). Also used by the trust review for files the bundle does not read,
  * so both show one parse of every server. A server the sessions would withhold for its variables
  * (`withheldWarnings`: an unset variable without a default, a reference Atrium cannot expand, judged
@@ -24,7 +24,7 @@ export function mcpRecord(
     transport: d.transport,
     command: d.command,
     args: d.maskedArgs,
-    url: d.url === null ? null : redactUrl(d.url),
+    url: d.url === null ? null : maskUrlSecrets(d.url),
     cwd: d.cwd,
     envNames: Object.keys(d.env),
     headerNames: Object.keys(d.headers),
