@@ -67,4 +67,19 @@ describe('atrium resources / atrium command preview (real child process)', { tim
     expect(missing.status).toBe(1);
     expect(missing.json).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
+
+  it('resources marks an MCP server reading an unset variable without a default as withheld from sessions, not active', () => {
+    const home = makeDir({});
+    const dir = makeDir({ '.mcp.json': JSON.stringify({ mcpServers: { needy: { command: 'node', args: ['s.js', '${NEEDY_UNSET_FOR_TEST}'] }, fine: { command: 'node', args: ['${NEEDY_SET_FOR_TEST}'] } } }) });
+    const dataDir = path.join(tempDir('atrium-ext-cli-withheld-'), 'data');
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir], { HOME: home, USERPROFILE: home, NEEDY_UNSET_FOR_TEST: undefined, NEEDY_SET_FOR_TEST: 'x' });
+    expect(cli('trust', 'set', dir, 'trusted').status).toBe(0);
+    const servers = (cli('resources', dir, '--kind', 'mcp', '--json').json as { mcpServers: Array<{ name: string; status: string; warnings: Array<{ message: string }> }> }).mcpServers;
+    const needy = servers.find((s) => s.name === 'needy')!;
+    expect(needy.status).not.toBe('active');
+    expect(needy.warnings.map((w) => w.message)).toContain('MCP server "needy" reads the environment variable NEEDY_UNSET_FOR_TEST, which is not set in Atrium\'s environment and has no default: the server is withheld from sessions');
+    expect(servers.find((s) => s.name === 'fine')).toMatchObject({ status: 'active', warnings: [] });
+    const human = cli('resources', dir, '--kind', 'mcp').stdout;
+    expect(human).toMatch(/invalid\s+project needy {2}\.mcp\.json .*\(1 warning\)\n +! MCP server "needy" reads the environment variable NEEDY_UNSET_FOR_TEST, .*withheld from sessions/);
+  });
 });

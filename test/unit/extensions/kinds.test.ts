@@ -44,7 +44,7 @@ describe('every kind from real temp trees (issue 5 Kinds)', () => {
     ]);
 
     const docs = r.mcpServers.find((s) => s.id === 'docs')!;
-    expect(docs).toMatchObject({ transport: 'http', url: 'https://docs.example.invalid/mcp', headerNames: ['Authorization'], path: '.mcp.json', source: 'project' });
+    expect(docs).toMatchObject({ transport: 'http', url: 'https://docs.example.invalid/mcp?key=••••••', headerNames: ['Authorization'], path: '.mcp.json', source: 'project' });
     expect(JSON.stringify(r.mcpServers)).not.toContain('abc');
     expect(JSON.stringify(r.mcpServers)).not.toContain('sk-abcdefghijklmnop1234');
     expect(r.mcpServers.find((s) => s.id === 'local')).toMatchObject({ transport: 'stdio', command: 'node', args: ['mcp.js'], envNames: ['API_KEY'] });

@@ -28,7 +28,7 @@ describe('~/.claude.json: user- and local-scope MCP servers (formats.md §2.7)',
       ['user-db', ['--user'], 'user', '~/.claude.json', 'overridden'],
     ]);
     expect(ids(c.mcpServers).sort()).toEqual(['db', 'mine', 'remote', 'shared']);
-    expect(c.mcpServers.find((s) => s.id === 'remote')).toMatchObject({ transport: 'http', url: 'https://mcp.example/api', source: 'user' });
+    expect(c.mcpServers.find((s) => s.id === 'remote')).toMatchObject({ transport: 'http', url: 'https://mcp.example/api?key=••••••', source: 'user' });
     expect(JSON.stringify(c.mcpServers)).not.toContain('SECRET');
     expect(JSON.stringify(c.mcpServers)).not.toContain('not-here');
 
@@ -37,7 +37,7 @@ describe('~/.claude.json: user- and local-scope MCP servers (formats.md §2.7)',
     expect(r.mcpServers.filter((s) => s.status === 'active').map((s) => [s.id, s.command ?? s.url, s.source]).sort()).toEqual([
       ['db', 'local-db', 'local'],
       ['mine', 'mine', 'local'],
-      ['remote', 'https://mcp.example/api', 'user'],
+      ['remote', 'https://mcp.example/api?key=••••••', 'user'],
     ]);
   });
 

@@ -101,7 +101,7 @@ describe('attacker view: what a definition reads is visible, secrets stay masked
     );
     expect(x.url).toBe('https://api.internal/mcp?key=abc123');
     expect(x.headers.Authorization).toBe('Bearer abc123');
-    expect(x.masked.url).toBe('https://api.internal/mcp');
+    expect(x.masked.url).toBe('https://api.internal/mcp?key=••••••');
     expect(x.masked.headers).toEqual({ Authorization: MASK, 'X-Path': `/p/${MASK}` });
     expect(x.masked.env).toEqual({ SAFE: 'hello', TOKEN: MASK });
     expect(x.masked.args).toEqual(['--token', MASK, 'run-hello']);
@@ -136,7 +136,9 @@ describe('Claude Code 2.1.318 blanks credentials in MCP server definitions (n8 w
   });
 
   it('ignores a :-default for a blanked credential; toward a remote server even when it is unset (rt = listed && (set || remoteSink))', () => {
-    expect(expandString('${ANTHROPIC_API_KEY:-fallback}', 'claude-code', ctx({}), 'Authorization', 'remote')).toMatchObject({ value: '', blanked: [], missing: [] });
+    // unset yet read as empty toward a remote sink: listed in blanked too, so every surface says so
+    expect(expandString('Bearer ${ANTHROPIC_API_KEY}', 'claude-code', ctx({}), 'Authorization', 'remote')).toMatchObject({ value: 'Bearer ', blanked: [{ name: 'ANTHROPIC_API_KEY' }], missing: [] });
+    expect(expandString('${ANTHROPIC_API_KEY:-fallback}', 'claude-code', ctx({}), 'Authorization', 'remote')).toMatchObject({ value: '', blanked: [{ name: 'ANTHROPIC_API_KEY' }], missing: [] });
     expect(expandString('${ANTHROPIC_API_KEY:-fallback}', 'claude-code', ctx(env), 'Authorization', 'remote')).toMatchObject({ value: '', blanked: [{ name: 'ANTHROPIC_API_KEY' }] });
     // locally an unset listed variable is simply unset: default, or missing
     expect(expandString('${CLAUDE_CODE_OAUTH_TOKEN:-x}', 'claude-code', ctx({})).value).toBe('x');

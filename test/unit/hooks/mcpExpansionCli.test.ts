@@ -54,4 +54,42 @@ describe('atrium mcp list: variable expansion', { timeout: 120_000 }, () => {
     expect(hooks).toContain('expands to https://api.example.com/mcp');
     expect(hooks).toContain('blanked: ANTHROPIC_API_KEY');
   });
+
+  it('lists a remote credential that is unset as blanked too (Claude Code 2.1.318 reads it as empty toward a remote sink either way)', () => {
+    const root = tempDir('atrium-mcp-blank-unset-');
+    const home = path.join(root, 'home');
+    const dir = path.join(home, 'src', 'proj');
+    const data = path.join(root, 'data');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { leak: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${ANTHROPIC_API_KEY}' } } } }));
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', data], { HOME: home, ANTHROPIC_API_KEY: undefined });
+    expect(cli('trust', 'set', dir, 'trusted').status).toBe(0);
+    const leak = (cli('mcp', 'list', dir, '--json').json as { mcpServers: McpServer[] }).mcpServers[0];
+    expect(JSON.stringify(leak.warnings)).toContain('reads ANTHROPIC_API_KEY, which is passed empty');
+    expect(leak.expansion?.blanked).toEqual([{ name: 'ANTHROPIC_API_KEY', why: expect.stringContaining('remote server') }]);
+    expect(leak.expansion?.missing).toEqual([]);
+    expect(cli('mcp', 'list', dir).stdout).toContain('blanked: ANTHROPIC_API_KEY');
+    expect(cli('hooks', 'list', dir).stdout).toContain('blanked: ANTHROPIC_API_KEY');
+  });
+
+  it('masks a secret-looking URL query value on the first line, in the JSON and in the expansion, which keeps the query', () => {
+    const root = tempDir('atrium-mcp-urlquery-');
+    const home = path.join(root, 'home');
+    const dir = path.join(home, 'src', 'proj');
+    const data = path.join(root, 'data');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { q: { type: 'http', url: 'https://x.example.com/mcp?token=literalsecret&k=${MY_K:-dflt}' } } }));
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', data], { HOME: home, MY_K: undefined });
+    expect(cli('trust', 'set', dir, 'trusted').status).toBe(0);
+    const json = cli('mcp', 'list', dir, '--json');
+    expect(json.stdout).not.toContain('literalsecret');
+    const q = (json.json as { mcpServers: McpServer[] }).mcpServers[0];
+    expect(q.url).toBe('https://x.example.com/mcp?token=••••••&k=${MY_K:-dflt}');
+    expect(q.expansion?.url).toBe('https://x.example.com/mcp?token=••••••&k=dflt');
+    for (const out of [cli('mcp', 'list', dir).stdout, cli('hooks', 'list', dir).stdout]) {
+      expect(out).not.toContain('literalsecret');
+      expect(out).toContain('https://x.example.com/mcp?token=••••••&k=${MY_K:-dflt}');
+      expect(out).toContain('expands to https://x.example.com/mcp?token=••••••&k=dflt');
+    }
+  });
 });

@@ -84,7 +84,7 @@ describe('malformed files are items with warnings, never exceptions', () => {
     });
     const r = await review(dir);
     expect(find(r, '.vscode/mcp.json')[0]).toMatchObject({ kind: 'mcpServer', name: 'db', detail: { command: 'uvx mcp-db' }, warnings: [] });
-    expect(find(r, '.gemini/settings.json')[0]).toMatchObject({ name: 'g', detail: { url: 'https://g.example/mcp' } });
+    expect(find(r, '.gemini/settings.json')[0]).toMatchObject({ name: 'g', detail: { url: 'https://g.example/mcp?key=••••••' } });
     expect(JSON.stringify(r)).not.toContain('SECRET');
   });
 });

@@ -46,4 +46,16 @@ describe('trust review: the variables an MCP server reads', () => {
     );
     expect(JSON.stringify(items.find((i) => i.name === 'gh')!.warnings)).not.toContain('passed empty');
   });
+
+  it('warns that a server reading an unset variable without a default is withheld from sessions (the Hooks listing\'s own decision)', async () => {
+    const dir = tempDir('atrium-review-mcpwithheld-');
+    fs.writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { needy: { command: 'node', args: ['s.js', '${REVIEW_NEEDY_UNSET_FOR_TEST}'] }, dflt: { command: 'node', args: ['${REVIEW_NEEDY_UNSET_FOR_TEST:-x}'] } } }));
+    delete process.env.REVIEW_NEEDY_UNSET_FOR_TEST;
+    const r = await reviewFolder(dir, { trustRoot: dir, state: 'undecided', homeDir: tempDir('atrium-home-') });
+    const items = r.items.filter((i) => i.kind === 'mcpServer');
+    const needy = items.find((i) => i.name === 'needy')!;
+    expect(needy.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ path: '.mcp.json', message: expect.stringContaining('reads the environment variable REVIEW_NEEDY_UNSET_FOR_TEST, which is not set in Atrium\'s environment and has no default: the server is withheld from sessions') })]));
+    expect(needy.summary).toContain('cannot start');
+    expect(JSON.stringify(items.find((i) => i.name === 'dflt')!.warnings)).not.toContain('withheld');
+  });
 });

@@ -68,16 +68,20 @@ function withService(opts: GlobalOptions, fn: (service: ExtensionsService, ctx: 
 
 function describeList(r: ExtensionsListResult, kind?: ExtensionKind): string {
   const lines = [`Extensions of ${r.root} (${r.trust === 'trusted' ? 'trusted' : 'restricted mode: nothing from the project is active'})`];
-  const section = (title: string, items: ReadonlyArray<{ id: string; source: string; path: string; status: string; warnings: unknown[] }>, extra: (i: never) => string = () => '') => {
+  const section = (title: string, items: ReadonlyArray<{ id: string; source: string; path: string; status: string; warnings: unknown[] }>, extra: (i: never) => string = () => '', spelled = false) => {
     lines.push(`${title} (${items.length})`);
-    for (const i of items) lines.push(`  ${i.status.padEnd(10)} ${i.source.padEnd(7)} ${i.id}  ${i.path}${extra(i as never)}${i.warnings.length ? `  (${i.warnings.length} warning${i.warnings.length === 1 ? '' : 's'})` : ''}`);
+    for (const i of items) {
+      lines.push(`  ${i.status.padEnd(10)} ${i.source.padEnd(7)} ${i.id}  ${i.path}${extra(i as never)}${i.warnings.length ? `  (${i.warnings.length} warning${i.warnings.length === 1 ? '' : 's'})` : ''}`);
+      // an MCP server's warnings say what it reads and whether sessions withhold it: worth a line each
+      if (spelled) for (const w of i.warnings as Array<{ message: string }>) lines.push(`      ! ${w.message}`);
+    }
   };
   const want = (k: ExtensionKind) => !kind || kind === k;
   if (want('skills')) section('Skills', r.skills);
   if (want('commands')) section('Commands', r.commands, (c: ExtensionsListResult['commands'][number]) => (c.hasShellEmbeds ? `  runs: ${c.shellEmbeds.join('; ')}` : ''));
   if (want('agents')) section('Subagents', r.agents);
   if (want('plugins')) section('Plugins', r.plugins.map((p) => ({ ...p, status: p.status })), (p: ExtensionsListResult['plugins'][number]) => `  ${p.version ?? ''}`);
-  if (want('mcp')) section('MCP servers', r.mcpServers, (s: ExtensionsListResult['mcpServers'][number]) => `  ${s.transport}: ${s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '')}`);
+  if (want('mcp')) section('MCP servers', r.mcpServers, (s: ExtensionsListResult['mcpServers'][number]) => `  ${s.transport}: ${s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '')}`, true);
   if (want('styles')) section('Output styles', r.styles);
   if (want('lsp')) section('LSP servers', r.lspServers, (s: ExtensionsListResult['lspServers'][number]) => `  ${s.command ?? ''} for ${s.extensions.join(' ')}`);
   if (r.trust === 'restricted') {

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { redactUrl } from './maskValues';
-import { looksSecret, maskArgs, MASK } from './secrets';
+import { looksSecret, maskArgs, maskUrlSecrets, MASK } from './secrets';
 
 /**
  * Which tool's variable syntax an MCP server file uses, i.e. what the tool that reads the file
@@ -271,7 +270,8 @@ function builtinValue(ref: VariableReference, ctx: ExpansionContext): string | n
  * unset variable without a default keeps its literal reference and is listed in `missing`; Atrium's
  * own `ATRIUM_*` variables and VS Code `${input:…}` prompts are `unresolvable`. A credential
  * ({@link blankReason}; `sink` says whether the string goes to a remote server) is read as empty,
- * its default ignored, and listed in `blanked` when it is set. Pure; never throws.
+ * its default ignored, and listed in `blanked` whenever it is so read (toward a remote sink also when
+ * unset, as Claude Code does). Pure; never throws.
  */
 export function expandString(text: string, dialect: ExpansionDialect, ctx: ExpansionContext, key = '', sink: ExpansionSink = 'local'): ExpandedString {
   const matches = matchesIn(text, dialect);
@@ -300,7 +300,7 @@ export function expandString(text: string, dialect: ExpansionDialect, ctx: Expan
       const why = blankReason(ref.name, v, sink, dialect);
       // Claude Code 2.1.318: a blanked credential is "" even with a default; toward a remote sink also when unset
       if (why !== null && (v !== undefined || sink === 'remote')) {
-        if (v !== undefined && !blanked.some((b) => b.name === ref.name)) blanked.push({ name: ref.name, why });
+        if (!blanked.some((b) => b.name === ref.name)) blanked.push({ name: ref.name, why });
         sub = '';
       } else if (typeof v === 'string') {
         sub = v;
@@ -337,6 +337,7 @@ export interface ExpandedServer {
   url: string | null;
   env: Record<string, string>;
   headers: Record<string, string>;
+  /** The same for display: secret-looking substituted values masked, and in `url` secret query values and a password (`maskUrlSecrets`). */
   masked: { command: string | null; args: string[]; url: string | null; env: Record<string, string>; headers: Record<string, string> };
   /** Unset variables without a default, each once, in order of appearance. */
   missing: string[];
@@ -376,7 +377,7 @@ export function expandServer(s: ExpandableServer, dialect: ExpansionDialect, ctx
     masked: {
       command: command?.masked ?? null,
       args: maskArgs(args.map((a) => a.masked)),
-      url: url ? redactUrl(url.masked) : null,
+      url: url ? maskUrlSecrets(url.masked) : null,
       // a value whose name or whole expanded value looks secret is hidden entirely, as in the listing
       env: Object.fromEntries(env.map(([k, e]) => [k, looksSecret(k, e.value) ? MASK : e.masked])),
       headers: Object.fromEntries(headers.map(([k, e]) => [k, looksSecret(k, e.value) ? MASK : e.masked])),

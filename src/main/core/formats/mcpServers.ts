@@ -6,8 +6,8 @@ import { parseJsonText } from './json';
 import { isRecord } from './text';
 import { parseTomlText } from './toml';
 import { canonicalJson, digestOf, shortId } from './canonicalJson';
-import { maskArgs, maskValues } from './secrets';
-import { credentialReferences, mcpExpansionDialect, serverReferences, type ExpansionDialect, type VariableReference } from './envExpand';
+import { maskArgs, maskUrlSecrets, maskValues } from './secrets';
+import { credentialReferences, expandServer, mcpExpansionDialect, serverReferences, type ExpandedServer, type ExpansionDialect, type VariableReference } from './envExpand';
 
 /** Reads a whole file's bytes (structurally a build's scan, `files/scan.ts`; rejects like `fs.promises.readFile`). */
 export interface BytesReader {
@@ -212,7 +212,7 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
     headers,
     digest: digestOf(definition),
     definition: JSON.parse(canonicalJson(definition)) as Record<string, unknown>,
-    maskedDefinition: JSON.parse(canonicalJson({ ...definition, args: maskedArgs, env: maskedEnv, headers: maskedHeaders })) as Record<string, unknown>,
+    maskedDefinition: JSON.parse(canonicalJson({ ...definition, args: maskedArgs, env: maskedEnv, headers: maskedHeaders, ...(typeof definition.url === 'string' ? { url: maskUrlSecrets(definition.url) } : {}) })) as Record<string, unknown>,
     maskedEnv,
     maskedHeaders,
     maskedArgs,
@@ -233,4 +233,41 @@ function serverOf(name: string, def: unknown, source: HookSource, line: number |
 export function mcpServerDefinitionsFromMap(map: unknown, source: HookSource, lineOf: (node: unknown) => number | null = () => null): McpServerDefinition[] {
   if (!isRecord(map)) return [];
   return Object.entries(map).map(([name, def]) => serverOf(name, def, source, lineOf(def) ?? lineOf(map)));
+}
+
+/**
+ * Why a server is withheld from sessions for its variables (see `envExpand.ts`): one warning per
+ * unset variable without a default and per reference that can never be expanded, naming the server,
+ * its file and line and the variable; empty when it can start. Atrium withholds such a server rather
+ * than start it with a literal `${…}` (which Claude Code 2.1.318 would do, with "Missing environment
+ * variables"). `expanded` is the server's expansion ({@link expandedDefinition}), null when it reads
+ * nothing. The one decision the Hooks listing, the session filter, the trust review, the Extensions
+ * tab and `atrium resources` share. Pure; never throws.
+ */
+export function withheldWarnings(def: Pick<McpServerDefinition, 'name' | 'source' | 'line' | 'dialect'>, expanded: Pick<ExpandedServer, 'missing' | 'unresolvable'> | null): TrustWarning[] {
+  if (!expanded) return [];
+  const hasDefaults = def.dialect === 'claude-code' || def.dialect === 'gemini-cli';
+  return [
+    ...expanded.missing.map((name) => ({
+      path: def.source.file,
+      line: def.line,
+      message: `MCP server "${def.name}" reads the environment variable ${name}, which is not set in Atrium's environment and has no default: the server is withheld from sessions`,
+      fix: hasDefaults ? `Set ${name} in the environment Atrium starts from, or give a default: \${${name}:-value}.` : `Set ${name} in the environment Atrium starts from.`,
+    })),
+    ...expanded.unresolvable.map((u) => ({
+      path: def.source.file,
+      line: def.line,
+      message: `MCP server "${def.name}" uses ${u.text}, which Atrium cannot expand (${u.why}): the server is withheld from sessions`,
+      fix: 'Write the value, or an environment variable reference, instead.',
+    })),
+  ];
+}
+
+/**
+ * A definition's expansion from `env` (the environment agents inherit: Atrium's own), with
+ * `workspaceFolder` and `userHome` for the Cursor/VS Code builtins; null when it reads no variable
+ * or its tool does not expand. Pure; never throws.
+ */
+export function expandedDefinition(def: McpServerDefinition, env: Readonly<Record<string, string | undefined>>, workspaceFolder: string, userHome: string): ExpandedServer | null {
+  return def.variables.length && def.dialect !== 'none' ? expandServer(def, def.dialect, { env, workspaceFolder, userHome, pluginRoot: def.pluginRoot }) : null;
 }

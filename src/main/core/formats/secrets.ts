@@ -33,3 +33,51 @@ export function maskArgs(args: readonly string[]): string[] {
     return SECRET_VALUE.test(a) ? MASK : a;
   });
 }
+
+/** Query parameter names that carry a credential besides {@link looksSecret}'s names: `key`, `api-key`, `sig` (Azure SAS), `code` (OAuth). */
+const SECRET_QUERY_NAME = /(?:^|[-_.])(?:key|sig|code|pass)$/i;
+
+/** Decodes a query component for the name and value checks; a malformed `%` escape is checked as written. */
+function decodeQueryPart(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * A URL with the credentials it carries masked, everything else as written (no re-encoding, `${VAR}`
+ * references kept): the password of `user:password@`, and the value of each `name=value` pair of the
+ * query and fragment whose name or value looks secret ({@link looksSecret}: `token`, `secret`,
+ * `password`, `auth`, `api_key`, `signature`, `session`, …, plus `key`, `*-key`, `sig`, `code`), shown
+ * as {@link MASK}. A value that only references a variable (`token=${TOKEN}`) stays visible, as in
+ * env maps. Works on strings that are not valid URLs too (`${BASE}/mcp?token=x`). Pure; never throws.
+ */
+export function maskUrlSecrets(raw: string): string {
+  const withUser = raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]+@/i, `$1${MASK}@`);
+  const cut = withUser.search(/[?#]/);
+  if (cut < 0) return withUser;
+  const maskPairs = (part: string) =>
+    part
+      .split('&')
+      .map((p) => {
+        const eq = p.indexOf('=');
+        if (eq < 0) return p;
+        const name = decodeQueryPart(p.slice(0, eq));
+        const value = decodeQueryPart(p.slice(eq + 1));
+        const secret = looksSecret(name, value) || (SECRET_QUERY_NAME.test(name) && value.length > 0 && looksSecret('token', value));
+        return secret ? `${p.slice(0, eq)}=${MASK}` : p;
+      })
+      .join('&');
+  // the query and the fragment (`#access_token=…` of an OAuth redirect) are masked alike
+  return withUser.slice(0, cut) + withUser.slice(cut).replace(/([?#])([^#]*)/g, (_m, sep: string, part: string) => sep + maskPairs(part));
+}
+
+/**
+ * Text (a config file) with {@link maskUrlSecrets} applied to every `http(s)://`, `ws(s)://` URL in
+ * it; lengths change but never line numbers (a URL holds no newline). Pure; never throws.
+ */
+export function maskUrlSecretsInText(text: string): string {
+  return text.replace(/\b(?:https?|wss?):\/\/[^\s"'<>`\\]+/gi, (u) => maskUrlSecrets(u));
+}

@@ -13,7 +13,9 @@ import { coverScripts, digestScripts, type HashedScript, type ScriptContext } fr
 import { projectSources, userSources, type PluginDiscovery, type SourceFile } from './sources';
 import { effectiveTimeoutMs } from './timeouts';
 import { hostNeedingAllowance } from './http';
-import { expandServer, type ExpandedServer } from '../formats/envExpand';
+import type { ExpandedServer } from '../formats/envExpand';
+import { expandedDefinition, withheldWarnings } from '../formats/mcpServers';
+import { maskUrlSecrets } from '../formats/secrets';
 
 /** Most handlers listed (and so approvable and run) per source file; a file with more gets a warning. Bounds listing time and memory. */
 export const MAX_HANDLERS_PER_FILE = 1000;
@@ -328,8 +330,8 @@ async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: M
   const approval = approvals.get(`${input.trustRoot}\0${def.key}`) ?? null;
   const state = def.invalid.length ? 'invalid' : pluginOff ? 'disabled' : approval?.digest === def.digest ? 'approved' : approval ? 'modified' : 'unapproved';
   const off = pluginOff ? [{ path: def.source.file, line: def.line, message: `disabled: ${pluginOff.reason}`, fix: pluginOff.fix }] : [];
-  const shown = def.command !== null ? commandLine(def.command, def.maskedArgs) : (def.url ?? '(nothing to start)');
-  const expanded = def.variables.length && def.dialect !== 'none' ? expandServer(def, def.dialect, { env: input.env, workspaceFolder: input.path, userHome: input.homeDir, pluginRoot: def.pluginRoot }) : null;
+  const shown = def.command !== null ? commandLine(def.command, def.maskedArgs) : (def.url !== null ? maskUrlSecrets(def.url) : '(nothing to start)');
+  const expanded = expandedDefinition(def, input.env, input.path, input.homeDir);
   return {
     def,
     approvalRoot: input.trustRoot,
@@ -346,7 +348,7 @@ async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: M
       command: def.command,
       args: def.maskedArgs,
       cwd: def.cwd,
-      url: def.url,
+      url: def.url === null ? null : maskUrlSecrets(def.url),
       env: def.maskedEnv,
       headers: def.maskedHeaders,
       digest: def.digest,
@@ -356,36 +358,10 @@ async function mcpEntryOf(base: McpDefinition, input: ListingInput, approvals: M
       state,
       approval: approval ? { digest: approval.digest, approvedAt: approval.approvedAt, approvedBy: approval.approvedBy } : null,
       danger: [...def.danger, ...(await scriptBodyDangers(covered.scripts, { projectDir: input.path, homeDir: input.homeDir })), ...uncoveredDangers(covered.uncovered)],
-      warnings: [...def.invalid, ...off, ...def.warnings, ...expansionWarnings(def, expanded)],
+      warnings: [...def.invalid, ...off, ...def.warnings, ...withheldWarnings(def, expanded)],
       heldBack: input.restricted,
       variables: def.variables,
       expansion: expanded ? { dialect: def.dialect, ...expanded.masked, missing: expanded.missing, unresolvable: expanded.unresolvable, blanked: expanded.blanked } : null,
     },
   };
-}
-
-/**
- * Why a server cannot be expanded (see `formats/envExpand.ts`): one warning per unset variable
- * without a default and per reference that can never be expanded, naming the server, its file and
- * line and the variable. Such a server is withheld from sessions rather than started with a literal
- * `${…}` (which Claude Code would do, with a warning of its own). Credentials read as empty are
- * warned about by the reader (`credentialReferences`) and listed in `expansion.blanked`.
- */
-function expansionWarnings(def: McpDefinition, expanded: ExpandedServer | null): TrustWarning[] {
-  if (!expanded) return [];
-  const hasDefaults = def.dialect === 'claude-code' || def.dialect === 'gemini-cli';
-  return [
-    ...expanded.missing.map((name) => ({
-      path: def.source.file,
-      line: def.line,
-      message: `MCP server "${def.name}" reads the environment variable ${name}, which is not set in Atrium's environment and has no default: the server is withheld from sessions`,
-      fix: hasDefaults ? `Set ${name} in the environment Atrium starts from, or give a default: \${${name}:-value}.` : `Set ${name} in the environment Atrium starts from.`,
-    })),
-    ...expanded.unresolvable.map((u) => ({
-      path: def.source.file,
-      line: def.line,
-      message: `MCP server "${def.name}" uses ${u.text}, which Atrium cannot expand (${u.why}): the server is withheld from sessions`,
-      fix: 'Write the value, or an environment variable reference, instead.',
-    })),
-  ];
 }

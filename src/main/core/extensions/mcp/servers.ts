@@ -67,7 +67,8 @@ export async function pluginServers(plugin: PluginRecord, ctx: Pick<McpContext, 
   const add = (map: unknown, absolutePath: string, lineOf?: (n: unknown) => number | null) => {
     const shownPath = ctx.shown(absolutePath);
     const source: HookSource = { scope: 'plugin', file: shownPath, plugin: plugin.name, format: 'plugin', absolutePath };
-    for (const d of mcpServerDefinitionsFromMap(map, source, lineOf)) servers.push(mcpRecord(d, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
+    // the plugin folder is ${CLAUDE_PLUGIN_ROOT} for its servers' expansion
+    for (const d of mcpServerDefinitionsFromMap(map, source, lineOf)) servers.push(mcpRecord({ ...d, pluginRoot: plugin.root }, { source: 'plugin', path: shownPath, layer: 'plugin', plugin: plugin.name }));
   };
   const readFile = async (absolutePath: string) => {
     const text = await (ctx.files ?? directFileAccess).readText(absolutePath).catch(() => null);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AtriumError } from '../../../../shared/errors';
 import { maskFrontmatterValues, maskJsonValues, maskTomlValues, type MaskPredicate } from '../../formats/maskValues';
 import { isAncestorOrSelf } from '../../workspaces/paths';
+import { maskUrlSecretsInText } from '../../formats/secrets';
 
 /** Most bytes returned by {@link readWorkspaceFile} (1 MiB). */
 export const READ_FILE_LIMIT = 1024 * 1024;
@@ -25,13 +26,15 @@ export const isEnvOrHeaderValue: MaskPredicate = (keys) =>
  * extension: `.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.claude/settings*.json`,
  * `.gemini/settings.json`, `.codex/config.toml`, plugin `hooks.json`, ...; and the YAML
  * frontmatter of Markdown files, where a subagent's `mcpServers` or a skill's `hooks` may sit).
+ * Secret-looking URL query values and passwords are masked too (`formats/secrets.ts` `maskUrlSecrets`).
  * Other files unchanged.
  */
 export function maskConfigText(rel: string, text: string): string {
   const lower = rel.toLowerCase();
-  if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return maskJsonValues(text, isEnvOrHeaderValue);
-  if (lower.endsWith('.toml')) return maskTomlValues(text, isEnvOrHeaderValue);
-  if (lower.endsWith('.md') || lower.endsWith('.mdc')) return maskFrontmatterValues(text, isEnvOrHeaderValue);
+  // a URL's credentials (`?token=…`, `user:password@`) are masked wherever the URL sits
+  if (lower.endsWith('.json') || lower.endsWith('.jsonc')) return maskUrlSecretsInText(maskJsonValues(text, isEnvOrHeaderValue));
+  if (lower.endsWith('.toml')) return maskUrlSecretsInText(maskTomlValues(text, isEnvOrHeaderValue));
+  if (lower.endsWith('.md') || lower.endsWith('.mdc')) return maskUrlSecretsInText(maskFrontmatterValues(text, isEnvOrHeaderValue));
   return text;
 }
 

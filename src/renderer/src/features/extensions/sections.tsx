@@ -53,21 +53,34 @@ export function mcpLiteral(s: McpServerInfo): string {
   return s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '(no command or URL)');
 }
 
+/**
+ * An MCP server's detail. Its digest is of the definition alone (name, transport, command, args,
+ * cwd, url, env, headers, source): the approval digest on the Hooks tab also covers the workspace
+ * files the command runs, so the two differ for such a server and this one is labelled as what it is.
+ */
+export function McpServerDetail({ server: s }: { server: McpServerInfo }) {
+  return (
+    <>
+      <pre className="hook-command">{mcpLiteral(s)}</pre>
+      <dl className="hook-kv">
+        {s.cwd && (<><dt>cwd</dt><dd><code>{s.cwd}</code></dd></>)}
+        <Pairs label="env" description="Environment variables" pairs={s.env} />
+        <Pairs label="headers" description="HTTP headers" pairs={s.headers} />
+        <dt title="Digest of the definition as written. Approval uses the Hooks tab's digest, which also covers the files the server's command runs.">Definition digest</dt>
+        <dd><code className="digest">{s.digest}</code> <span className="muted">(approval digest: Hooks tab)</span></dd>
+      </dl>
+      <Warnings warnings={s.warnings} />
+    </>
+  );
+}
+
 /** MCP servers: command or URL, env and header names; values masked by the engine. */
 export function McpSection({ data }: { data: List }) {
   return (
     <Section id="mcp" title="MCP servers" count={data.mcpServers.length} empty={<>MCP servers are declared in <code>.mcp.json</code>, <code>.cursor/mcp.json</code>, <code>.vscode/mcp.json</code>, a plugin’s <code>.mcp.json</code>, or by <code>claude mcp add</code> in <code>~/.claude.json</code> (user scope, or local scope for this folder). Whether one may start is decided on the Hooks tab.</>}>
       {data.mcpServers.map((s: McpServerInfo) => (
         <Row key={`${s.id}:${s.path}`} testId={s.id} name={s.name} path={s.path} warnings={s.warnings.length} summary={<code className="ext-literal">{mcpLiteral(s)}</code>} badges={<><span className="hook-chip">{s.transport}</span><SourceBadge source={s.source} plugin={s.plugin} /><StatusBadge status={s.status} title={overriddenTitle(s)} /></>}>
-          <pre className="hook-command">{mcpLiteral(s)}</pre>
-          <dl className="hook-kv">
-            {s.cwd && (<><dt>cwd</dt><dd><code>{s.cwd}</code></dd></>)}
-            <Pairs label="env" description="Environment variables" pairs={s.env} />
-            <Pairs label="headers" description="HTTP headers" pairs={s.headers} />
-            <dt>Digest</dt>
-            <dd><code className="digest">{s.digest}</code></dd>
-          </dl>
-          <Warnings warnings={s.warnings} />
+          <McpServerDetail server={s} />
         </Row>
       ))}
     </Section>
