@@ -11,11 +11,19 @@ import { repoRoot } from '../../support/corpus';
 import { tempDir } from '../../support/tempDir';
 
 describe('scripts/screenshot.mjs', () => {
-  it.each([[[] as string[]], [['/tmp/data-only']], [['--help']]])('with arguments %j prints its usage, exits 2 and writes nothing', (args) => {
+  it.each([[[] as string[]], [['/tmp/data-only']]])('with arguments %j prints its usage, exits 2 and writes nothing', (args) => {
     const cwd = tempDir('atrium-shot-');
     const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/screenshot.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^usage: node scripts\/screenshot\.mjs DATA_DIR OUT_PREFIX/);
+    expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+
+  it('--help prints its usage on stdout, exits 0 and writes nothing', () => {
+    const cwd = tempDir('atrium-shot-');
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/screenshot.mjs'), '--help'], { cwd, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^usage: node scripts\/screenshot\.mjs DATA_DIR OUT_PREFIX/);
     expect(fs.readdirSync(cwd)).toEqual([]);
   });
 
