@@ -6,6 +6,7 @@ import type { RuleCatalog } from '../../../src/main/core/rules/catalog';
 import type { RuleFile } from '../../../src/main/core/rules/types';
 import { fixedGate, type TrustGate } from '../../../src/main/core/trust/gate';
 import { tempDir } from '../../support/tempDir';
+import { waitFor } from '../../support/waitFor';
 
 /** A folder's names in the file system's order (Node's readdirSync sorts them, Claude does not). */
 export function unsorted(dir: string): string[] {
@@ -75,18 +76,7 @@ export function codes(file: RuleFile): string[] {
   return file.warnings.map((w) => w.code);
 }
 
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes (no timing assertions). */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000, what = 'condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes (no timing assertions); {@link waitFor} with the arguments in this file's order. */
+export function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000, what = 'condition'): Promise<NonNullable<T>> {
+  return waitFor(check, what, timeoutMs);
 }
