@@ -26,7 +26,8 @@ describe('file watching (issue 4 §1: never serve stale rules)', () => {
 
     fs.writeFileSync(path.join(dir, '.claude/rules/ts.md'), '---\npaths: "**/*.ts"\n---\nts v2');
     await eventually(() => bundle.rules.contextualRules(undefined, ['a.ts']).content.includes('ts v2'), 20_000, 'the edit');
-    expect(changes.some((c) => c.dir === dir && c.notify)).toBe(true);
+    // Members are rebuilt one after another and listeners hear once all are done: wait for it.
+    await eventually(() => changes.some((c) => c.dir === dir && c.notify), 20_000, 'the change notification');
 
     fs.mkdirSync(path.join(dir, 'pkg'));
     fs.writeFileSync(path.join(dir, 'pkg/AGENTS.md'), 'new nested rules');
