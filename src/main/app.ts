@@ -1,13 +1,17 @@
 import os from 'node:os';
-import { app, BrowserWindow, dialog, ipcMain, Menu, type IpcMainInvokeEvent } from 'electron';
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, type IpcMainInvokeEvent } from 'electron';
+import { registerAppScheme, serveApp } from './appProtocol';
 import { resolveDataDir } from './core/dataDir';
 import { createDispatcher, type Dispatcher } from './core/dispatcher';
 import { createEngine, type Engine } from './core/engine';
 import type { HostHandlers } from './core/handlers';
 import { APP_VERSION } from './core/version';
+import { claimDeepLinkScheme, receiveDeepLinks } from './deepLinks';
 import { bindContract, forwardEvents } from './ipc';
 import { buildMenu } from './menu';
 import { notifyPermissionRequests } from './notifications';
+import { denyPermissions, refuseWebviews } from './permissions';
 import { createPickupServer } from './pickupServer';
 import { createMainWindow, isAppUrl, appEntry } from './window';
 
@@ -20,8 +24,9 @@ export interface DesktopApp {
 }
 
 /**
- * The desktop app's lifecycle: single-instance lock (a second launch focuses the first window),
- * the engine on Electron's `userData` (or `--data-dir` / `ATRIUM_DATA_DIR`), the contract bound to
+ * The desktop app's lifecycle: single-instance lock (a second launch focuses the first window,
+ * routing an `atrium://` link it carries, and quits), the renderer served on `app://atrium` with
+ * the browser mode's CSP, every permission request denied and `<webview>` refused, the engine on Electron's `userData` (or `--data-dir` / `ATRIUM_DATA_DIR`), the contract bound to
  * IPC, events forwarded to windows, the engine closed on quit. Returns null when another instance
  * already runs (this one quits).
  */
@@ -30,7 +35,14 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
     app.quit();
     return null;
   }
+  // before ready: scheme privileges, the web-contents hook, and macOS's open-url for the launching link
+  registerAppScheme();
+  refuseWebviews(app);
+  const links = receiveDeepLinks(app, argv);
   await app.whenReady();
+  denyPermissions(session.defaultSession);
+  serveApp(path.join(outDir, '../renderer'));
+  claimDeepLinkScheme(app);
   const flag = argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
   const dataDir = resolveDataDir({ flag, electronUserData: app.getPath('userData') });
   const engine = createEngine({ dataDir, host: { kind: 'app' } });
@@ -43,7 +55,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
     'app.pickupServer': ({ enable }) => pickup!.set(enable),
   });
   pickup = createPickupServer(engine, dispatcher, outDir);
-  const entry = appEntry(outDir);
+  const entry = appEntry();
   const isTrustedSender = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
     return Boolean(frame && frame === event.sender.mainFrame && isAppUrl(frame.url, entry));
@@ -52,18 +64,19 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   const unforward = forwardEvents(engine.bus, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
   Menu.setApplicationMenu(buildMenu());
   let window = createMainWindow(outDir);
-  const unnotify = notifyPermissionRequests(engine.bus, (sessionId) => {
+  /** Brings the window forward (reopening it if closed), on the route `hash` when given. */
+  const showWindow = (hash: string | null) => {
     if (window.isDestroyed()) window = createMainWindow(outDir);
-    window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(`#/sessions/${sessionId}`)}`).catch(() => {});
+    if (hash) window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(hash)}`).catch(() => {});
     if (window.isMinimized()) window.restore();
     window.show();
     window.focus();
-  });
-
-  app.on('second-instance', () => {
-    if (window.isDestroyed()) window = createMainWindow(outDir);
-    if (window.isMinimized()) window.restore();
-    window.focus();
+  };
+  const unnotify = notifyPermissionRequests(engine.bus, (sessionId) => showWindow(`#/sessions/${sessionId}`));
+  links.attach({
+    dispatcher,
+    show: showWindow,
+    inform: (message, detail) => void dialog.showMessageBox(window, { type: 'info', message, detail, buttons: ['OK'] }).catch(() => {}),
   });
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(outDir);

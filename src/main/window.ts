@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { BrowserWindow, shell, type WebPreferences } from 'electron';
+import { APP_ENTRY_URL, isAppOrigin } from './appProtocol';
 
 /**
  * The renderer's security settings: isolated, sandboxed, no Node, web security on. The preload is
@@ -20,17 +21,24 @@ export function secureWebPreferences(preloadPath: string): WebPreferences {
   };
 }
 
-/** Where the window loads the app from: the dev server in `electron-vite dev`, else the built file. */
-export function appEntry(outDir: string, devServerUrl = process.env.ELECTRON_RENDERER_URL): { url: string } | { file: string } {
-  return devServerUrl ? { url: devServerUrl } : { file: path.join(outDir, '../renderer/index.html') };
+/**
+ * Where the window loads the app from: the dev server in `electron-vite dev`, else the built
+ * renderer over the app's own scheme (`app://atrium/index.html`, served by ./appProtocol), never
+ * `file://`.
+ */
+export function appEntry(devServerUrl = process.env.ELECTRON_RENDERER_URL): { url: string } {
+  return { url: devServerUrl || APP_ENTRY_URL };
 }
 
-/** True when `url` is the app itself (same dev-server origin, or a file inside the built renderer). */
-export function isAppUrl(url: string, entry: { url: string } | { file: string }): boolean {
+/**
+ * True when `url` is the app itself: on the origin of `entry` and nothing else (the dev server's
+ * `http://localhost:<port>` in `electron-vite dev`, else `app://atrium`).
+ */
+export function isAppUrl(url: string, entry: { url: string }): boolean {
+  if (isAppOrigin(entry.url)) return isAppOrigin(url);
   try {
     const target = new URL(url);
-    if ('url' in entry) return target.origin === new URL(entry.url).origin;
-    return target.protocol === 'file:' && decodeURIComponent(target.pathname).startsWith(path.dirname(entry.file));
+    return (target.protocol === 'http:' || target.protocol === 'https:') && target.origin === new URL(entry.url).origin;
   } catch {
     return false;
   }
@@ -41,7 +49,7 @@ export function isAppUrl(url: string, entry: { url: string } | { file: string })
  * http(s) links are handed to the OS browser instead.
  */
 export function createMainWindow(outDir: string): BrowserWindow {
-  const entry = appEntry(outDir);
+  const entry = appEntry();
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -63,7 +71,6 @@ export function createMainWindow(outDir: string): BrowserWindow {
     if (/^https?:\/\//.test(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  if ('url' in entry) void win.loadURL(entry.url);
-  else void win.loadFile(entry.file);
+  void win.loadURL(entry.url);
   return win;
 }

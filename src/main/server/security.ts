@@ -64,19 +64,21 @@ export function isSameOrigin(req: IncomingMessage, origin: string): boolean {
 }
 
 /**
- * The Content-Security-Policy for the renderer: only our own scripts, our own WebSocket, no
- * frames, no plugins, no form posts elsewhere. Inline styles are allowed because UI primitives set
- * positioning styles at run time.
+ * The Content-Security-Policy for the renderer, the one policy for both ways it is served: by the
+ * browser server (`atrium serve`, pickup) and by the desktop app's `app://` scheme. Only our own
+ * scripts, no frames, no plugins, no form posts, no `<base>`. `connectSources` adds what the page
+ * may connect to besides its own origin: the browser server passes its WebSocket origin
+ * (`ws://127.0.0.1:<port>`); the desktop app talks over IPC and passes nothing. Inline styles are
+ * allowed because UI primitives set positioning styles at run time; inline scripts and `eval` are not.
  */
-export function contentSecurityPolicy(origin: string): string {
-  const ws = origin.replace(/^http/, 'ws');
+export function contentSecurityPolicy(connectSources: readonly string[] = []): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    `connect-src 'self' ${ws}`,
+    ["connect-src 'self'", ...connectSources].join(' '),
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -85,15 +87,16 @@ export function contentSecurityPolicy(origin: string): string {
 }
 
 /**
- * Headers sent with every response. Besides the CSP: no MIME sniffing, no Referer (a Referer never
- * carries a fragment, but no address of ours needs to reach another site either), no framing, no
- * caching; `Cross-Origin-Opener-Policy: same-origin` so a page on another origin that opens Atrium
- * in a window keeps no handle on it, and `Cross-Origin-Resource-Policy: same-origin` so no other
- * origin can embed our files.
+ * Headers sent with every response, by the browser server and by the desktop app's `app://`
+ * scheme alike. Besides the CSP ({@link contentSecurityPolicy}, `connectSources` passed on): no MIME
+ * sniffing, no Referer (a Referer never carries a fragment, but no address of ours needs to reach
+ * another site either), no framing, no caching; `Cross-Origin-Opener-Policy: same-origin` so a page
+ * on another origin that opens Atrium in a window keeps no handle on it, and
+ * `Cross-Origin-Resource-Policy: same-origin` so no other origin can embed our files.
  */
-export function securityHeaders(origin: string): Record<string, string> {
+export function securityHeaders(connectSources: readonly string[] = []): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(origin),
+    'Content-Security-Policy': contentSecurityPolicy(connectSources),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',

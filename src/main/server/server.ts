@@ -86,7 +86,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    const headers = securityHeaders(origin);
+    const headers = securityHeaders([origin.replace(/^http/, 'ws')]);
     const text = (status: number, body: string, extra: Record<string, string> = {}) => {
       res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', ...extra });
       res.end(body);

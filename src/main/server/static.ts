@@ -11,6 +11,9 @@ const MIME: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
 
@@ -29,7 +32,12 @@ export function resolveStatic(root: string, urlPath: string): { file: string; ty
   if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
   const file = isFile(candidate) ? candidate : path.extname(candidate) ? null : path.join(root, 'index.html');
   if (!file || !isFile(file)) return null;
-  return { file, type: MIME[path.extname(file)] ?? 'application/octet-stream' };
+  return { file, type: contentTypeOf(file) };
+}
+
+/** The `Content-Type` for a renderer build file, by extension; unknown kinds are `application/octet-stream`. */
+export function contentTypeOf(file: string): string {
+  return MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
 function isFile(p: string): boolean {
