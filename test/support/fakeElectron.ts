@@ -10,6 +10,18 @@ export function createFakeElectron() {
   const windows: FakeBrowserWindow[] = [];
   const appEvents = new EventEmitter();
   const notifications: FakeNotification[] = [];
+  /** What happened in order, for before/after-ready checks: `ready`, `schemes`, `protocol:<scheme>`. */
+  const timeline: string[] = [];
+  const privilegedSchemes: Array<{ scheme: string; privileges: Record<string, boolean> }> = [];
+  const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
+  const messageBoxes: Array<{ message: string; detail?: string }> = [];
+  const defaultProtocolClients: string[] = [];
+  type PermissionRequestHandler = (wc: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void;
+  const sessionHandlers: {
+    request: PermissionRequestHandler | null;
+    check: ((wc: unknown, permission: string, origin: string, details: unknown) => boolean) | null;
+    device: ((details: unknown) => boolean) | null;
+  } = { request: null, check: null, device: null };
 
   class FakeNotification extends EventEmitter {
     static isSupported = () => true;
@@ -25,6 +37,11 @@ export function createFakeElectron() {
   let lockGranted = true;
 
   class FakeWebContents extends EventEmitter {
+    constructor() {
+      super();
+      // Electron emits app 'web-contents-created' for every new web contents, as it is created
+      appEvents.emit('web-contents-created', {}, this);
+    }
     sent: Array<{ channel: string; payload: unknown }> = [];
     windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
     mainFrame = { url: '' };
@@ -47,6 +64,9 @@ export function createFakeElectron() {
     static getAllWindows = () => windows;
     static getFocusedWindow = () => windows[0] ?? null;
     webContents = new FakeWebContents();
+    restored = 0;
+    focusCount = 0;
+    minimized = false;
     loaded: { url?: string; file?: string } = {};
     constructor(readonly options: { webPreferences: Record<string, unknown> }) {
       super();
@@ -65,14 +85,26 @@ export function createFakeElectron() {
     focused = false;
     isFocused = () => this.focused;
     isDestroyed = () => false;
-    isMinimized = () => false;
-    restore() {}
-    focus() {}
+    isMinimized = () => this.minimized;
+    restore() {
+      this.restored++;
+      this.minimized = false;
+    }
+    focus() {
+      this.focusCount++;
+    }
     show() {}
   }
 
   const fake = {
     handlers,
+    timeline,
+    privilegedSchemes,
+    protocolHandlers,
+    sessionHandlers,
+    messageBoxes,
+    defaultProtocolClients,
+    WebContents: FakeWebContents,
     windows,
     notifications,
     Notification: FakeNotification,
@@ -90,12 +122,44 @@ export function createFakeElectron() {
       requestSingleInstanceLock: () => lockGranted,
       quit: () => appEvents.emit('quit-called'),
       exit: () => {},
-      whenReady: () => Promise.resolve(),
+      whenReady: () => {
+        timeline.push('ready');
+        return Promise.resolve();
+      },
       getPath: (_name: string) => '/nonexistent-userdata',
+      isPackaged: false,
+      isDefaultProtocolClient: (scheme: string) => defaultProtocolClients.includes(scheme),
+      setAsDefaultProtocolClient: (scheme: string) => {
+        defaultProtocolClients.push(scheme);
+        return true;
+      },
     }),
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>) => {
+        timeline.push('schemes');
+        privilegedSchemes.push(...schemes);
+      },
+      handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
+        timeline.push(`protocol:${scheme}`);
+        protocolHandlers.set(scheme, handler);
+      },
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h: PermissionRequestHandler) => (sessionHandlers.request = h),
+        setPermissionCheckHandler: (h: typeof sessionHandlers.check) => (sessionHandlers.check = h),
+        setDevicePermissionHandler: (h: typeof sessionHandlers.device) => (sessionHandlers.device = h),
+      },
+    },
     BrowserWindow: FakeBrowserWindow,
     Menu: { setApplicationMenu: () => {}, buildFromTemplate: (t: unknown) => ({ template: t }) },
-    dialog: { showOpenDialog: async () => ({ canceled: false, filePaths: ['/picked/folder'] }) },
+    dialog: {
+      showOpenDialog: async () => ({ canceled: false, filePaths: ['/picked/folder'] }),
+      showMessageBox: async (_win: unknown, options: { message: string; detail?: string }) => {
+        messageBoxes.push({ message: options.message, detail: options.detail });
+        return { response: 0 };
+      },
+    },
     shell: { openExternal: async () => {} },
   };
   return fake;

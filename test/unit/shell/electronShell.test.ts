@@ -9,7 +9,7 @@ import { tempDir } from '../../support/tempDir';
 // The shell imports 'electron'; here it gets the fake, so the shell's wiring runs under plain Node.
 const holder = vi.hoisted(() => ({ fake: null as unknown }));
 vi.mock('electron', () => {
-  const names = ['app', 'BrowserWindow', 'dialog', 'ipcMain', 'Menu', 'Notification', 'shell'] as const;
+  const names = ['app', 'BrowserWindow', 'dialog', 'ipcMain', 'Menu', 'Notification', 'protocol', 'session', 'shell'] as const;
   return Object.fromEntries(names.map((n) => [n, new Proxy(function () {}, forward(n))]));
 });
 function forward(name: string): ProxyHandler<object> {
@@ -24,23 +24,41 @@ function forward(name: string): ProxyHandler<object> {
 }
 
 const { startDesktop } = await import('../../../src/main/app');
+const { rendererFileFor } = await import('../../../src/main/appProtocol');
+const { contentSecurityPolicy } = await import('../../../src/main/server/security');
 
 let fake: FakeElectron;
 let shutdown: (() => Promise<void>) | null = null;
-const outDir = '/opt/atrium/out/main';
-const appFile = `file://${path.join(outDir, '../renderer/index.html')}`;
+let outDir: string;
+const appFile = 'app://atrium/index.html';
+
+/** A built app in a temp dir: out/main, out/renderer (index.html, a script, a stylesheet) and a sibling out/renderer-evil. */
+function fakeBuild(): string {
+  const out = path.join(tempDir('atrium-out-'), 'out');
+  fs.mkdirSync(path.join(out, 'main'), { recursive: true });
+  fs.mkdirSync(path.join(out, 'renderer', 'assets'), { recursive: true });
+  fs.mkdirSync(path.join(out, 'renderer-evil'), { recursive: true });
+  fs.writeFileSync(path.join(out, 'renderer', 'index.html'), '<!doctype html><script type="module" src="./assets/index.js"></script>');
+  fs.writeFileSync(path.join(out, 'renderer', 'assets', 'index.js'), 'console.log("atrium")');
+  fs.writeFileSync(path.join(out, 'renderer', 'assets', 'index.css'), 'body{}');
+  fs.writeFileSync(path.join(out, 'renderer-evil', 'secret.js'), 'stolen');
+  return path.join(out, 'main');
+}
 
 beforeEach(() => {
   fake = createFakeElectron();
   holder.fake = fake;
+  outDir = fakeBuild();
 });
 afterEach(async () => {
   await shutdown?.();
   shutdown = null;
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
 });
 
-async function start() {
-  const app = await startDesktop(outDir, ['electron', '.', `--data-dir=${tempDir('atrium-shell-')}`]);
+async function start(extraArgs: string[] = []) {
+  const app = await startDesktop(outDir, ['electron', '.', `--data-dir=${tempDir('atrium-shell-')}`, ...extraArgs]);
   shutdown = app?.shutdown ?? null;
   return app!;
 }
@@ -58,7 +76,7 @@ describe('Electron shell (fake electron module)', () => {
     const prefs = fake.windows[0].options.webPreferences;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
     expect(prefs.preload).toBe(path.join(outDir, '../preload/index.cjs'));
-    expect(fake.windows[0].loaded.file).toBe(path.join(outDir, '../renderer/index.html'));
+    expect(fake.windows[0].loaded).toEqual({ url: 'app://atrium/index.html' });
   });
 
   it('binds every contract request to an IPC handler, and nothing else', async () => {
@@ -96,6 +114,26 @@ describe('Electron shell (fake electron module)', () => {
     expect(res).toEqual({ ok: false, error: { code: 'FORBIDDEN_SENDER', message: expect.any(String) } });
   });
 
+  it('accepts IPC from the app:// origin only: not file:// (even the built index.html), not a look-alike host, user or port', async () => {
+    await start();
+    const list = async (frameUrl: string) => ((await invoke(`${IPC_REQUEST_PREFIX}workspaces.list`, {}, frameUrl)) as { ok: boolean }).ok;
+    expect(await list('app://atrium/index.html#/sessions')).toBe(true);
+    expect(await list(`file://${path.join(outDir, '../renderer/index.html')}`)).toBe(false);
+    for (const url of ['app://atrium.evil/index.html', 'app://evil/index.html', 'app://x@atrium/index.html', 'app://atrium:8080/index.html', 'http://localhost:5173/', 'about:blank', 'data:text/html,x']) {
+      expect(await list(url), url).toBe(false);
+    }
+  });
+
+  it('under electron-vite dev, loads and accepts the dev server\'s origin and nothing else', async () => {
+    vi.stubEnv('ELECTRON_RENDERER_URL', 'http://localhost:5173');
+    await start();
+    expect(fake.windows[0].loaded).toEqual({ url: 'http://localhost:5173' });
+    const list = async (frameUrl: string) => ((await invoke(`${IPC_REQUEST_PREFIX}workspaces.list`, {}, frameUrl)) as { ok: boolean }).ok;
+    expect(await list('http://localhost:5173/#/sessions')).toBe(true);
+    expect(await list('http://localhost:5174/')).toBe(false);
+    expect(await list('app://atrium/index.html')).toBe(false);
+  });
+
   it('blocks navigation away from the app and denies window.open', async () => {
     await start();
     const wc = fake.windows[0].webContents;
@@ -105,7 +143,10 @@ describe('Electron shell (fake electron module)', () => {
       return event.defaultPrevented;
     };
     expect(navigate('https://evil.example/')).toBe(true);
+    expect(navigate(`file://${path.join(outDir, '../renderer/index.html')}`)).toBe(true);
+    expect(navigate('app://atrium.evil/index.html')).toBe(true);
     expect(navigate(appFile)).toBe(false);
+    expect(navigate(`${appFile}#/sessions`)).toBe(false);
     expect(wc.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
   });
 
@@ -220,5 +261,226 @@ describe('Electron shell (fake electron module)', () => {
     expect(await startDesktop(outDir, [])).toBeNull();
     expect(quit).toHaveBeenCalled();
     expect(fake.windows).toHaveLength(0);
+  });
+});
+
+describe('Desktop security (fake electron module)', () => {
+  const serve = (url: string, method = 'GET') => fake.protocolHandlers.get('app')!({ url, method } as Request);
+
+  it('registers app:// as a standard, secure scheme before ready, and serves it only after', async () => {
+    await start();
+    expect(fake.privilegedSchemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    expect(fake.timeline.indexOf('schemes')).toBeLessThan(fake.timeline.indexOf('ready'));
+    expect(fake.timeline.indexOf('protocol:app')).toBeGreaterThan(fake.timeline.indexOf('ready'));
+  });
+
+  it('serves the built renderer over app:// with MIME types, and the browser mode\'s CSP on every response, 404 and 405 included', async () => {
+    await start();
+    const csp = contentSecurityPolicy();
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    const cases: Array<[string, string, number, string]> = [
+      ['GET', 'app://atrium/', 200, 'text/html; charset=utf-8'],
+      ['GET', 'app://atrium/index.html', 200, 'text/html; charset=utf-8'],
+      ['GET', 'app://atrium/assets/index.js', 200, 'text/javascript; charset=utf-8'],
+      ['GET', 'app://atrium/assets/index.css', 200, 'text/css; charset=utf-8'],
+      ['HEAD', 'app://atrium/assets/index.js', 200, 'text/javascript; charset=utf-8'],
+      ['GET', 'app://atrium/missing.js', 404, 'text/plain; charset=utf-8'],
+      ['POST', 'app://atrium/index.html', 405, 'text/plain; charset=utf-8'],
+    ];
+    for (const [method, url, status, type] of cases) {
+      const res = await serve(url, method);
+      expect([method, url, res.status], url).toEqual([method, url, status]);
+      expect(res.headers.get('content-type'), url).toBe(type);
+      expect(res.headers.get('content-security-policy'), url).toBe(csp);
+      expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
+    }
+    expect(await (await serve('app://atrium/assets/index.js')).text()).toBe('console.log("atrium")');
+    // the browser server sends the same policy, plus its own WebSocket
+    expect(contentSecurityPolicy(['ws://127.0.0.1:1'])).toBe(csp.replace("connect-src 'self'", "connect-src 'self' ws://127.0.0.1:1"));
+  });
+
+  it('serves nothing outside out/renderer: the renderer-evil prefix trick, traversal (plain, encoded, backslashes), absolute paths, other hosts', async () => {
+    await start();
+    const root = path.join(outDir, '../renderer');
+    // a symlink inside the build that resolves to the sibling: a string-prefix check would let it through
+    fs.symlinkSync(path.join(outDir, '../renderer-evil/secret.js'), path.join(root, 'assets', 'linked.js'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    for (const url of [
+      'app://atrium/assets/linked.js',
+      'app://atrium/../renderer-evil/secret.js',
+      'app://atrium/%2e%2e/renderer-evil/secret.js',
+      'app://atrium/%2E%2E%2Frenderer-evil%2Fsecret.js',
+      'app://atrium/assets/..%2f..%2frenderer-evil/secret.js',
+      'app://atrium/..\\renderer-evil\\secret.js',
+      'app://atrium/..%5crenderer-evil%5csecret.js',
+      `app://atrium/${encodeURIComponent(path.join(outDir, '../renderer-evil/secret.js'))}`,
+      `app://atrium${path.join(outDir, '../renderer-evil/secret.js')}`,
+      'app://atrium//etc/passwd',
+      'app://atrium/C:/Windows/win.ini',
+      'app://atrium/assets',
+      'app://atrium/assets/',
+      'app://atrium/index.html%00.js',
+      'app://atrium/%E0%A4%A',
+      'app://evil/index.html',
+      'app://atrium.evil/index.html',
+      'file:///etc/passwd',
+    ]) {
+      const res = await serve(url);
+      expect(res.status, url).toBe(404);
+      expect(res.headers.get('content-security-policy'), url).toBe(contentSecurityPolicy());
+      expect(await res.text(), url).not.toContain('stolen');
+    }
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('app:// answered 404'));
+    // the path check itself, with the real folders
+    expect(rendererFileFor(root, 'app://atrium/assets/index.js')).toBe(path.join(root, 'assets', 'index.js'));
+    expect(rendererFileFor(`${root}-evil`, 'app://atrium/secret.js')).toBe(path.join(`${root}-evil`, 'secret.js'));
+    expect(rendererFileFor(root, 'app://atrium/assets/linked.js')).toBeNull();
+  });
+
+  it('denies every permission request and check, and every device, from the app\'s own page too', async () => {
+    await start();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { request, check, device } = fake.sessionHandlers;
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'midiSysex', 'pointerLock', 'fullscreen', 'openExternal', 'hid', 'serial', 'usb', 'display-capture']) {
+      const granted = await new Promise<boolean>((resolve) => request!(fake.windows[0].webContents, permission, resolve, { requestingUrl: appFile }));
+      expect(granted, permission).toBe(false);
+      expect(check!(fake.windows[0].webContents, permission, 'app://atrium', {}), permission).toBe(false);
+    }
+    expect(device!({ deviceType: 'usb', origin: 'app://atrium' })).toBe(false);
+    expect(console.warn).toHaveBeenCalledWith('[atrium] denied the permission "media" requested by app://atrium');
+  });
+
+  it('refuses <webview> on every web contents, and a new web contents opens no windows', async () => {
+    await start();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const attach = (wc: InstanceType<FakeElectron['WebContents']>) => {
+      const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+      wc.emit('will-attach-webview', event, { preload: '/x.js' }, { src: 'https://evil.example' });
+      return event.defaultPrevented;
+    };
+    expect(attach(fake.windows[0].webContents)).toBe(true);
+    const other = new fake.WebContents();
+    expect(attach(other)).toBe(true);
+    expect(other.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+  });
+
+  describe('atrium:// links', () => {
+    const hashes = () => fake.windows[0].webContents.executed;
+    const secondLaunch = (...args: string[]) => fake.app.emit('second-instance', {}, ['/opt/Atrium/atrium', ...args], '/home/me');
+
+    it('routes the first launch\'s link once the window exists', async () => {
+      await start(['atrium://sessions']);
+      await waitFor(() => hashes().length === 1, 'the route');
+      expect(hashes()).toEqual(['location.hash = "#/sessions"']);
+    });
+
+    it('a second launch restores and focuses the window; with a link to a workspace or session, shows it', async () => {
+      const app = await start();
+      const win = fake.windows[0];
+      win.minimized = true;
+      secondLaunch();
+      expect(win.restored).toBe(1);
+      expect(win.focusCount).toBe(1);
+      expect(hashes()).toEqual([]);
+
+      const { workspace } = await app.dispatcher.call('workspaces.add', { path: tempDir('atrium-link-ws-') });
+      secondLaunch(`atrium://workspace/${workspace.id}`);
+      await waitFor(() => hashes().length === 1, 'the workspace route');
+      expect(hashes()).toEqual([`location.hash = "#/workspace/${workspace.id}"`]);
+      expect(win.focusCount).toBe(2);
+
+      const { command, args } = scriptedAgentCommand(tempDir('atrium-agent-'), {});
+      await app.dispatcher.call('agents.define', { id: 'scripted', command, args });
+      const { session } = await app.dispatcher.call('sessions.new', { cwd: workspace.path, agentId: 'scripted' });
+      secondLaunch('--no-sandbox', `atrium://session/${session.id}`);
+      await waitFor(() => hashes().length === 2, 'the session route');
+      expect(hashes()[1]).toBe(`location.hash = "#/sessions/${session.id}"`);
+    });
+
+    it('open-url (macOS) routes too, and takes the event from the OS', async () => {
+      await start();
+      const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+      fake.app.emit('open-url', event, 'atrium://sessions');
+      expect(event.defaultPrevented).toBe(true);
+      await waitFor(() => hashes().length === 1, 'the route');
+      expect(hashes()).toEqual(['location.hash = "#/sessions"']);
+    });
+
+    it('an open-url that arrives before ready is kept and routed once the window exists', async () => {
+      const pending = startDesktop(outDir, ['electron', '.', `--data-dir=${tempDir('atrium-shell-')}`]);
+      fake.app.emit('open-url', { preventDefault() {} }, 'atrium://sessions');
+      shutdown = (await pending)!.shutdown;
+      await waitFor(() => hashes().length === 1, 'the route');
+      expect(hashes()).toEqual(['location.hash = "#/sessions"']);
+    });
+
+    it('malformed, unknown or dangling links are logged and ignored: the window comes forward, nothing navigates, nothing crashes', async () => {
+      await start();
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const links = [
+        'atrium://workspace/..%2f..%2fsettings',
+        'atrium://settings',
+        'atrium://workspace/3f2b8c1e-0000-4c4e-9a51-0b6f1d2e3c4a',
+        'atrium://session/3f2b8c1e-0000-4c4e-9a51-0b6f1d2e3c4a',
+        `atrium://open?path=/${'x'.repeat(5000)}`,
+        'atrium://workspace/x#javascript:alert(1)',
+      ];
+      for (const link of links) secondLaunch(link);
+      await waitFor(() => warn.mock.calls.length === links.length, 'a log line per link');
+      const lines = warn.mock.calls.map((c) => String(c[0]));
+      expect(lines).toEqual(links.map(() => expect.stringMatching(/^\[atrium\] ignored the link "atrium:\/\//)));
+      const lineFor = (start: string) => lines.find((l) => l.startsWith(`[atrium] ignored the link ${JSON.stringify(start)}`)) ?? '';
+      expect(lineFor(links[0])).toContain('not a valid workspace id');
+      expect(lineFor(links[1])).toContain('unknown host "settings"');
+      expect(lineFor(links[2])).toContain('no workspace has the id');
+      expect(lineFor(links[3])).toMatch(/session.*not found|no session/i);
+      expect(lines.find((l) => l.includes('longer than 2048'))!.length).toBeLessThan(400);
+      expect(hashes()).toEqual([]);
+      expect(fake.windows[0].focusCount).toBe(links.length);
+      expect(fake.windows).toHaveLength(1);
+    });
+
+    it('open?path= shows a listed workspace, and never adds an unlisted folder (it says so instead)', async () => {
+      const app = await start();
+      const listed = tempDir('atrium-listed-');
+      const { workspace } = await app.dispatcher.call('workspaces.add', { path: listed });
+      secondLaunch(`atrium://open?path=${encodeURIComponent(listed)}`);
+      await waitFor(() => hashes().length === 1, 'the workspace route');
+      expect(hashes()).toEqual([`location.hash = "#/workspace/${workspace.id}"`]);
+
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const unlisted = tempDir('atrium-unlisted-');
+      secondLaunch(`atrium://open?path=${encodeURIComponent(unlisted)}`);
+      await waitFor(() => fake.messageBoxes.length === 1, 'the explanation');
+      expect(fake.messageBoxes[0].message).toBe('This folder is not one of your workspaces');
+      expect(fake.messageBoxes[0].detail).toContain(unlisted);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('not added'));
+      expect((await app.dispatcher.call('workspaces.list', {})).workspaces.map((w) => w.path)).toEqual([listed]);
+      expect(hashes()).toHaveLength(1);
+    });
+
+    it('the packaged app claims the atrium:// scheme with the OS; a development run does not', async () => {
+      await start();
+      expect(fake.defaultProtocolClients).toEqual([]);
+      await shutdown?.();
+      fake = createFakeElectron();
+      holder.fake = fake;
+      (fake.app as { isPackaged: boolean }).isPackaged = true;
+      await start();
+      expect(fake.defaultProtocolClients).toEqual(['atrium']);
+    });
+
+    it('losing the single-instance lock quits before registering anything: the running instance gets the link', async () => {
+      fake.setLock(false);
+      const quit = vi.fn();
+      fake.app.on('quit-called', quit);
+      expect(await startDesktop(outDir, ['electron', '.', 'atrium://sessions'])).toBeNull();
+      expect(quit).toHaveBeenCalled();
+      expect(fake.timeline).toEqual([]);
+      expect(fake.app.listenerCount('open-url')).toBe(0);
+      expect(fake.app.listenerCount('second-instance')).toBe(0);
+      expect(fake.windows).toHaveLength(0);
+    });
   });
 });
