@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createEngine, type Engine } from '../../../src/main/core/engine';
-import { checkTokens, tokensEqual } from '../../../src/main/server/security';
+import { checkTokens, contentSecurityPolicy, tokensEqual } from '../../../src/main/server/security';
 import { startServer, type RunningServer } from '../../../src/main/server/server';
 import { tokenFromFragment, tokenFromProtocols, tokenProtocols } from '../../../src/shared/browserAuth';
 import { testDispatcher } from '../../support/sessions';
@@ -103,6 +103,8 @@ describe('browser server: the 401/403 matrix without cookies', () => {
     // the page shell is the public build: served without the token, with the strict headers
     const shell = await expectStatus(200, '/');
     expect(shell.headers['content-security-policy']).toContain("script-src 'self'");
+    // the desktop app's app:// scheme sends the same policy, without the WebSocket
+    expect(shell.headers['content-security-policy']).toBe(contentSecurityPolicy([s.origin.replace(/^http/, 'ws')]));
     expect(shell.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(shell.headers['cross-origin-resource-policy']).toBe('same-origin');
     await expectStatus(405, '/', {}, 'POST');
