@@ -26,9 +26,10 @@ export interface DesktopApp {
 /**
  * The desktop app's lifecycle: single-instance lock (a second launch focuses the first window,
  * routing an `atrium://` link it carries, and quits), the renderer served on `app://atrium` with
- * the browser mode's CSP, every permission request denied and `<webview>` refused, the engine on Electron's `userData` (or `--data-dir` / `ATRIUM_DATA_DIR`), the contract bound to
- * IPC, events forwarded to windows, the engine closed on quit. Returns null when another instance
- * already runs (this one quits).
+ * the browser mode's CSP, every permission request denied and `<webview>` refused, the engine on
+ * Electron's `userData` (or `--data-dir` / `ATRIUM_DATA_DIR`), the contract bound to IPC, events
+ * forwarded to windows, the engine closed on quit. Returns null when another instance already runs
+ * (this one quits).
  */
 export async function startDesktop(outDir: string, argv: string[] = process.argv): Promise<DesktopApp | null> {
   if (!app.requestSingleInstanceLock()) {
