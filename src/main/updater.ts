@@ -127,7 +127,8 @@ export function createUpdater(options: UpdaterOptions): Updater {
     async start() {
       const reason = disabledReason();
       if (reason) {
-        set({ state: 'disabled', reason });
+        // nothing to tell the windows: they ask for the state when they load, and show nothing for it
+        current = { state: 'disabled', reason };
         return;
       }
       try {

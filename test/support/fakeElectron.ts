@@ -10,6 +10,8 @@ export function createFakeElectron() {
   const windows: FakeBrowserWindow[] = [];
   const appEvents = new EventEmitter();
   const notifications: FakeNotification[] = [];
+  /** URLs given to `shell.openExternal`, in order. */
+  const opened: string[] = [];
 
   class FakeNotification extends EventEmitter {
     static isSupported = () => true;
@@ -96,7 +98,12 @@ export function createFakeElectron() {
     BrowserWindow: FakeBrowserWindow,
     Menu: { setApplicationMenu: () => {}, buildFromTemplate: (t: unknown) => ({ template: t }) },
     dialog: { showOpenDialog: async () => ({ canceled: false, filePaths: ['/picked/folder'] }) },
-    shell: { openExternal: async () => {} },
+    opened,
+    shell: {
+      openExternal: async (url: string) => {
+        opened.push(url);
+      },
+    },
   };
   return fake;
 }
