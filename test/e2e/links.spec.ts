@@ -7,7 +7,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { repoRoot } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { LinksPage } from './pages/LinksPage';
+import { RulesPage } from './pages/RulesPage';
 import { SessionsPage } from './pages/SessionsPage';
+import { TrustPage } from './pages/TrustPage';
 import { desktopRecord, installDesktopBridge, pushUpdate } from './support/desktopBridge';
 import { startAtrium, type ServedAtrium } from './support/server';
 
@@ -201,5 +203,37 @@ test('in the desktop window a confirmed link goes to the main process, and a dow
   await expect(links.dialog).toBeHidden();
   expect((await desktopRecord(page)).opened).toEqual(['https://docs.example.test/guide?step=2#setup']);
   expect(pages).toBe(0);
+  expect(page.url()).toBe(appUrl);
+});
+
+test('links in a rule file\'s Rendered view go through the same confirmation', async ({ page }) => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-rule-links-'));
+  writeFileSync(path.join(folder, 'AGENTS.md'), '# Rules\n\nRead [the style guide](https://style.example.test/guide) first.\nNever open [this](file:///etc/passwd).\n\n![badge](https://tracker.example.test/pixel.png)\n');
+  server = await startAtrium();
+  const atrium = new AtriumPage(page);
+  const rules = new RulesPage(page);
+  const links = new LinksPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  const trust = new TrustPage(page);
+  await trust.openReview();
+  await trust.trustThisFolder();
+  await rules.open();
+  await rules.file('AGENTS.md').click();
+  const rendered = rules.detail.locator('.markdown');
+  await expect(rendered).toContainText('Read the style guide first.');
+  // the image is not fetched
+  await expect(rendered).toContainText('[image: badge]');
+  await expect(rendered.locator('img')).toHaveCount(0);
+  const appUrl = page.url();
+
+  await links.activate(links.link(rendered, 'the style guide'));
+  await expect(links.address).toHaveText('https://style.example.test/guide');
+  await links.cancel();
+  await links.activate(links.link(rendered, 'this'));
+  await expect(links.address).toHaveText('file:///etc/passwd');
+  expect(await links.warningKeys()).toEqual(['blocked']);
+  await expect(links.openButton).toHaveCount(0);
+  await links.cancel();
   expect(page.url()).toBe(appUrl);
 });
