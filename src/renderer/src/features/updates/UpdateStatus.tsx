@@ -15,8 +15,16 @@ export function UpdateStatus() {
   const [restartError, setRestartError] = useState<string | null>(null);
   useEffect(() => {
     if (!client?.desktop) return;
-    const off = client.on('appUpdate', setState);
-    client.request('app.updateStatus', {}).then(setState, () => setState(null));
+    // an event that arrives before the answer is newer than it
+    let heard = false;
+    const off = client.on('appUpdate', (next) => {
+      heard = true;
+      setState(next);
+    });
+    client.request('app.updateStatus', {}).then(
+      (now) => !heard && setState(now),
+      () => {},
+    );
     return off;
   }, [client]);
   if (!client?.desktop || !state) return null;
