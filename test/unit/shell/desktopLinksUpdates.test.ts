@@ -80,6 +80,13 @@ describe('desktop: opening links from agent text', () => {
     expect(fake.opened).toEqual([]);
   });
 
+  it('window.open from the page opens nothing, not even an https link (only the confirmation does)', async () => {
+    await start();
+    expect(fake.windows[0].webContents.windowOpenHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(fake.opened).toEqual([]);
+  });
+
   it('a system opener that fails becomes an error that says what to do', async () => {
     await start();
     fake.shell.openExternal = async () => {
