@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { registerAppScheme, serveApp } from './appProtocol';
 import { resolveDataDir } from './core/dataDir';
 import { createDispatcher, type Dispatcher } from './core/dispatcher';
@@ -8,11 +9,13 @@ import { createEngine, type Engine } from './core/engine';
 import type { HostHandlers } from './core/handlers';
 import { APP_VERSION } from './core/version';
 import { claimDeepLinkScheme, receiveDeepLinks } from './deepLinks';
-import { bindContract, forwardEvents } from './ipc';
+import { openExternalHandler, requireDesktopWindow } from './externalLinks';
+import { bindContract, forwardEvents, sendToWindows } from './ipc';
 import { buildMenu } from './menu';
 import { notifyPermissionRequests } from './notifications';
 import { denyPermissions, refuseWebviews } from './permissions';
 import { createPickupServer } from './pickupServer';
+import { createUpdater, loadElectronUpdater, type Updater } from './updater';
 import { createMainWindow, isAppUrl, appEntry } from './window';
 
 /** What {@link startDesktop} returns, for tests and for the quit path. */
@@ -51,8 +54,15 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   engine.sessions.recover();
   // The pickup server needs the dispatcher and the dispatcher answers app.pickupServer: bind late.
   let pickup: ReturnType<typeof createPickupServer> | null = null;
+  const updater = createUpdater({
+    isPackaged: app.isPackaged,
+    env: process.env,
+    hasFeed: () => typeof process.resourcesPath === 'string' && fs.existsSync(path.join(process.resourcesPath, 'app-update.yml')),
+    load: loadElectronUpdater,
+    publish: (state) => sendToWindows(BrowserWindow.getAllWindows().map((w) => w.webContents), 'appUpdate', state),
+  });
   const dispatcher = createDispatcher(engine, {
-    ...desktopHostHandlers(dataDir),
+    ...desktopHostHandlers(dataDir, updater),
     'app.pickupServer': ({ enable }) => pickup!.set(enable),
   });
   pickup = createPickupServer(engine, dispatcher, outDir);
@@ -65,6 +75,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   const unforward = forwardEvents(engine.bus, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
   Menu.setApplicationMenu(buildMenu());
   let window = createMainWindow(outDir);
+  void updater.start();
   /** Brings the window forward (reopening it if closed), on the route `hash` when given. */
   const showWindow = (hash: string | null) => {
     if (window.isDestroyed()) window = createMainWindow(outDir);
@@ -90,6 +101,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   const shutdown = async () => {
     if (shutDown) return;
     shutDown = true;
+    updater.stop();
     unforward();
     unnotify();
     unbind();
@@ -100,8 +112,14 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   return { engine, dispatcher, window, shutdown };
 }
 
-function desktopHostHandlers(dataDir: string): HostHandlers {
+function desktopHostHandlers(dataDir: string, updater: Updater): HostHandlers {
   return {
+    'app.openExternal': openExternalHandler(shell),
+    'app.updateStatus': () => updater.state(),
+    'app.installUpdate': (_params, context) => {
+      requireDesktopWindow(context, 'restart Atrium');
+      return updater.install();
+    },
     'app.info': () => ({
       version: APP_VERSION,
       host: 'electron',

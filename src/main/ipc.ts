@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { IPC_EVENT_CHANNEL, IPC_REQUEST_PREFIX, REQUEST_NAMES } from '../shared/contract';
+import { events, IPC_EVENT_CHANNEL, IPC_REQUEST_PREFIX, REQUEST_NAMES, type EventName, type PayloadOf } from '../shared/contract';
 import type { Dispatcher, DispatchOutcome } from './core/dispatcher';
 import type { EventBus } from './core/events/bus';
 import { ConnectionSurfaces } from './server/connectionSurfaces';
@@ -61,4 +61,14 @@ export function forwardEvents(bus: EventBus, targets: () => WebContents[]): () =
   return bus.subscribe((event, payload) => {
     for (const wc of targets()) if (!wc.isDestroyed()) wc.send(IPC_EVENT_CHANNEL, { event, payload });
   });
+}
+
+/**
+ * Sends one event to the given windows only (not to the engine's bus, so browser tabs of the
+ * pickup server never see it). The payload is checked against the contract's schema first; an
+ * invalid one throws here instead of reaching a renderer.
+ */
+export function sendToWindows<E extends EventName>(targets: WebContents[], event: E, payload: PayloadOf<E>): void {
+  const checked = events[event].payload.parse(payload);
+  for (const wc of targets) if (!wc.isDestroyed()) wc.send(IPC_EVENT_CHANNEL, { event, payload: checked });
 }

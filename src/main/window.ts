@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { BrowserWindow, shell, type WebPreferences } from 'electron';
+import { BrowserWindow, type WebPreferences } from 'electron';
 import { APP_ENTRY_URL, isAppOrigin } from './appProtocol';
 
 /**
@@ -45,8 +45,8 @@ export function isAppUrl(url: string, entry: { url: string }): boolean {
 }
 
 /**
- * Creates the main window. Navigation away from the app is blocked; `window.open` is denied, and
- * http(s) links are handed to the OS browser instead.
+ * Creates the main window. Navigation away from the app is blocked and `window.open` is denied;
+ * links reach the OS browser only through the link confirmation (`app.openExternal`).
  */
 export function createMainWindow(outDir: string): BrowserWindow {
   const entry = appEntry();
@@ -67,10 +67,8 @@ export function createMainWindow(outDir: string): BrowserWindow {
   win.webContents.on('will-redirect', (event, url) => {
     if (!isAppUrl(url, entry)) event.preventDefault();
   });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
+  // links open only through the renderer's confirmation (app.openExternal), never straight from window.open
+  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   void win.loadURL(entry.url);
   return win;
 }

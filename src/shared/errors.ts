@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   // extensions
   'EXTENSION_CHANGED',
   'COMMAND_NOT_CONFIRMED',
+  // desktop app
+  'UPDATE_NOT_READY',
 ] as const;
 
 /** One of {@link ERROR_CODES}. Capabilities append their codes to the list above. */

@@ -22,6 +22,8 @@ export function createFakeElectron() {
     check: ((wc: unknown, permission: string, origin: string, details: unknown) => boolean) | null;
     device: ((details: unknown) => boolean) | null;
   } = { request: null, check: null, device: null };
+  /** URLs given to `shell.openExternal`, in order. */
+  const opened: string[] = [];
 
   class FakeNotification extends EventEmitter {
     static isSupported = () => true;
@@ -160,7 +162,12 @@ export function createFakeElectron() {
         return { response: 0 };
       },
     },
-    shell: { openExternal: async () => {} },
+    opened,
+    shell: {
+      openExternal: async (url: string) => {
+        opened.push(url);
+      },
+    },
   };
   return fake;
 }

@@ -16,11 +16,18 @@ type Handler<M extends RequestName> = (params: Params<M>, context: CallContext) 
 /** A handler for every request in the contract; the type makes a missing one a compile error. */
 export type Handlers = { [M in RequestName]: Handler<M> };
 
+/** Requests only the desktop app answers; every other host leaves them out and they answer UNSUPPORTED. */
+type DesktopOnly = 'app.pickupServer' | 'app.openExternal' | 'app.updateStatus' | 'app.installUpdate';
+
 /**
- * Requests only the host (Electron shell, browser server, CLI) can answer. `app.pickupServer` exists
- * only in the desktop app; other hosts leave it out and it answers UNSUPPORTED.
+ * Requests only the host (Electron shell, browser server, CLI) can answer. The {@link DesktopOnly}
+ * ones exist only in the desktop app; other hosts leave them out and they answer UNSUPPORTED.
  */
-export type HostHandlers = Pick<Handlers, 'app.info' | 'app.pickFolder'> & Partial<Pick<Handlers, 'app.pickupServer'>>;
+export type HostHandlers = Pick<Handlers, 'app.info' | 'app.pickFolder'> & Partial<Pick<Handlers, DesktopOnly>>;
+
+const desktopOnly = (): never => {
+  throw new AtriumError('UNSUPPORTED', 'Only the desktop app does this.');
+};
 
 /** Maps each engine request to the capability that answers it. */
 export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
@@ -29,6 +36,9 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     'app.pickupServer': () => {
       throw new AtriumError('UNSUPPORTED', 'Only the desktop app starts a pickup server; this page is already served to a browser.');
     },
+    'app.openExternal': desktopOnly,
+    'app.updateStatus': desktopOnly,
+    'app.installUpdate': desktopOnly,
     ...host,
     'workspaces.list': () => ({ workspaces: workspaces.list() }),
     'workspaces.add': ({ path, name }) => workspaces.add(path, name),

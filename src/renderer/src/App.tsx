@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Toaster } from 'sonner';
 import { Tooltip } from 'radix-ui';
 import { ConnectionBanner } from './components/ConnectionBanner';
+import { LinkDialog } from './features/links/LinkDialog';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionsView } from './features/sessions/SessionsView';
 import { SessionView } from './features/sessions/SessionView';
@@ -40,6 +41,7 @@ export function App() {
       <RenameWorkspaceDialog />
       <RemoveWorkspaceDialog />
       <NewSessionDialog />
+      <LinkDialog />
       <Toaster theme="system" position="bottom-right" closeButton />
     </Tooltip.Provider>
   );

@@ -4,7 +4,7 @@
  * adds its own file beside this one and spreads it in below.
  */
 import type { z } from 'zod';
-import { appRequests } from './app';
+import { appEvents, appRequests } from './app';
 import { extensionsEvents, extensionsRequests } from './extensions';
 import { hooksEvents, hooksRequests } from './hooks';
 import { rulesEvents, rulesRequests } from './rules';
@@ -36,6 +36,7 @@ export const requests = {
 };
 
 export const events = {
+  ...appEvents,
   ...workspaceEvents,
   ...trustEvents,
   ...rulesEvents,

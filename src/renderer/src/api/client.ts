@@ -22,14 +22,21 @@ export interface AtriumClient {
   on<E extends EventName>(event: E, listener: (payload: PayloadOf<E>) => void): () => void;
   /** Connection state for the browser transport (Electron is always `open`). */
   onConnection(listener: (state: ConnectionState) => void): () => void;
+  /**
+   * True when this page is the desktop app's own window (the preload's bridge), false in a browser
+   * tab, whether served by `atrium serve` or by the desktop app's pickup server (whose `app.info`
+   * still says `electron`). Decides who opens links and whether updates show.
+   */
+  readonly desktop: boolean;
 }
 
 /** `unauthorized`: browser mode only, the tab has no token the server accepts (it stops reconnecting). */
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized';
 
-/** Builds a client over any bridge. */
-export function createClient(bridge: AtriumBridge & { onConnection?: AtriumClient['onConnection'] }): AtriumClient {
+/** Builds a client over any bridge; `desktop`: the bridge is the Electron preload's. */
+export function createClient(bridge: AtriumBridge & { onConnection?: AtriumClient['onConnection'] }, desktop = false): AtriumClient {
   return {
+    desktop,
     async request(method, params) {
       const outcome = await bridge.invoke(method, params);
       if (!outcome.ok) throw new RequestError(outcome.error.code, outcome.error.message);
@@ -57,7 +64,7 @@ export function createClient(bridge: AtriumBridge & { onConnection?: AtriumClien
  */
 export function connect(): AtriumClient {
   const injected = (window as unknown as { atrium?: AtriumBridge }).atrium;
-  if (injected) return createClient(injected);
+  if (injected) return createClient(injected, true);
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const token = new BrowserToken(storageOrNull(), checkTokenAtOrigin);
   token.takeFromAddress(location, history);

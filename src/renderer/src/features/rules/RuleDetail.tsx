@@ -2,6 +2,7 @@ import { useState } from 'react';
 import Markdown from 'react-markdown';
 import { Tabs } from 'radix-ui';
 import { useLive } from '../../api/useLive';
+import { keepUrlAsWritten, untrustedMarkdownComponents } from '../links/AgentLink';
 import { formatBytes, showControls } from './format';
 
 /** One rule file with its provenance: rendered and raw text, frontmatter, patterns, digest, imports, warnings. */
@@ -103,7 +104,9 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
           <Tabs.Content value="rendered" className="markdown">
             {d.frontmatter && <pre className="frontmatter">{d.frontmatter.raw}</pre>}
             {/* The engine already writes smuggling characters as ⟨U+XXXX⟩; showControls makes sure no bidi control reaches the DOM raw. */}
-            <Markdown>{showControls(d.content ?? d.body ?? '')}</Markdown>
+            <Markdown components={untrustedMarkdownComponents} urlTransform={keepUrlAsWritten}>
+              {showControls(d.content ?? d.body ?? '')}
+            </Markdown>
           </Tabs.Content>
           <Tabs.Content value="raw">
             <pre className="file-content">{showControls(d.raw)}</pre>

@@ -1,17 +1,7 @@
 import { memo } from 'react';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-
-const components = {
-  // links open outside the app (the Electron shell blocks in-window navigation)
-  a: ({ href, children }: { href?: string; children?: React.ReactNode }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener">
-      {children}
-    </a>
-  ),
-  // images from agent text are not fetched (no remote requests from the transcript)
-  img: ({ alt }: { alt?: string }) => <span className="muted">[image{alt ? `: ${alt}` : ''}]</span>,
-};
+import { keepUrlAsWritten, untrustedMarkdownComponents } from '../links/AgentLink';
 
 /** The slice of an mdast node this plugin reads. */
 interface MdNode {
@@ -43,11 +33,14 @@ export function remarkHtmlAsText() {
 
 const FLOW_CONTAINERS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
 
-/** Agent or user text as Markdown (GFM); raw HTML is shown as text, never rendered; URLs are sanitized by react-markdown. */
+/**
+ * Agent or user text as Markdown (GFM); raw HTML is shown as text, never rendered; links open only
+ * through the link confirmation ({@link untrustedMarkdownComponents}); images are not fetched.
+ */
 export const MessageMarkdown = memo(function MessageMarkdown({ text }: { text: string }) {
   return (
     <div className="markdown sess-md">
-      <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} components={components}>
+      <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} components={untrustedMarkdownComponents} urlTransform={keepUrlAsWritten}>
         {text}
       </Markdown>
     </div>

@@ -1,6 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Download, FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
 import { SidebarSessionsEntry } from '../sessions/SidebarSessionsEntry';
+import { UpdateStatus } from '../updates/UpdateStatus';
 import { ImportTrustDialog } from '../trust/ImportTrustDialog';
 import { sharesTrustText } from '../trust/SharesTrust';
 import { TrustBadge } from '../trust/TrustBadge';
@@ -91,6 +92,7 @@ export function Sidebar() {
         </ul>
       )}
       <footer className="sidebar-footer">
+        <UpdateStatus />
         <button className="link-button" onClick={() => setImportOpen(true)} title="Suggestions from Claude Code, Codex and Gemini CLI; you confirm each">
           <Download size={13} /> Import trust decisions…
         </button>
