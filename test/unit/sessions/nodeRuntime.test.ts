@@ -9,6 +9,7 @@ import { INSTALL_MARKER, installDir } from '../../../src/main/core/sessions/inst
 import type { AgentPreset } from '../../../src/main/core/sessions/presets';
 import { ClaudeHookBridge } from '../../../src/main/core/sessions/workspacePolicy/claudeBridge';
 import { AtriumError } from '../../../src/shared/errors';
+import { fakeNodeDir } from '../../support/fakeNode';
 import { tempDir } from '../../support/tempDir';
 
 /**
@@ -18,15 +19,6 @@ import { tempDir } from '../../support/tempDir';
  */
 
 const MISSING = 'Agents that are Node programs need Node.js 20 or newer on PATH in the desktop app (agents are installed with npm, which comes with it); install Node.js or set ATRIUM_NODE to its path.';
-
-/** A folder holding an executable `name` that logs how it was run (argv, ELECTRON_RUN_AS_NODE) to `<dir>/<name>.log`, then runs the real Node. */
-function fakeNodeDir(name = 'node'): { dir: string; file: string; log: () => string[] } {
-  const dir = tempDir('atrium-fake-node-');
-  const file = path.join(dir, name);
-  const log = path.join(dir, `${name}.log`);
-  fs.writeFileSync(file, `#!/bin/sh\nprintf '%s|%s\\n' "\${ELECTRON_RUN_AS_NODE-unset}" "$*" >> ${shellQuote(log)}\nexec ${shellQuote(process.execPath)} "$@"\n`, { mode: 0o755 });
-  return { dir, file, log: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []) };
-}
 
 /** Runs `command` with `sh -c` (asynchronously: the bridge answers from this process), `input` on stdin. */
 function runShell(command: string, input: string, env: NodeJS.ProcessEnv): Promise<{ stdout: string; status: number | null }> {
