@@ -2,12 +2,12 @@ import path from 'node:path';
 import type { AgentSummary } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
+import { nodeRuntime, type NodeRuntimeOptions } from '../process/nodeRuntime';
+import { findExecutable } from '../process/pathLookup';
 import type { Store } from '../store/database';
 import { AgentConfigs } from './agentConfigs';
 import { installDir, installPreset, readInstallMarker } from './installer';
 import { recogniseAgentCommand, type RecognisedAgent } from './knownAgents';
-import { nodeRuntime, type NodeRuntimeOptions } from '../process/nodeRuntime';
-import { findExecutable } from '../process/pathLookup';
 import { AGENT_PRESETS, type AgentPreset } from './presets';
 import { isolationFor } from './workspacePolicy/agentIsolation';
 
@@ -28,7 +28,7 @@ export interface ResolvedAgent {
 export interface AgentRegistryOptions {
   /** Presets to offer (default {@link AGENT_PRESETS}). */
   presets?: readonly AgentPreset[];
-  /** PATH used to find preset binaries and user commands (default `process.env.PATH`). */
+  /** PATH used to find preset binaries, user commands and, in the desktop app, `node` (default `process.env.PATH`). */
   envPath?: string;
   /** npm executable for installs (default `$ATRIUM_NPM` or `npm`). */
   npmCommand?: string;
@@ -43,8 +43,8 @@ export interface AgentRegistryOptions {
  * The agents Atrium can launch: built-in presets (data, pinned versions) and user-defined agents
  * stored in SQLite. Resolves how to launch each: the pinned install in `<dataDir>/agents` as
  * `node <entry>` (the engine's Node; in the desktop app `$ATRIUM_NODE` or `node` on PATH, see
- * {@link nodeRuntime}), else a binary of the same name on PATH. Installs are single-flight per agent and report progress as
- * `agentInstallProgress` events.
+ * {@link nodeRuntime}), else a binary of the same name on PATH. Installs are single-flight per
+ * agent and report progress as `agentInstallProgress` events.
  */
 export class AgentRegistry {
   private readonly configs: AgentConfigs;
