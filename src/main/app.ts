@@ -11,6 +11,7 @@ import { APP_VERSION } from './core/version';
 import { claimDeepLinkScheme, receiveDeepLinks } from './deepLinks';
 import { openExternalHandler, requireDesktopWindow } from './externalLinks';
 import { bindContract, forwardEvents, sendToWindows } from './ipc';
+import { adoptLoginShellPath } from './loginShellPath';
 import { buildMenu } from './menu';
 import { notifyPermissionRequests } from './notifications';
 import { denyPermissions, refuseWebviews } from './permissions';
@@ -28,11 +29,12 @@ export interface DesktopApp {
 
 /**
  * The desktop app's lifecycle: single-instance lock (a second launch focuses the first window,
- * routing an `atrium://` link it carries, and quits), the renderer served on `app://atrium` with
- * the browser mode's CSP, every permission request denied and `<webview>` refused, the engine on
- * Electron's `userData` (or `--data-dir` / `ATRIUM_DATA_DIR`), the contract bound to IPC, events
- * forwarded to windows, the engine closed on quit. Returns null when another instance already runs
- * (this one quits).
+ * routing an `atrium://` link it carries, and quits), the login shell's PATH merged into
+ * `process.env.PATH` before the engine starts (`loginShellPath.ts`), the renderer served on
+ * `app://atrium` with the browser mode's CSP, every permission request denied and `<webview>`
+ * refused, the engine on Electron's `userData` (or `--data-dir` / `ATRIUM_DATA_DIR`), the contract
+ * bound to IPC, events forwarded to windows, the engine closed on quit. Returns null when another
+ * instance already runs (this one quits).
  */
 export async function startDesktop(outDir: string, argv: string[] = process.argv): Promise<DesktopApp | null> {
   if (!app.requestSingleInstanceLock()) {
@@ -43,7 +45,10 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   registerAppScheme();
   refuseWebviews(app);
   const links = receiveDeepLinks(app, argv);
+  // a GUI launch lacks the user's PATH (and their Node): read the login shell's while Electron gets ready
+  const loginPath = adoptLoginShellPath();
   await app.whenReady();
+  await loginPath;
   denyPermissions(session.defaultSession);
   serveApp(path.join(outDir, '../renderer'));
   claimDeepLinkScheme(app);

@@ -5,7 +5,7 @@ import { INSTALL_MARKER, installDir } from '../../src/main/core/sessions/install
 import { AGENT_PRESETS } from '../../src/main/core/sessions/presets';
 import { repoRoot } from './corpus';
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply, type FakeRequest } from './fakeAnthropic';
-import { agentEngines, agentTestEnv, worldDirs, type Files } from './policy';
+import { agentEngines, agentTestEnv, worldDirs, type AgentEngineOptions, type Files } from './policy';
 import { waitFor } from './sessions';
 
 /** The pinned Claude preset and its adapter entry in the repository's devDependencies. */
@@ -19,9 +19,9 @@ export interface ClaudeWorld {
   ws: string;
   dataDir: string;
   fake: FakeAnthropic;
-  open(): Engine;
+  open(options?: AgentEngineOptions): Engine;
   /** `open()`, then records "trusted" for the workspace in that engine. */
-  openTrusted(): Engine;
+  openTrusted(options?: AgentEngineOptions): Engine;
   /** Writes files below `ws` (see `writeFiles`). */
   write(files: Files): void;
   closeAll(): Promise<void>;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/main/core/engine';
+import type { SessionServiceOptions } from '../../src/main/core/sessions/service';
 import { resolveFolder } from '../../src/main/core/workspaces/paths';
 import type { TranscriptItem } from '../../src/shared/contract';
 import { scriptedAgentCommand, waitFor, type Scenario } from './sessions';
@@ -70,12 +71,18 @@ export function agentTestEnv(drop: RegExp, set: Record<string, string>): Record<
   return Object.assign(env, set);
 }
 
+/** Options of {@link AgentEngines.open}: idle shutdown (default never) and session options over the defaults. */
+export interface AgentEngineOptions {
+  idleMs?: number;
+  sessions?: SessionServiceOptions;
+}
+
 /** The engines of a real-agent world (see {@link agentEngines}). */
 export interface AgentEngines {
   /** An engine on the world's data dir and home, `env` as every agent's base environment, no watchers; idle shutdown only with `idleMs`. */
-  open(options?: { idleMs?: number }): Engine;
+  open(options?: AgentEngineOptions): Engine;
   /** `open(options)`, then records "trusted" for the workspace in that engine. */
-  openTrusted(options?: { idleMs?: number }): Engine;
+  openTrusted(options?: AgentEngineOptions): Engine;
   /** Writes files below the workspace (see `writeFiles`). */
   write(files: Files): void;
   /** Closes every engine opened so far. */
@@ -85,8 +92,8 @@ export interface AgentEngines {
 /** Engines over one data dir for a real agent against a fake model endpoint (`claudeWorld`, `codexWorld`, `geminiWorld`). */
 export function agentEngines(dirs: WorldDirs, env: Record<string, string>): AgentEngines {
   const engines: Engine[] = [];
-  const open = (options: { idleMs?: number } = {}) => {
-    const engine = createEngine({ dataDir: dirs.dataDir, homeDir: dirs.home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: options.idleMs ?? 0 } });
+  const open = (options: AgentEngineOptions = {}) => {
+    const engine = createEngine({ dataDir: dirs.dataDir, homeDir: dirs.home, watchResources: false, watchHooks: false, sessions: { baseEnv: env, envPath: '', idleMs: options.idleMs ?? 0, ...options.sessions } });
     engines.push(engine);
     return engine;
   };

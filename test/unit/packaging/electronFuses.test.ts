@@ -26,7 +26,7 @@ const validate = async (candidate: unknown) => {
 describe('electron-builder.yml: fuses and the atrium:// scheme', () => {
   it('sets every hardening fuse', () => {
     expect(fuses).toEqual({
-      runAsNode: true,
+      runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
       enableCookieEncryption: true,
@@ -37,12 +37,17 @@ describe('electron-builder.yml: fuses and the atrium:// scheme', () => {
     });
   });
 
-  it('keeps runAsNode on exactly while the engine runs scripts with Electron\'s binary as Node (ELECTRON_RUN_AS_NODE)', () => {
-    const users = ['src/main/core/sessions/agentRegistry.ts', 'src/main/core/sessions/workspacePolicy/claudeBridge.ts'].filter((file) =>
-      /ELECTRON_RUN_AS_NODE\s*[:=]\s*'1'/.test(fs.readFileSync(path.join(repoRoot, file), 'utf8')),
-    );
-    // turning the fuse off makes those launches open a second Atrium instead of running the script
-    expect(fuses.runAsNode).toBe(users.length > 0);
+  it('turns runAsNode off, and no source sets ELECTRON_RUN_AS_NODE (with the fuse off it would open a second Atrium)', () => {
+    expect(fuses.runAsNode).toBe(false);
+    const sources = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|tsx|js|mjs|cjs)$/.test(e.name) ? [path.join(dir, e.name)] : []));
+    const files = [...sources(path.join(repoRoot, 'src')), ...sources(path.join(repoRoot, 'bin')), ...sources(path.join(repoRoot, 'scripts'))];
+    expect(files.length).toBeGreaterThan(100);
+    // `ELECTRON_RUN_AS_NODE: '1'`, `env.ELECTRON_RUN_AS_NODE = '1'`, `env['ELECTRON_RUN_AS_NODE'] = …` (a mention in a comment is no setter)
+    const sets = /ELECTRON_RUN_AS_NODE['"]?\]?\s*(:|=(?!=))/;
+    expect(sets.test("{ ...env, ELECTRON_RUN_AS_NODE: '1' }") && sets.test("env['ELECTRON_RUN_AS_NODE'] = '1'") && !sets.test('the fuse ignores ELECTRON_RUN_AS_NODE.')).toBe(true);
+    const setters = files.filter((file) => sets.test(fs.readFileSync(file, 'utf8'))).map((file) => path.relative(repoRoot, file));
+    expect(setters).toEqual([]);
   });
 
   it('passes electron-builder\'s own configuration schema, which refuses an unknown fuse name', async () => {
@@ -59,7 +64,7 @@ describe('electron-builder.yml: fuses and the atrium:// scheme', () => {
     expect(generated).toEqual({
       version: FuseVersion.V1,
       resetAdHocDarwinSignature: undefined,
-      [FuseV1Options.RunAsNode]: true,
+      [FuseV1Options.RunAsNode]: false,
       [FuseV1Options.EnableCookieEncryption]: true,
       [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: false,
       [FuseV1Options.EnableNodeCliInspectArguments]: false,

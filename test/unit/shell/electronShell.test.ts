@@ -46,6 +46,8 @@ function fakeBuild(): string {
 }
 
 beforeEach(() => {
+  // the login shell's PATH is read only in the test that says so (never the real shell of whoever runs the tests)
+  vi.stubEnv('ATRIUM_SKIP_SHELL_ENV', '1');
   fake = createFakeElectron();
   holder.fake = fake;
   outDir = fakeBuild();
@@ -77,6 +79,29 @@ describe('Electron shell (fake electron module)', () => {
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
     expect(prefs.preload).toBe(path.join(outDir, '../preload/index.cjs'));
     expect(fake.windows[0].loaded).toEqual({ url: 'app://atrium/index.html' });
+  });
+
+  it('on a GUI launch, merges the login shell\'s PATH before the engine starts: agents on it are found', async () => {
+    const loginBin = tempDir('atrium-login-bin-');
+    fs.writeFileSync(path.join(loginBin, 'my-agent'), '#!/bin/sh\n', { mode: 0o755 });
+    const shell = path.join(tempDir('atrium-login-shell-'), 'zsh');
+    // like a .zprofile that adds a Node manager's folder, with noise around
+    fs.writeFileSync(shell, `#!/bin/sh\necho 'Last login: today'\nPATH=${loginBin}:$PATH\nexport PATH\neval "$2"\necho bye\n`, { mode: 0o755 });
+    vi.stubEnv('ATRIUM_SKIP_SHELL_ENV', '');
+    vi.stubEnv('SHELL', shell);
+    vi.stubEnv('PATH', '/usr/bin:/bin');
+    const tty = { stdin: process.stdin.isTTY, stdout: process.stdout.isTTY };
+    process.stdin.isTTY = false;
+    process.stdout.isTTY = false;
+    try {
+      const app = await start();
+      expect(process.env.PATH).toBe(`${loginBin}:/usr/bin:/bin`);
+      app.engine.sessions.agents.define({ id: 'mine', command: 'my-agent', args: [], env: {} });
+      expect(app.engine.sessions.agents.get('mine').install).toMatchObject({ state: 'installed', path: path.join(loginBin, 'my-agent') });
+    } finally {
+      process.stdin.isTTY = tty.stdin;
+      process.stdout.isTTY = tty.stdout;
+    }
   });
 
   it('binds every contract request to an IPC handler, and nothing else', async () => {

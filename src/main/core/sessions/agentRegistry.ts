@@ -2,11 +2,12 @@ import path from 'node:path';
 import type { AgentSummary } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
+import { nodeRuntime, type NodeRuntimeOptions } from '../process/nodeRuntime';
+import { findExecutable } from '../process/pathLookup';
 import type { Store } from '../store/database';
 import { AgentConfigs } from './agentConfigs';
 import { installDir, installPreset, readInstallMarker } from './installer';
 import { recogniseAgentCommand, type RecognisedAgent } from './knownAgents';
-import { findExecutable } from './pathLookup';
 import { AGENT_PRESETS, type AgentPreset } from './presets';
 import { isolationFor } from './workspacePolicy/agentIsolation';
 
@@ -27,18 +28,23 @@ export interface ResolvedAgent {
 export interface AgentRegistryOptions {
   /** Presets to offer (default {@link AGENT_PRESETS}). */
   presets?: readonly AgentPreset[];
-  /** PATH used to find preset binaries and user commands (default `process.env.PATH`). */
+  /** PATH used to find preset binaries, user commands and, in the desktop app, `node` (default `process.env.PATH`). */
   envPath?: string;
   /** npm executable for installs (default `$ATRIUM_NPM` or `npm`). */
   npmCommand?: string;
+  /**
+   * Where the Node that runs Node programs is looked up ({@link nodeRuntime}; `envPath` above is its
+   * PATH). Default: the running process (Electron or not, `process.env`).
+   */
+  node?: Pick<NodeRuntimeOptions, 'electron' | 'env'>;
 }
 
 /**
  * The agents Atrium can launch: built-in presets (data, pinned versions) and user-defined agents
  * stored in SQLite. Resolves how to launch each: the pinned install in `<dataDir>/agents` as
- * `node <entry>` (Electron's own binary with ELECTRON_RUN_AS_NODE inside the desktop app), else a
- * binary of the same name on PATH. Installs are single-flight per agent and report progress as
- * `agentInstallProgress` events.
+ * `node <entry>` (the engine's Node; in the desktop app `$ATRIUM_NODE` or `node` on PATH, see
+ * {@link nodeRuntime}), else a binary of the same name on PATH. Installs are single-flight per
+ * agent and report progress as `agentInstallProgress` events.
  */
 export class AgentRegistry {
   private readonly configs: AgentConfigs;
@@ -82,7 +88,7 @@ export class AgentRegistry {
     if (preset) return { preset, recognised: null };
     const config = this.configs.get(id);
     if (!config || config.kind !== 'user' || !config.command) return null;
-    const found: RecognisedAgent | null = recogniseAgentCommand(config.command, config.args, this.presets, this.options.envPath ?? process.env.PATH);
+    const found: RecognisedAgent | null = recogniseAgentCommand(config.command, config.args, this.presets, this.options.envPath ?? process.env.PATH, this.nodeOptions());
     return found ? { preset: found.preset, recognised: found.how } : null;
   }
 
@@ -92,8 +98,18 @@ export class AgentRegistry {
   }
 
   /**
+   * The Node executable that runs Node programs for this engine (installed agents, the Claude hook
+   * bridge): see {@link nodeRuntime}.
+   * @throws AtriumError NODE_UNAVAILABLE (desktop app without Node.js on PATH or ATRIUM_NODE)
+   */
+  nodeCommand(): string {
+    return nodeRuntime(this.nodeOptions());
+  }
+
+  /**
    * How to launch an agent now.
-   * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED (with the install command to run)
+   * @throws AtriumError AGENT_NOT_FOUND | AGENT_NOT_INSTALLED (with the install command to run) |
+   *   NODE_UNAVAILABLE (an installed Node program and no Node to run it with)
    */
   resolve(id: string): ResolvedAgent {
     const preset = this.preset(id);
@@ -104,8 +120,7 @@ export class AgentRegistry {
       const env = { ...preset.env, ...userEnv };
       if (marker) {
         if (preset.launch === 'exec') return { id, version: preset.version, preset, knownAs: null, command: marker.entry, args: [...preset.args], env };
-        const electron = Boolean(process.versions.electron);
-        return { id, version: preset.version, preset, knownAs: null, command: process.execPath, args: [marker.entry, ...preset.args], env: electron ? { ...env, ELECTRON_RUN_AS_NODE: '1' } : env };
+        return { id, version: preset.version, preset, knownAs: null, command: this.nodeCommand(), args: [marker.entry, ...preset.args], env };
       }
       const onPath = findExecutable(preset.bin, this.options.envPath);
       if (onPath) return { id, version: preset.version, preset, knownAs: null, command: onPath, args: [...preset.args], env };
@@ -191,14 +206,20 @@ export class AgentRegistry {
       const marker = readInstallMarker(this.dataDir, preset);
       const onPath = marker ? null : findExecutable(preset.bin, this.options.envPath);
       const installing = this.installing.has(id);
-      const state = installing ? 'installing' : marker || onPath ? 'installed' : 'available';
+      let state: AgentSummary['install']['state'] = installing ? 'installing' : marker || onPath ? 'installed' : 'available';
+      let error = this.installErrors.get(id) ?? null;
       let launch: { command: string; args: string[] };
       try {
         const r = this.resolve(id);
         launch = { command: r.command, args: r.args };
-      } catch {
-        const entry = path.join(installDir(this.dataDir, preset), 'node_modules', preset.package, '…');
-        launch = preset.launch === 'node' ? { command: process.execPath, args: [entry, ...preset.args] } : { command: entry, args: [...preset.args] };
+      } catch (e) {
+        // installed but no Node to run it (desktop app): it cannot start until Node.js is found
+        if (!installing && e instanceof AtriumError && e.code === 'NODE_UNAVAILABLE') {
+          state = 'unavailable';
+          error = e.message;
+        }
+        const entry = marker?.entry ?? path.join(installDir(this.dataDir, preset), 'node_modules', preset.package, '…');
+        launch = preset.launch === 'node' ? { command: this.nodeOrName(), args: [entry, ...preset.args] } : { command: entry, args: [...preset.args] };
       }
       return {
         id,
@@ -211,7 +232,7 @@ export class AgentRegistry {
           state,
           source: marker ? 'data-dir' : onPath ? 'path' : null,
           path: marker ? installDir(this.dataDir, preset) : onPath,
-          error: this.installErrors.get(id) ?? null,
+          error,
         },
         ...launch,
         envNames,
@@ -238,6 +259,19 @@ export class AgentRegistry {
       envNames,
       isolated: isolationFor(id, this.knownAgent(id)).isolated,
     };
+  }
+
+  private nodeOptions(): NodeRuntimeOptions {
+    return { ...this.options.node, envPath: this.options.envPath };
+  }
+
+  /** The Node that would run a Node program, or plain `node` when none is found (for display). */
+  private nodeOrName(): string {
+    try {
+      return this.nodeCommand();
+    } catch {
+      return 'node';
+    }
   }
 
   private notFound(id: string): AtriumError {

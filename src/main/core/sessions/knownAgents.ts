@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isNodeRuntime, type NodeRuntimeOptions } from '../process/nodeRuntime';
 import type { AgentPreset } from './presets';
 
 /** How a user-defined command was recognised as a preset's agent (shown with its isolation). */
@@ -83,12 +84,19 @@ function presetOfFile(file: string, presets: readonly AgentPreset[]): AgentPrese
  * - a file (after symlinks) in a platform package of the preset's package (OpenCode's native
  *   `opencode-<os>-<arch>/bin/opencode`);
  * - `node [node options] <file>` where the file (after symlinks) lies in the package's folder
- *   (`…/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js`);
+ *   (`…/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js`); the command is named
+ *   `node` or is the Node Atrium runs Node programs with (`nodeRuntime` under the `node` options);
  * - a package runner of the package: `npx [-y] <package>[@version]`, `npx --package <package> <bin>`,
  *   `bunx`, `pnpm dlx`, `npm exec`, `yarn dlx`.
  * Anything else (e.g. `node -e …`, a wrapper script) is not recognised: null.
  */
-export function recogniseAgentCommand(command: string, args: readonly string[], presets: readonly AgentPreset[], envPath: string | undefined = process.env.PATH): RecognisedAgent | null {
+export function recogniseAgentCommand(
+  command: string,
+  args: readonly string[],
+  presets: readonly AgentPreset[],
+  envPath: string | undefined = process.env.PATH,
+  node: NodeRuntimeOptions = {},
+): RecognisedAgent | null {
   const name = baseName(command);
   // a package runner
   const runner = RUNNERS.find((r) => r.command === name);
@@ -128,7 +136,7 @@ export function recogniseAgentCommand(command: string, args: readonly string[], 
     return preset ? { preset, how: `the command runs ${preset.package} through ${name}${runner.sub ? ` ${runner.sub}` : ''}` } : null;
   }
   // node <entry script>
-  if (name === 'node' || path.resolve(command) === process.execPath) {
+  if (name === 'node' || isNodeRuntime(command, { ...node, envPath })) {
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (NODE_EVAL_OPTIONS.has(a)) return null;

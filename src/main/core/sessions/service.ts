@@ -5,7 +5,7 @@ import type { EventBus } from '../events/bus';
 import type { Store } from '../store/database';
 import { canonicalDirectory } from '../workspaces/identity';
 import type { WorkspaceService } from '../workspaces/service';
-import { AgentRegistry } from './agentRegistry';
+import { AgentRegistry, type AgentRegistryOptions } from './agentRegistry';
 import type { PermissionRoute } from './events';
 import { ExternalSessionFollower } from './follower';
 import { HookChain, type SessionHooks } from './hooks';
@@ -39,6 +39,8 @@ export interface SessionServiceOptions {
   envPath?: string;
   /** npm executable used by installs. */
   npmCommand?: string;
+  /** Where the Node that runs Node programs is looked up (default: this process; tests simulate the desktop app). */
+  node?: AgentRegistryOptions['node'];
   /** Environment agents inherit (default `process.env`, read at each spawn). */
   baseEnv?: Record<string, string>;
   /** Batch window for streamed updates, ms (default 25). */
@@ -95,7 +97,7 @@ export class SessionService {
     private readonly options: SessionServiceOptions = {},
   ) {
     this.tables = SessionTables.of(store.db);
-    this.agents = new AgentRegistry(store, bus, dataDir, { presets: options.presets, envPath: options.envPath, npmCommand: options.npmCommand });
+    this.agents = new AgentRegistry(store, bus, dataDir, { presets: options.presets, envPath: options.envPath, npmCommand: options.npmCommand, node: options.node });
     this.me = new HostIdentity(options.hostKind ?? 'cli');
     this.me.register();
     this.follower = new ExternalSessionFollower(this.tables, bus, this.me, (id) => this.sessions.get(id)?.hosting === true);

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { shellQuote } from '../../formats/shell/quote';
+import { nodeRuntime } from '../../process/nodeRuntime';
 
 /** What a bridged Claude hook call answers: what the hook command prints and its exit code (Claude Code hook protocol). */
 export interface BridgeAnswer {
@@ -65,9 +66,11 @@ process.stdin.on('end', () => {
 /**
  * Atrium's end of the Claude Code hook bridge (acp.md §7): a loopback HTTP server (127.0.0.1,
  * ephemeral port, started on first use) that answers bridged hook calls for registered sessions,
- * each identified by a random bearer token. The command Claude runs is `node <dataDir>/bridge/
- * claude-hook.cjs <Event>`; it finds the server through `ATRIUM_BRIDGE_URL` and
- * `ATRIUM_BRIDGE_TOKEN` in the agent's environment. Unknown tokens get 401; bad bodies 400.
+ * each identified by a random bearer token. The command Claude runs is `<node> <dataDir>/bridge/
+ * claude-hook.cjs <Event>`, `<node>` being the absolute path `node()` answers (default
+ * {@link nodeRuntime}: the engine's Node, or in the desktop app `$ATRIUM_NODE` / `node` on PATH);
+ * it finds the server through `ATRIUM_BRIDGE_URL` and `ATRIUM_BRIDGE_TOKEN` in the agent's
+ * environment. Unknown tokens get 401; bad bodies 400.
  */
 export class ClaudeHookBridge {
   private server: http.Server | null = null;
@@ -75,25 +78,28 @@ export class ClaudeHookBridge {
   private readonly handlers = new Map<string, BridgeHandler>();
   private scriptPath: string | null = null;
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly node: () => string = () => nodeRuntime(),
+  ) {}
 
   /**
    * Registers a session's handler. Returns its token, the environment to give the agent, and the
    * Claude `settings.hooks` object that routes every bridged event to it.
+   * @throws AtriumError NODE_UNAVAILABLE when no Node can run the hook command (nothing is registered)
    */
   async register(handler: BridgeHandler): Promise<{ token: string; env: Record<string, string>; hooks: Record<string, unknown> }> {
+    // first, so a missing Node fails the start before anything is registered or written
+    const node = shellQuote(this.node());
     const url = await this.start();
     const token = crypto.randomBytes(24).toString('hex');
     this.handlers.set(token, handler);
     const script = this.writeScript();
-    const node = shellQuote(process.execPath);
     const hooks: Record<string, unknown> = {};
     for (const event of BRIDGED_EVENTS) {
       hooks[event] = [{ hooks: [{ type: 'command', command: `${node} ${shellQuote(script)} ${event}`, timeout: HOOK_TIMEOUT_S }] }];
     }
-    const env: Record<string, string> = { ATRIUM_BRIDGE_URL: url, ATRIUM_BRIDGE_TOKEN: token };
-    if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
-    return { token, env, hooks };
+    return { token, env: { ATRIUM_BRIDGE_URL: url, ATRIUM_BRIDGE_TOKEN: token }, hooks };
   }
 
   /** Forgets a token (its calls get 401 from now on). */

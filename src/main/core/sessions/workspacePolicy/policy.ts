@@ -74,7 +74,7 @@ export class WorkspacePolicy implements SessionHooks {
   constructor(private readonly deps: WorkspacePolicyDeps) {
     this.core = new PolicyCore(deps);
     this.handover = new HandoverRegistry(deps.handover);
-    this.bridge = new ClaudeHookBridge(deps.dataDir);
+    this.bridge = new ClaudeHookBridge(deps.dataDir, () => deps.sessions.agents.nodeCommand());
   }
 
   // ---------------------------------------------------------------------------------------------
