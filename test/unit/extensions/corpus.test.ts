@@ -12,7 +12,7 @@ const load = async (entry: string, trusted = true) => {
   return { dir, c, r: ExtensionsListResult.parse(presentList(c)) };
 };
 
-corpusDescribe('the corpus workspaces load with their real extensions (issue 5 Tests)', { timeout: 120_000 }, () => {
+corpusDescribe('the corpus workspaces load with their real extensions', { timeout: 120_000 }, () => {
   it.each(CORPUS_ENTRIES)('%s builds trusted and restricted without crashing, every warning names a file', async (entry) => {
     const { r, dir } = await load(entry);
     for (const w of [...r.warnings, ...r.skills.flatMap((s) => s.warnings), ...r.commands.flatMap((s) => s.warnings), ...r.plugins.flatMap((s) => s.warnings)]) expect(w.path).toBeTruthy();

@@ -33,7 +33,7 @@ async function exercise(catalog: RuleCatalog, entry: string): Promise<void> {
   }
 }
 
-corpusDescribe('the corpus of real configs, materialized (issue 4 Tests)', () => {
+corpusDescribe('the corpus of real configs, materialized', () => {
   it.each(CORPUS_ENTRIES)('%s lists, explains, lints and renders agent views without crashing', { timeout: 120_000 }, async (entry) => {
     const dir = materialize(entry, tempDir('atrium-corpus-'));
     await exercise(await buildCatalog(dir), entry);

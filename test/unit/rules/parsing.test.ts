@@ -69,7 +69,7 @@ describe('frontmatter (formats.md §6)', () => {
   });
 });
 
-describe('conditions and patterns (issue 4 §2 Conditions)', () => {
+describe('conditions and patterns', () => {
   it('splits comma and newline strings outside braces only', () => {
     expect(splitPatternString('src/**/*.{ts,tsx}, lib/**\n docs/*.md ,')).toEqual(['src/**/*.{ts,tsx}', 'lib/**', 'docs/*.md']);
     expect(splitPatternString('a/{b,{c,d}}/*.ts,e')).toEqual(['a/{b,{c,d}}/*.ts', 'e']);

@@ -13,7 +13,7 @@ import { tempDir } from '../../support/tempDir';
 import { buildCatalog, fileAt, makeHome, makeRepo } from './helpers';
 
 /**
- * What a trial user tripped on in the Rules tab and `atrium rules` (issue #4 surfaces): lint findings
+ * What a trial user tripped on in the Rules tab and `atrium rules`: lint findings
  * that did not show on their file, a made-up start folder that was silently explained, a warning
  * per file for the mere restricted state, a dangling "when", and review/catalog counts that differ.
  */

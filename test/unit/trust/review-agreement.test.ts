@@ -9,7 +9,7 @@ import { tempDir } from '../../support/tempDir';
 import { persistentTempDir, writeFiles } from './helpers';
 
 /**
- * Issue 5: "The trust review lists these kinds from the same discovery code." What the review shows
+ * The trust review lists these kinds from the same discovery code as the Extensions tab. What the review shows
  * before trusting must be exactly the project part of `atrium resources` after trusting: same
  * items (kind, id, file), same parse warnings, same plugin state, same MCP transport.
  */
