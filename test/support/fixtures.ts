@@ -21,7 +21,7 @@ export function kitchenSinkWorkspace(parent?: string): string {
 }
 
 /** The project's own fixture workspaces (folders of `test/fixtures/workspaces`). */
-export const FIXTURE_WORKSPACES = ['kitchen-sink', 'links-as-text', 'personal-config', 'platform-monorepo', 'plugin-marketplace'] as const;
+export const FIXTURE_WORKSPACES = ['generated-configs', 'kitchen-sink', 'links-as-text', 'personal-config', 'platform-monorepo', 'plugin-marketplace'] as const;
 
 /** Every file path below `dir` (relative, `/`-separated, without `.git`): a fixture's TREE. */
 export function repoFiles(dir: string): string[] {
