@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { hasCorpus, materialize, NO_CORPUS_REASON } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { TrustPage } from './pages/TrustPage';
 import { startAtrium, type ServedAtrium } from './support/server';
+import { MONOREPO } from './support/workspaces';
 
 let server: ServedAtrium | null = null;
 test.afterEach(async () => {
@@ -33,46 +33,49 @@ function repoWithWorktree(prefix: string, worktreeName: string, branch: string):
   return { root, repo, worktree };
 }
 
-test('an undecided corpus workspace shows the restricted banner; the review shows a hook literally; trusting persists across restarts', async ({ page }) => {
-  test.skip(!hasCorpus, NO_CORPUS_REASON);
-  const folder = materialize('platformplatform__PlatformPlatform');
-  server = await startAtrium();
-  const atrium = new AtriumPage(page);
-  const trust = new TrustPage(page);
-  await atrium.open(server.url);
-  await atrium.addWorkspace(folder);
+for (const source of MONOREPO) {
+  test(`an undecided workspace (${source.name}) shows the restricted banner; the review shows a hook literally; trusting persists across restarts`, async ({ page }) => {
+    test.skip(source.skipReason !== null, source.skipReason ?? '');
+    const folder = source.make();
+    const name = path.basename(folder);
+    server = await startAtrium();
+    const atrium = new AtriumPage(page);
+    const trust = new TrustPage(page);
+    await atrium.open(server.url);
+    await atrium.addWorkspace(folder);
 
-  await expect(trust.banner).toContainText('Restricted mode');
-  await expect(trust.banner).toContainText(/\d+ instruction files?, \d+ hooks?, \d+ MCP servers? are inactive/);
-  await expect(atrium.workspaceItem('platformplatform__PlatformPlatform').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
+    await expect(trust.banner).toContainText('Restricted mode');
+    await expect(trust.banner).toContainText(/\d+ instruction files?, \d+ hooks?, \d+ MCP servers? are inactive/);
+    await expect(atrium.workspaceItem(name).locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
 
-  await trust.openReview();
-  const hooks = trust.reviewGroup('Hooks');
-  await expect(hooks.getByLabel('Literal command').filter({ hasText: '.claude/hooks/pre-tool-use-bash.sh' })).toBeVisible();
-  await expect(hooks.locator('.review-item.executable').first()).toBeVisible();
-  // executable kinds come before instruction files
-  const groups = await trust.review.locator('section.review-group').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-  expect(groups.indexOf('Hooks')).toBeLessThan(groups.indexOf('Instruction files'));
-  // expanding an item shows the file's content
-  await hooks.locator('.review-item-head').first().click();
-  await expect(hooks.locator('.file-content').first()).toContainText('"hooks"');
+    await trust.openReview();
+    const hooks = trust.reviewGroup('Hooks');
+    await expect(hooks.getByLabel('Literal command').filter({ hasText: '.claude/hooks/pre-tool-use-bash.sh' })).toBeVisible();
+    await expect(hooks.locator('.review-item.executable').first()).toBeVisible();
+    // executable kinds come before instruction files
+    const groups = await trust.review.locator('section.review-group').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(groups.indexOf('Hooks')).toBeLessThan(groups.indexOf('Instruction files'));
+    // expanding an item shows the file's content
+    await hooks.locator('.review-item-head').first().click();
+    await expect(hooks.locator('.file-content').first()).toContainText('"hooks"');
 
-  await trust.trustThisFolder();
-  await expect(trust.banner).toBeHidden();
-  await expect(atrium.workspaceItem('platformplatform__PlatformPlatform').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'trusted');
+    await trust.trustThisFolder();
+    await expect(trust.banner).toBeHidden();
+    await expect(atrium.workspaceItem(name).locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'trusted');
 
-  const dataDir = server.dataDir;
-  await server.stop();
-  server = await startAtrium(dataDir);
-  await atrium.open(server.url);
-  await atrium.workspaceItem('platformplatform__PlatformPlatform').click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('platformplatform__PlatformPlatform');
-  await expect(trust.banner).toBeHidden();
-  await trust.openTrustTab();
-  await expect(trust.historyTable()).toContainText('trusted');
-  await page.getByRole('button', { name: 'Revoke trust' }).click();
-  await expect(trust.banner).toContainText('Untrusted');
-});
+    const dataDir = server.dataDir;
+    await server.stop();
+    server = await startAtrium(dataDir);
+    await atrium.open(server.url);
+    await atrium.workspaceItem(name).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await expect(trust.banner).toBeHidden();
+    await trust.openTrustTab();
+    await expect(trust.historyTable()).toContainText('trusted');
+    await page.getByRole('button', { name: 'Revoke trust' }).click();
+    await expect(trust.banner).toContainText('Untrusted');
+  });
+}
 
 test('a real linked worktree says it shares trust with its repository everywhere trust is shown; a forged link says nothing and stays restricted', async ({ page }) => {
   const { root, repo, worktree } = repoWithWorktree('atrium-e2e-wt-', 'repo-feature', 'feature');

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { hasCorpus, materialize, NO_CORPUS_REASON } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { startAtrium, type ServedAtrium } from './support/server';
+import { MONOREPO, SMALL_REPO } from './support/workspaces';
 
 let server: ServedAtrium | null = null;
 test.afterEach(async () => {
@@ -12,51 +12,56 @@ test.afterEach(async () => {
   server = null;
 });
 
-test('a new user adds a corpus workspace, sees it listed, and it survives a server restart', async ({ page }) => {
-  test.skip(!hasCorpus, NO_CORPUS_REASON);
-  const folder = materialize('platformplatform__PlatformPlatform');
-  server = await startAtrium();
-  const atrium = new AtriumPage(page);
-  await atrium.open(server.url);
+for (const source of MONOREPO) {
+  test(`a new user adds a workspace (${source.name}), sees it listed, and it survives a server restart`, async ({ page }) => {
+    test.skip(source.skipReason !== null, source.skipReason ?? '');
+    const folder = source.make();
+    const name = path.basename(folder);
+    server = await startAtrium();
+    const atrium = new AtriumPage(page);
+    await atrium.open(server.url);
 
-  await expect(page.getByRole('heading', { name: 'Add your first workspace' })).toBeVisible();
-  await atrium.addWorkspace(folder);
-  await expect(atrium.workspaceItem('platformplatform__PlatformPlatform')).toBeVisible();
-  await expect(atrium.heading()).toHaveText('platformplatform__PlatformPlatform');
-  await expect(page.getByTestId('workspace-path')).toHaveText(fs.realpathSync(folder));
-  await expect(page.getByTestId('workspace-git')).toHaveText('Git repository');
+    await expect(page.getByRole('heading', { name: 'Add your first workspace' })).toBeVisible();
+    await atrium.addWorkspace(folder);
+    await expect(atrium.workspaceItem(name)).toBeVisible();
+    await expect(atrium.heading()).toHaveText(name);
+    await expect(page.getByTestId('workspace-path')).toHaveText(fs.realpathSync(folder));
+    await expect(page.getByTestId('workspace-git')).toHaveText('Git repository');
 
-  const dataDir = server.dataDir;
-  await server.stop();
-  server = await startAtrium(dataDir);
-  await atrium.open(server.url);
-  await expect(atrium.workspaceItems).toHaveCount(1);
-  await expect(atrium.workspaceItem('platformplatform__PlatformPlatform')).toBeVisible();
-});
+    const dataDir = server.dataDir;
+    await server.stop();
+    server = await startAtrium(dataDir);
+    await atrium.open(server.url);
+    await expect(atrium.workspaceItems).toHaveCount(1);
+    await expect(atrium.workspaceItem(name)).toBeVisible();
+  });
+}
 
-test('the add dialog shows the engine’s validation messages and adds a folder only once', async ({ page }) => {
-  test.skip(!hasCorpus, NO_CORPUS_REASON);
-  const folder = materialize('Kibnet__Unlimotion');
-  server = await startAtrium();
-  const atrium = new AtriumPage(page);
-  await atrium.open(server.url);
+for (const source of SMALL_REPO) {
+  test(`the add dialog shows the engine’s validation messages and adds a folder only once (${source.name})`, async ({ page }) => {
+    test.skip(source.skipReason !== null, source.skipReason ?? '');
+    const folder = source.make();
+    server = await startAtrium();
+    const atrium = new AtriumPage(page);
+    await atrium.open(server.url);
 
-  await atrium.addWorkspace('relative/path');
-  await expect(atrium.addDialog().getByRole('alert')).toContainText('relative path');
-  await atrium.addDialog().getByLabel('Folder path').fill(path.join(folder, 'AGENTS.md'));
-  await atrium.addDialog().getByRole('button', { name: 'Add workspace' }).click();
-  await expect(atrium.addDialog().getByRole('alert')).toContainText('is a file, not a folder');
-  await atrium.addDialog().getByLabel('Folder path').fill(path.join(folder, 'nope'));
-  await atrium.addDialog().getByRole('button', { name: 'Add workspace' }).click();
-  await expect(atrium.addDialog().getByRole('alert')).toContainText('does not exist');
-  await page.keyboard.press('Escape');
+    await atrium.addWorkspace('relative/path');
+    await expect(atrium.addDialog().getByRole('alert')).toContainText('relative path');
+    await atrium.addDialog().getByLabel('Folder path').fill(path.join(folder, 'AGENTS.md'));
+    await atrium.addDialog().getByRole('button', { name: 'Add workspace' }).click();
+    await expect(atrium.addDialog().getByRole('alert')).toContainText('is a file, not a folder');
+    await atrium.addDialog().getByLabel('Folder path').fill(path.join(folder, 'nope'));
+    await atrium.addDialog().getByRole('button', { name: 'Add workspace' }).click();
+    await expect(atrium.addDialog().getByRole('alert')).toContainText('does not exist');
+    await page.keyboard.press('Escape');
 
-  await atrium.addWorkspace(`${folder}/`);
-  await expect(atrium.workspaceItems).toHaveCount(1);
-  await atrium.addWorkspace(folder);
-  await expect(page.getByText('already in your list')).toBeVisible();
-  await expect(atrium.workspaceItems).toHaveCount(1);
-});
+    await atrium.addWorkspace(`${folder}/`);
+    await expect(atrium.workspaceItems).toHaveCount(1);
+    await atrium.addWorkspace(folder);
+    await expect(page.getByText('already in your list')).toBeVisible();
+    await expect(atrium.workspaceItems).toHaveCount(1);
+  });
+}
 
 test('rename and remove from the UI; another tab sees the change live; a vanished folder is listed as missing', async ({ page, context }) => {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-'));

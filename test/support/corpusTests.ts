@@ -1,5 +1,6 @@
 import { describe, it, type TestContext } from 'vitest';
-import { hasCorpus, NO_CORPUS_REASON } from './corpus';
+import { hasCorpus, materialize, NO_CORPUS_REASON } from './corpus';
+import { kitchenSinkWorkspace } from './fixtures';
 
 type Options = Parameters<typeof it>[1];
 
@@ -34,3 +35,14 @@ export const corpusIt: typeof it = hasCorpus ? it : (absentIt as unknown as type
  * skipped test "needs the shared corpus" carrying the reason, and its body is not run.
  */
 export const corpusDescribe: typeof describe = hasCorpus ? describe : (absentDescribe as unknown as typeof describe);
+
+/**
+ * The kitchen-sink workspace from both places, for tests that check it: the project's own files
+ * ({@link kitchenSinkWorkspace}, run everywhere) and the corpus entry `synthetic__kitchen-sink`
+ * (run with {@link corpusIt}, so skipped with the reason when the corpus is absent). Both hold the
+ * same files; `make(parent)` lays one down in a new folder under `parent` (a temp dir when omitted).
+ */
+export const KITCHEN_SINK_SOURCES = [
+  { name: 'kitchen sink (fixture)', it: it as typeof it, make: (parent?: string) => kitchenSinkWorkspace(parent) },
+  { name: 'kitchen sink (corpus)', it: corpusIt, make: (parent?: string) => materialize('synthetic__kitchen-sink', parent) },
+] as const;

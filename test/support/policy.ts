@@ -12,7 +12,7 @@ import { tempDir } from './tempDir';
 /** Files to lay out: relative path → text, or an object written as pretty JSON. */
 export type Files = Record<string, string | object>;
 
-/** A test world for issue 8: an isolated home, a workspace folder, a data dir, real engines over one database. */
+/** A test world for session policy: an isolated home, a workspace folder, a data dir, real engines over one database. */
 export interface PolicyWorld {
   base: string;
   home: string;

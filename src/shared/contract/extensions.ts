@@ -196,7 +196,7 @@ export const McpServerInfo = z.object({
   /** The file that declares it. */
   path: z.string(),
   line: z.number().int().nullable(),
-  /** Content digest (`sha256:…`) used by MCP approval (hooks issue). */
+  /** Content digest (`sha256:…`) used by MCP approval (the Hooks tab). */
   digest: z.string(),
   /** The id `atrium mcp approve` takes (`m_…`). */
   approvalId: z.string(),

@@ -60,7 +60,7 @@ export class SessionsPage {
     return this.view.locator('.sess-header [data-session-state]');
   }
 
-  /** The one-line notice shown instead of the card when another attached surface was asked (issue 8 routing). */
+  /** The one-line notice shown instead of the card when another attached surface was asked (permission routing). */
   permissionElsewhere(title: string): Locator {
     return this.page.getByRole('status', { name: `Permission request elsewhere: ${title}` });
   }

@@ -6,7 +6,7 @@ import { endsWithToolResult, lastUserText, type FakeRequest } from '../../suppor
 import { agentText, approveHooks, commandHook, DENY_RM_HOOK, hookRef, hookSettings, NESTED_RULES, notices, promptAndWait } from '../../support/policy';
 
 /**
- * Issue 8 with the real Claude Code ACP adapter (pinned devDependency) against a fake Messages
+ * Session policy with the real Claude Code ACP adapter (pinned devDependency) against a fake Messages
  * endpoint: Claude writes files itself, so the first-write barrier, static rules and approved hooks
  * reach it through its own hook mechanism and system prompt (acp.md §7).
  */

@@ -8,7 +8,7 @@ import { testDispatcher, waitFor } from '../../support/sessions';
 import type { Engine } from '../../../src/main/core/engine';
 
 /**
- * What a trial user tripped on in a first session (issues 7/8), with the README's scripted agent and
+ * What a trial user tripped on in a first session, with the README's scripted agent and
  * its ui-tour scenario over real ACP, real SQLite and a trusted workspace whose rules say "write":
  * the prompt "ask" plays the "ask" turn (only the user's own text picks a turn), a title the user
  * typed survives the agent's session_info_update (also after a reload), and "permission: allow" and

@@ -9,7 +9,7 @@ import { policyWorlds } from '../../support/policy';
 import { testDispatcher, waitFor } from '../../support/sessions';
 
 /**
- * Issue 8, durable permission routing: the transcript's permission item records the surface that
+ * Durable permission routing: the transcript's permission item records the surface that
  * should answer (persisted with the request), and a request whose surface detaches is re-targeted
  * (recorded, pushed as an item upsert and as `permissionRequested` again).
  */

@@ -8,7 +8,7 @@ import { resolveFolder } from '../../../src/main/core/workspaces/paths';
 import { agentText, items, notices, policyWorld, type PolicyWorld } from '../../support/policy';
 
 /**
- * Issues 5 and 8: a session's "/" commands are the workspace's custom commands and user-invocable
+ * A session's "/" commands are the workspace's custom commands and user-invocable
  * skills FROM THE SESSION'S SNAPSHOT, expanded with the Extensions tab's safety rules (arguments
  * never reach a shell, literal replacement, `@path` inside the execution folder, shell embeds only
  * in a trusted workspace and only with a single-use confirmation token), and sent as a prompt whose

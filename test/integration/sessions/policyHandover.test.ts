@@ -12,7 +12,7 @@ import type { PayloadOf } from '../../../src/shared/contract';
 import { idleShutdown, notices, policyWorlds, promptAndWait } from '../../support/policy';
 import { testDispatcher, waitFor } from '../../support/sessions';
 
-/** Issue 8 priority 5: handover codes (fake clock), attached surfaces, permission routing, idle shutdown. */
+/** Handover codes (fake clock), attached surfaces, permission routing, idle shutdown. */
 
 const worlds = policyWorlds();
 

@@ -6,7 +6,7 @@ import { approveHooks, commandHook, DENY_RM_HOOK, hookRef, hookSettings, items, 
 import { waitFor } from '../../support/sessions';
 
 /**
- * Issue 8 priority 3 with the scripted ACP agent: approved hooks run at the ACP boundary, the
+ * Hooks and MCP servers in sessions, with the scripted ACP agent: approved hooks run at the ACP boundary, the
  * others never run and are reported once; only approved MCP servers reach the agent.
  */
 

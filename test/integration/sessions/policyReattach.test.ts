@@ -4,7 +4,7 @@ import { idleShutdown, lastTurnText, NESTED_RULES, notices, policyWorlds, prompt
 import { waitFor } from '../../support/sessions';
 
 /**
- * Issue 8 "On resume it is recomputed; a mismatch fails closed", within one Atrium process: every
+ * "On resume it is recomputed; a mismatch fails closed", within one Atrium process: every
  * re-attach of an agent process to an existing session (after idle shutdown, after a crash, after
  * close and resume) recomputes the static provenance and hydrates the loaded contextual
  * references, exactly as after a restart.

@@ -8,7 +8,7 @@ import { agentText, items, type PolicyWorld, lastTurnText, NESTED_RULES, notices
 import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 
 /**
- * Issue 8 priorities 1–2 with the scripted ACP agent: the session snapshot and its provenance,
+ * Session policy with the scripted ACP agent: the session snapshot and its provenance,
  * static rules with the first prompt, contextual rules after reads, the first-write barrier, and
  * resume failing closed after a rule changed.
  */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { approveHooks, commandHook, hookSettings, idleShutdown, lastTurnText, notices, policyWorlds, promptAndWait } from '../../support/policy';
 
 /**
- * Issue 8 "Trust revocation, plugin toggles and disk edits after that never change what the
+ * "Trust revocation, plugin toggles and disk edits after that never change what the
  * running session was given; the next session sees the new state", for hooks and MCP servers:
  * a running session keeps the hooks of its snapshot (re-verified by digest right before each run,
  * so changed bytes never run) and the MCP servers of its snapshot across agent respawns.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { approveHooks, commandHook, hookSettings, lastTurnText, notices, policyWorlds, promptAndWait } from '../../support/policy';
 
 /**
- * Issue 8 priority 4: a session in a new git worktree. Rules are matched in the source project
+ * A session in a new git worktree. Rules are matched in the source project
  * (seed §6 path mapping), trust and approvals are shared, branch and dirty state are shown, and
  * archiving never loses uncommitted work without an explicit confirmation.
  */

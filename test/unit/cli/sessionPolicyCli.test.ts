@@ -10,7 +10,7 @@ import { repoRoot } from '../../support/corpus';
 import { approveHooks, commandHook, hookSettings, policyWorld, type PolicyWorld } from '../../support/policy';
 import { scriptedAgentCommand, waitFor } from '../../support/sessions';
 
-/** Issue 8 CLI: `atrium session new --worktree` and `atrium session pickup CODE` against a running Atrium. */
+/** CLI: `atrium session new --worktree` and `atrium session pickup CODE` against a running Atrium. */
 
 let world: PolicyWorld | null = null;
 let server: RunningServer | null = null;
@@ -35,7 +35,7 @@ function cliAsync(args: string[], stdin?: (child: ReturnType<typeof spawn>) => v
   });
 }
 
-describe('atrium session (issue 8)', () => {
+describe('atrium session', () => {
   it('session new records the hook runs that end after the turn (Stop, PostToolUse) before the CLI closes its database', async () => {
     world = policyWorld({ turns: [{ match: '^write', steps: [{ write: { path: '{{cwd}}/out.txt', content: 'x\n' } }] }] });
     // slow on purpose: the CLI prints the turn's end and closes while these still run

@@ -17,7 +17,7 @@ describe('atrium resources / atrium command preview (real child process)', { tim
     return { home, dir, cli };
   };
 
-  it('resources DIR --json prints the issue shape; project entries appear only once the folder is trusted', () => {
+  it('resources DIR --json prints the contract shape; project entries appear only once the folder is trusted', () => {
     const { dir, cli } = setup();
     const restricted = cli('resources', dir, '--json');
     expect(restricted.status).toBe(0);

@@ -73,7 +73,7 @@ describe('command names and expansion (Claude Code semantics, 0-based)', () => {
   });
 });
 
-describe('the three safety properties of command expansion (issue 5)', () => {
+describe('the three safety properties of command expansion', () => {
   it('1. embeds are found on the template, never in arguments; the argument "; rm -rf ~" never reaches a shell', async () => {
     const home = makeDir();
     const marker = path.join(home, 'ran');

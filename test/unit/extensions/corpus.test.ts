@@ -1,39 +1,29 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExtensionsListResult } from '../../../src/shared/contract/extensions';
 import { presentList } from '../../../src/main/core/extensions/present';
 import { CORPUS_ENTRIES, materialize } from '../../support/corpus';
-import { corpusDescribe } from '../../support/corpusTests';
+import { corpusDescribe, KITCHEN_SINK_SOURCES } from '../../support/corpusTests';
+import { FIXTURE_WORKSPACES, fixtureWorkspace } from '../../support/fixtures';
 import { tempDir } from '../../support/tempDir';
 import { build, ids, makeDir } from './helpers';
 
-const load = async (entry: string, trusted = true) => {
-  const dir = materialize(entry, tempDir('atrium-ext-corpus-'));
+const loadDir = async (dir: string, trusted = true) => {
   const c = await build(dir, makeDir(), trusted);
   return { dir, c, r: ExtensionsListResult.parse(presentList(c)) };
 };
+const load = (entry: string, trusted = true) => loadDir(materialize(entry, tempDir('atrium-ext-corpus-')), trusted);
 
-corpusDescribe('the corpus workspaces load with their real extensions (issue 5 Tests)', { timeout: 120_000 }, () => {
+/** Builds `dir` trusted and restricted: every warning names a file; restricted, the project brings nothing. */
+async function expectLoads(dir: string): Promise<void> {
+  const { r } = await loadDir(dir);
+  for (const w of [...r.warnings, ...r.skills.flatMap((s) => s.warnings), ...r.commands.flatMap((s) => s.warnings), ...r.plugins.flatMap((s) => s.warnings)]) expect(w.path).toBeTruthy();
+  const restricted = presentList(await build(dir, makeDir(), false));
+  expect([...restricted.skills, ...restricted.commands, ...restricted.agents, ...restricted.plugins, ...restricted.mcpServers, ...restricted.lspServers]).toEqual([]);
+}
+
+corpusDescribe('the corpus workspaces load with their real extensions', { timeout: 120_000 }, () => {
   it.each(CORPUS_ENTRIES)('%s builds trusted and restricted without crashing, every warning names a file', async (entry) => {
-    const { r, dir } = await load(entry);
-    for (const w of [...r.warnings, ...r.skills.flatMap((s) => s.warnings), ...r.commands.flatMap((s) => s.warnings), ...r.plugins.flatMap((s) => s.warnings)]) expect(w.path).toBeTruthy();
-    const restricted = presentList(await build(dir, makeDir(), false));
-    expect([...restricted.skills, ...restricted.commands, ...restricted.agents, ...restricted.plugins, ...restricted.mcpServers, ...restricted.lspServers]).toEqual([]);
-  });
-
-  it('kitchen sink: skills (CRLF twin, unquoted colon), namespaced commands, BOM agent, MCP from .mcp.json and .vscode/mcp.json, .lsp.json, a style', async () => {
-    const { c } = await load('synthetic__kitchen-sink');
-    expect(ids(c.skills)).toEqual(['crlf-skill', 'release-notes']);
-    expect(c.skills.find((s) => s.id === 'release-notes')!.warnings[0].message).toContain('contains ": "');
-    expect(ids(c.commands)).toEqual(['backend/lint', 'frontend/lint', 'review']);
-    expect(c.commands.find((x) => x.id === 'review')).toMatchObject({ shellEmbeds: ['git branch --show-current'], fileRefs: ['docs/style.md'] });
-    expect(c.agents).toEqual([expect.objectContaining({ id: 'reviewer', status: 'active', description: 'Reviews diffs for security issues' })]);
-    expect(c.mcpServers.map((s) => [s.id, s.transport, s.path])).toEqual(expect.arrayContaining([
-      ['docs', 'http', '.mcp.json'],
-      ['local', 'stdio', '.mcp.json'],
-      ['git', 'stdio', '.vscode/mcp.json'],
-    ]));
-    expect(c.lspServers.map((s) => [s.id, s.extensions])).toEqual([['project:typescript', ['.ts', '.tsx']]]);
-    expect(ids(c.styles)).toEqual(['project:terse']);
+    await expectLoads(materialize(entry, tempDir('atrium-ext-corpus-')));
   });
 
   it('PlatformPlatform: 18 skills and 12 subagents; its .mcp.json keeps ${VAR} placeholders', async () => {
@@ -87,4 +77,28 @@ corpusDescribe('the corpus workspaces load with their real extensions (issue 5 T
     expect(on.lspServers.map((s) => s.id)).toEqual(['plugin:typescript-lsp:typescript']);
     expect(on.mcpServers.find((s) => s.id === 'plugin:github:github')).toMatchObject({ transport: 'http', headerNames: ['Authorization'], source: 'plugin' });
   });
+});
+
+describe('the project’s fixture workspaces load with their extensions', () => {
+  it.each(FIXTURE_WORKSPACES)('%s builds trusted and restricted without crashing, every warning names a file', async (name) => {
+    await expectLoads(fixtureWorkspace(name));
+  });
+
+  for (const source of KITCHEN_SINK_SOURCES) {
+    source.it(`${source.name}: skills (CRLF twin, unquoted colon), namespaced commands, BOM agent, MCP from .mcp.json and .vscode/mcp.json, .lsp.json, a style`, { timeout: 120_000 }, async () => {
+      const { c } = await loadDir(source.make(tempDir('atrium-ext-corpus-')));
+      expect(ids(c.skills)).toEqual(['crlf-skill', 'release-notes']);
+      expect(c.skills.find((s) => s.id === 'release-notes')!.warnings[0].message).toContain('contains ": "');
+      expect(ids(c.commands)).toEqual(['backend/lint', 'frontend/lint', 'review']);
+      expect(c.commands.find((x) => x.id === 'review')).toMatchObject({ shellEmbeds: ['git branch --show-current'], fileRefs: ['docs/style.md'] });
+      expect(c.agents).toEqual([expect.objectContaining({ id: 'reviewer', status: 'active', description: 'Reviews diffs for security issues' })]);
+      expect(c.mcpServers.map((s) => [s.id, s.transport, s.path])).toEqual(expect.arrayContaining([
+        ['docs', 'http', '.mcp.json'],
+        ['local', 'stdio', '.mcp.json'],
+        ['git', 'stdio', '.vscode/mcp.json'],
+      ]));
+      expect(c.lspServers.map((s) => [s.id, s.extensions])).toEqual([['project:typescript', ['.ts', '.tsx']]]);
+      expect(ids(c.styles)).toEqual(['project:terse']);
+    });
+  }
 });

@@ -4,7 +4,7 @@ import { SingleUseTokens, TOKEN_TTL_MS } from '../../../src/main/core/extensions
 import { findInvocable, invocables, invokeName, loadInvocable } from '../../../src/main/core/extensions/invocable';
 import { build, makeDir, md } from './helpers';
 
-/** What a session's "/" menu offers (issues 5 and 8): commands and user-invocable skills, one naming rule. */
+/** What a session's "/" menu offers: commands and user-invocable skills, one naming rule. */
 describe('invocable commands and skills', () => {
   it('lists active commands and user-invocable skills; a skill beats a command of the same name; plugin short names only when unique', async () => {
     const plugin = (name: string) => ({

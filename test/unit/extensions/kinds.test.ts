@@ -5,7 +5,7 @@ import { build, ids, makeDir, md } from './helpers';
 
 const skill = (name: string, desc = `${name} skill`) => md({ name, description: desc }, `Body of ${name}.`);
 
-describe('every kind from real temp trees (issue 5 Kinds)', () => {
+describe('every kind from real temp trees', () => {
   it('lists skills, commands, subagents, styles, MCP and LSP servers with source, path and digest', async () => {
     const home = makeDir({
       '.claude/skills/user-skill/SKILL.md': skill('user-skill'),

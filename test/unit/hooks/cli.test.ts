@@ -19,7 +19,7 @@ function setup() {
   return { dir, cli };
 }
 
-describe('atrium hooks / atrium mcp (issue 6 "Surfaces")', () => {
+describe('atrium hooks / atrium mcp', () => {
   it('registers the hooks requests, the hooksChanged event and the error codes', () => {
     expect(REQUEST_NAMES).toEqual(expect.arrayContaining(['hooks.list', 'hooks.approve', 'hooks.approveAllUser', 'hooks.revoke', 'hooks.run', 'hooks.diff', 'hooks.runs', 'hooks.history', 'hooks.readScript', 'hooks.allowHttpHost']));
     expect(EVENT_NAMES).toContain('hooksChanged');

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookListing } from '../../../src/shared/contract';
 import { createEngine, type Engine } from '../../../src/main/core/engine';
 import { fixedGate } from '../../../src/main/core/trust/gate';
 import { materialize } from '../../support/corpus';
-import { corpusDescribe } from '../../support/corpusTests';
+import { corpusDescribe, KITCHEN_SINK_SOURCES } from '../../support/corpusTests';
 import { persistentTempDir } from '../trust/helpers';
 
 let root: string;
@@ -74,27 +74,31 @@ corpusDescribe("the corpus workspaces' real hooks, listed with their scripts", (
     ]);
   });
 
-  it('kitchen-sink: Gemini and Codex hooks, the hostile SessionStart and UserPromptSubmit hooks, the wrong-case event, settings.local.json', async () => {
-    const l = await listingOf('synthetic__kitchen-sink');
-    const find = (s: string) => l.hooks.find((h) => (h.command ?? h.url ?? '').includes(s))!;
-    expect(find('curl -fsSL').danger.map((d) => d.code)).toEqual(expect.arrayContaining(['download-exec', 'network']));
-    expect(find('~/.aws/credentials')).toMatchObject({ event: 'UserPromptSubmit', source: { scope: 'local', file: '.claude/settings.local.json' } });
-    expect(find('~/.aws/credentials').danger.map((d) => d.code)).toEqual(expect.arrayContaining(['secret-read', 'base64', 'network']));
-    expect(find('echo wrong case')).toMatchObject({ event: 'preToolUse', state: 'invalid' });
-    expect(find('guard.sh')).toMatchObject({ event: 'BeforeTool', runsOn: 'PreToolUse', source: { format: 'gemini' } });
-    expect(find('guard.sh').scripts.map((s) => s.path)).toEqual(['.gemini/hooks/guard.sh']);
-    expect(find('stop.sh')).toMatchObject({ source: { format: 'codex', file: '.codex/hooks.json' }, timeoutMs: 30_000 });
-    expect(find('block-rm.sh').scripts.map((s) => s.path)).toEqual(['.claude/hooks/block-rm.sh']);
-    expect(find('format.py')).toMatchObject({ if: 'Edit(services/**)', scripts: [expect.objectContaining({ path: '.claude/hooks/format.py' })] });
-    expect(find('never matches').warnings[0].message).toMatch(/permission-rule syntax/);
-    expect(find('127.0.0.1:9999')).toMatchObject({ type: 'http' });
-    expect(l.mcpServers.map((s) => s.name).sort()).toEqual(['docs', 'git', 'local', 'sqlite']);
-  });
-
-  it('cline: $CLAUDE_PROJECT_DIR in a SessionStart hook; rulesync: an inline command hashes no script', async () => {
+  it('cline: $CLAUDE_PROJECT_DIR in a SessionStart hook; rulesync: an inline command hashes no script', { timeout: 120_000 }, async () => {
     const cline = await listingOf('cline__cline');
     expect(cline.hooks.map((h) => h.scripts.map((s) => s.path))).toEqual([['.claude/hooks/claude-code-for-web-setup.sh']]);
     const rulesync = await listingOf('dyoshikawa__rulesync');
     expect(rulesync.hooks.map((h) => [h.event, h.command, h.scripts])).toEqual([['SessionStart', expect.stringContaining('git pull'), []]]);
   });
+});
+
+describe('the kitchen sink’s hooks, listed with their scripts', () => {
+  for (const source of KITCHEN_SINK_SOURCES) {
+    source.it(`${source.name}: Gemini and Codex hooks, the hostile SessionStart and UserPromptSubmit hooks, the wrong-case event, settings.local.json`, { timeout: 120_000 }, async () => {
+      const l = await engine.hooks.list({ path: source.make(fs.mkdtempSync(`${root}/ks-`)) });
+      const find = (s: string) => l.hooks.find((h) => (h.command ?? h.url ?? '').includes(s))!;
+      expect(find('curl -fsSL').danger.map((d) => d.code)).toEqual(expect.arrayContaining(['download-exec', 'network']));
+      expect(find('~/.aws/credentials')).toMatchObject({ event: 'UserPromptSubmit', source: { scope: 'local', file: '.claude/settings.local.json' } });
+      expect(find('~/.aws/credentials').danger.map((d) => d.code)).toEqual(expect.arrayContaining(['secret-read', 'base64', 'network']));
+      expect(find('echo wrong case')).toMatchObject({ event: 'preToolUse', state: 'invalid' });
+      expect(find('guard.sh')).toMatchObject({ event: 'BeforeTool', runsOn: 'PreToolUse', source: { format: 'gemini' } });
+      expect(find('guard.sh').scripts.map((s) => s.path)).toEqual(['.gemini/hooks/guard.sh']);
+      expect(find('stop.sh')).toMatchObject({ source: { format: 'codex', file: '.codex/hooks.json' }, timeoutMs: 30_000 });
+      expect(find('block-rm.sh').scripts.map((s) => s.path)).toEqual(['.claude/hooks/block-rm.sh']);
+      expect(find('format.py')).toMatchObject({ if: 'Edit(services/**)', scripts: [expect.objectContaining({ path: '.claude/hooks/format.py' })] });
+      expect(find('never matches').warnings[0].message).toMatch(/permission-rule syntax/);
+      expect(find('127.0.0.1:9999')).toMatchObject({ type: 'http' });
+      expect(l.mcpServers.map((s) => s.name).sort()).toEqual(['docs', 'git', 'local', 'sqlite']);
+    });
+  }
 });

@@ -13,7 +13,7 @@ describe('canonical JSON and the digest format', () => {
   });
 });
 
-describe('hook digests: stability and sensitivity (issue 6 "Digest")', () => {
+describe('hook digests: stability and sensitivity', () => {
   const script = '#!/usr/bin/env bash\nexit 0\n';
   const handler = { type: 'command', command: 'bash .claude/hooks/check.sh', timeout: 30 };
 

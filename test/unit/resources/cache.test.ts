@@ -38,7 +38,7 @@ function fakeMember(options: { created?: string[]; disposed?: string[]; wait?: P
 const makeCache = (members: ResourceMemberFactory[]) => new WorkspaceResourcesCache({ homeDir: makeHome(), trustGate: fixedGate(true), members, watch: false });
 const roots = (n: number) => Array.from({ length: n }, () => tempDir('atrium-root-'));
 
-describe('workspace resources cache (seed §1, issue 4 §1)', () => {
+describe('workspace resources cache (seed §1)', () => {
   it('scenario 1: LRU of 32 idle entries; the least recently used is evicted and comes back new', async () => {
     const disposed: string[] = [];
     const cache = makeCache([fakeMember({ disposed })]);

@@ -15,7 +15,7 @@ function watchingCache(changes: Array<{ dir: string; notify: boolean }>, home = 
   });
 }
 
-describe('file watching (issue 4 §1: never serve stale rules)', () => {
+describe('file watching: never serve stale rules', () => {
   it('picks up an edit, a new rule file, a deletion and an imported file; snapshots never change', async () => {
     const dir = makeRepo({ 'CLAUDE.md': 'Read @docs/a.md', 'docs/a.md': 'import v1', '.claude/rules/ts.md': '---\npaths: "**/*.ts"\n---\nts v1' });
     const changes: Array<{ dir: string; notify: boolean }> = [];

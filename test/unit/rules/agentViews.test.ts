@@ -5,7 +5,7 @@ import { buildCatalog, makeHome, makeRepo } from './helpers';
 
 const rows = (view: { files: Array<{ path: string; status: string }> }) => view.files.map((f) => [f.path, f.status]);
 
-describe('agent views (issue 4 §4)', () => {
+describe('agent views', () => {
   it('Codex: a 40 KiB root AGENTS.md is truncated at the 32 KiB budget and starves the nested file (formats.md case 5)', async () => {
     const root = `${'a'.repeat(37_000)}\nsay AHOY MATE`;
     const dir = makeRepo({ 'AGENTS.md': root, 'pkg/AGENTS.md': 'x'.repeat(500), 'CLAUDE.md': 'claude only' });

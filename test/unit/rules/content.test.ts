@@ -7,7 +7,7 @@ import { buildCatalog, codes, fileAt, makeRepo } from './helpers';
 
 const RULE = '---\npaths:\n  - "src/**"\n---\n# API\n\nValidate input.\n';
 
-describe('content normalisation and per-file isolation (issue 4 §2 Content)', () => {
+describe('content normalisation and per-file isolation', () => {
   it('gives BOM and CRLF files the same sha256 as their clean twins (same relative path)', async () => {
     const clean = await buildCatalog(makeRepo({ '.claude/rules/api.md': RULE }));
     const bom = await buildCatalog(makeRepo({ '.claude/rules/api.md': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(RULE)]) }));

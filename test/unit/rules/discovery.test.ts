@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyProjectPath } from '../../../src/main/core/rules/classify';
 import { buildCatalog, fileAt, makeHome, makeRepo } from './helpers';
 
-// Issue 4 §2 table: every recognised file, its format, scope directory and priority, on real files.
+// Every recognised file, its format, scope directory and priority, on real files.
 const TABLE: Array<[string, string, string, number, string]> = [
   ['.github/copilot-instructions.md', 'copilot', '', 10, 'project'],
   ['.cursorrules', 'cursor-legacy', '', 12, 'project'],
@@ -20,7 +20,7 @@ const TABLE: Array<[string, string, string, number, string]> = [
   ['CLAUDE.local.md', 'claude-local', '', 90, 'local'],
 ];
 
-describe('rule discovery (issue 4 §2)', () => {
+describe('rule discovery', () => {
   it('recognises every format of the table on real files with its scope, priority and source', async () => {
     const tree = Object.fromEntries(TABLE.map(([rel]) => [rel, `Rule text of ${rel}\n`]));
     const catalog = await buildCatalog(makeRepo(tree));

@@ -6,7 +6,7 @@ import { findImportTokens } from '../../../src/main/core/rules/imports';
 import { tempDir } from '../../support/tempDir';
 import { buildCatalog, codes, fileAt, makeHome, makeRepo } from './helpers';
 
-describe('@imports (issue 4 §2 Imports)', () => {
+describe('@imports', () => {
   it('finds path tokens outside code, strips trailing punctuation, ignores mentions and emails', () => {
     const text = [
       'See @docs/notes.md: first, then (@docs/style.md).',

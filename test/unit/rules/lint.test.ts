@@ -6,7 +6,7 @@ import { lintCatalog } from '../../../src/main/core/rules/lint';
 import { countPatternMatches } from '../../../src/main/core/rules/patternStats';
 import { buildCatalog, fileAt, makeRepo } from './helpers';
 
-describe('lint (issue 4 §5)', () => {
+describe('lint', () => {
   it('reports every listed problem with file, line and a fix', async () => {
     const dir = makeRepo({
       '.claude/rules/cursor.md': '---\nglobs: "**/*.tsx"\nalwaysApply: false\n---\nCursor keys by mistake',

@@ -4,9 +4,31 @@ import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { splitFrontmatter } from '../../../src/main/core/formats/frontmatter';
 import { splitPatternString } from '../../../src/main/core/rules/patterns';
-import { sharedDir } from '../../support/corpus';
+import { repoRoot, sharedDir } from '../../support/corpus';
 import { corpusIt } from '../../support/corpusTests';
 import { buildCatalog, codes, fileAt, makeRepo } from './helpers';
+
+/** Checks that the frontmatter reader and the yaml package read the same data from every well-formed `.md`/`.mdc` frontmatter below `root`; returns how many were compared. */
+function compareWithYaml(root: string): number {
+  let compared = 0;
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.md') || e.name.endsWith('.mdc') ? [path.join(dir, e.name)] : []));
+  for (const file of walk(root)) {
+    const text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    const split = splitFrontmatter(text);
+    if (!split.frontmatter) continue;
+    let expected: unknown;
+    try {
+      expected = YAML.parse(split.frontmatter.raw) ?? {};
+    } catch {
+      continue; // invalid YAML: covered by the repair tests
+    }
+    if (typeof expected !== 'object' || Array.isArray(expected)) continue;
+    expect(split.frontmatter.data, file).toEqual(expected);
+    compared++;
+  }
+  return compared;
+}
 
 describe('frontmatter (formats.md §6)', () => {
   it('tolerates the unquoted-colon mistake with a warning naming the line and the quoting fix', () => {
@@ -47,29 +69,15 @@ describe('frontmatter (formats.md §6)', () => {
   });
 
   corpusIt('reads the same data as the yaml package for every well-formed frontmatter in the corpus (fast path equivalence)', () => {
-    const root = path.join(sharedDir, 'corpus');
-    let compared = 0;
-    const walk = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.md') || e.name.endsWith('.mdc') ? [path.join(dir, e.name)] : []));
-    for (const file of walk(root)) {
-      const text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-      const split = splitFrontmatter(text);
-      if (!split.frontmatter) continue;
-      let expected: unknown;
-      try {
-        expected = YAML.parse(split.frontmatter.raw) ?? {};
-      } catch {
-        continue; // invalid YAML: covered by the repair tests
-      }
-      if (typeof expected !== 'object' || Array.isArray(expected)) continue;
-      expect(split.frontmatter.data, file).toEqual(expected);
-      compared++;
-    }
-    expect(compared).toBeGreaterThan(50);
+    expect(compareWithYaml(path.join(sharedDir, 'corpus'))).toBeGreaterThan(50);
+  });
+
+  it('reads the same data as the yaml package for every well-formed frontmatter of the project’s fixture workspaces (fast path equivalence)', () => {
+    expect(compareWithYaml(path.join(repoRoot, 'test/fixtures/workspaces'))).toBeGreaterThan(25);
   });
 });
 
-describe('conditions and patterns (issue 4 §2 Conditions)', () => {
+describe('conditions and patterns', () => {
   it('splits comma and newline strings outside braces only', () => {
     expect(splitPatternString('src/**/*.{ts,tsx}, lib/**\n docs/*.md ,')).toEqual(['src/**/*.{ts,tsx}', 'lib/**', 'docs/*.md']);
     expect(splitPatternString('a/{b,{c,d}}/*.ts,e')).toEqual(['a/{b,{c,d}}/*.ts', 'e']);

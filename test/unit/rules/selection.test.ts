@@ -22,7 +22,7 @@ const SCENARIO_14 = {
   'packages/service/src/handler.ts': 'export {}',
 };
 
-describe('selection (seed §4.5, issue 4 §3)', () => {
+describe('selection (seed §4.5)', () => {
   it('scenario 14: static from the root, then contextual for a nested TypeScript file', async () => {
     const dir = makeRepo(SCENARIO_14);
     const catalog = await buildCatalog(dir);
@@ -123,8 +123,8 @@ describe('selection (seed §4.5, issue 4 §3)', () => {
   });
 });
 
-describe('identity and order (issue 4 §2)', () => {
-  it('ids, sha256 and catalogSha256 follow the issue exactly', async () => {
+describe('identity and order', () => {
+  it('ids, sha256 and catalogSha256 are computed exactly as documented', async () => {
     const catalog = await buildCatalog(makeRepo({ 'CLAUDE.local.md': 'local', '.claude/rules/x.md': '---\npaths: ["a/**", "b/**"]\n---\n body ' }));
     const local = fileAt(catalog, 'CLAUDE.local.md');
     expect(local.id).toBe(`local:${sha256Hex('CLAUDE.local.md').slice(0, 20)}`);

@@ -8,12 +8,12 @@ import { AtriumError } from '../../../src/shared/errors';
 import { RulesListResult } from '../../../src/shared/contract/rules';
 import { runCli } from '../../support/cli';
 import { materialize } from '../../support/corpus';
-import { corpusIt } from '../../support/corpusTests';
+import { corpusIt, KITCHEN_SINK_SOURCES } from '../../support/corpusTests';
 import { tempDir } from '../../support/tempDir';
 import { buildCatalog, fileAt, makeHome, makeRepo } from './helpers';
 
 /**
- * What a trial user tripped on in the Rules tab and `atrium rules` (issue #4 surfaces): lint findings
+ * What a trial user tripped on in the Rules tab and `atrium rules`: lint findings
  * that did not show on their file, a made-up start folder that was silently explained, a warning
  * per file for the mere restricted state, a dangling "when", and review/catalog counts that differ.
  */
@@ -126,11 +126,13 @@ describe('the condition of a file is always said in full', () => {
     });
   });
 
-  corpusIt('kitchen sink: no file ends on a bare "when"', { timeout: 60_000 }, async () => {
-    const listed = presentList(await buildCatalog(materialize('synthetic__kitchen-sink', tempDir('atrium-corpus-'))));
-    expect(listed.files.find((f) => f.path === '.claude/rules/never.md')?.condition).toBe('never: paths is empty');
-    for (const f of listed.files) expect(f.condition, f.path).toMatch(/^(always|manual|never|not read|when \S)/);
-  });
+  for (const source of KITCHEN_SINK_SOURCES) {
+    source.it(`${source.name}: no file ends on a bare "when"`, { timeout: 60_000 }, async () => {
+      const listed = presentList(await buildCatalog(source.make(tempDir('atrium-corpus-'))));
+      expect(listed.files.find((f) => f.path === '.claude/rules/never.md')?.condition).toBe('never: paths is empty');
+      for (const f of listed.files) expect(f.condition, f.path).toMatch(/^(always|manual|never|not read|when \S)/);
+    });
+  }
 });
 
 describe('instruction files of other tools are named, so the review and the catalog counts add up', () => {
@@ -146,8 +148,8 @@ describe('instruction files of other tools are named, so the review and the cata
     ]);
   });
 
-  corpusIt.each(['synthetic__kitchen-sink', 'cline__cline'])('%s: the trust review’s instruction count = catalog project files + other tools’ files', { timeout: 120_000 }, (entry) => {
-    const dir = materialize(entry, tempDir('atrium-corpus-'));
+  /** Through the real CLI: the review's instruction count is the catalog's project files plus the other tools' files. */
+  function expectCountsAddUp(dir: string): RulesListResult {
     const dataDir = tempDir('atrium-cli-data-');
     const env = { HOME: makeHome() };
     const review = runCli(['trust', 'review', dir, '--json', '--data-dir', dataDir], env).json as { counts: { instruction: number } };
@@ -155,7 +157,18 @@ describe('instruction files of other tools are named, so the review and the cata
     const project = listed.files.filter((f) => f.source !== 'user');
     expect(listed.otherTools.length).toBeGreaterThan(0);
     expect(project.length + listed.otherTools.length).toBe(review.counts.instruction);
-    if (entry === 'synthetic__kitchen-sink') expect(listed.otherTools.map((o) => o.path)).toEqual(['.clinerules', '.windsurfrules']);
+    return listed;
+  }
+
+  for (const source of KITCHEN_SINK_SOURCES) {
+    source.it(`${source.name}: the trust review’s instruction count = catalog project files + other tools’ files`, { timeout: 120_000 }, () => {
+      const listed = expectCountsAddUp(source.make(tempDir('atrium-corpus-')));
+      expect(listed.otherTools.map((o) => o.path)).toEqual(['.clinerules', '.windsurfrules']);
+    });
+  }
+
+  corpusIt('cline__cline: the trust review’s instruction count = catalog project files + other tools’ files', { timeout: 120_000 }, () => {
+    expectCountsAddUp(materialize('cline__cline', tempDir('atrium-corpus-')));
   });
 });
 

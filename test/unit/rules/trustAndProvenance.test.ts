@@ -6,7 +6,7 @@ import type { TrustGate } from '../../../src/main/core/trust/gate';
 import { tempDir } from '../../support/tempDir';
 import { buildCatalog, codes, fileAt, makeBuilder, makeHome, makeRepo, paths } from './helpers';
 
-describe('hydrate and snapshot (seed scenario 17, issue 4 §3)', () => {
+describe('hydrate and snapshot (seed scenario 17)', () => {
   it('a snapshot hydrates its references after an edit; the rebuilt catalog fails closed naming the file', async () => {
     const dir = makeRepo({ '.claude/rules/ts.md': '---\npaths: "src/**/*.ts"\n---\nversion one' });
     const { builder, catalog } = await makeBuilder(dir);
@@ -44,7 +44,7 @@ describe('hydrate and snapshot (seed scenario 17, issue 4 §3)', () => {
   });
 });
 
-describe('trust (seed scenario 16, issue 4 §2)', () => {
+describe('trust (seed scenario 16)', () => {
   it('untrusted: project files listed by name only (restricted), never read; user rules still apply', async () => {
     const home = makeHome({ '.claude/CLAUDE.md': 'user rule' });
     const dir = makeRepo({ 'CLAUDE.md': 'project rule', '.claude/rules/x.md': '---\npaths: "**"\n---\nx' });
@@ -97,7 +97,7 @@ describe('trust (seed scenario 16, issue 4 §2)', () => {
   });
 });
 
-describe('overrides (issue 4 §2 Overrides)', () => {
+describe('overrides', () => {
   it('AGENTS.override.md hides AGENTS.md in the same folder only; an empty one still hides it, with a warning', async () => {
     const catalog = await buildCatalog(
       makeRepo({ 'AGENTS.md': 'root', 'AGENTS.override.md': 'override', 'svc/AGENTS.md': 'svc', 'svc/AGENTS.override.md': '\n', 'lib/AGENTS.md': 'lib' }),

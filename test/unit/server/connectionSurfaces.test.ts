@@ -4,7 +4,7 @@ import { browserServers } from '../../support/browserServer';
 import { sessionEngine, waitFor } from '../../support/sessions';
 import { tempDir } from '../../support/tempDir';
 
-/** Issue 8: a browser tab whose WebSocket closes is detached from the sessions it attached over it. */
+/** A browser tab whose WebSocket closes is detached from the sessions it attached over it. */
 
 const servers = browserServers();
 

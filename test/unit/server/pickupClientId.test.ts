@@ -5,7 +5,7 @@ import { connectionParams } from '../../../src/main/server/server';
 import { browserServers } from '../../support/browserServer';
 import { tempDir } from '../../support/tempDir';
 
-/** Issue 8: a WebSocket connection cannot choose its own rate-limit client id for `sessions.pickup`. */
+/** A WebSocket connection cannot choose its own rate-limit client id for `sessions.pickup`. */
 
 const servers = browserServers();
 

@@ -4,12 +4,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtensionsListResult, TrustReview, TrustReviewItem, TrustWarning } from '../../../src/shared/contract';
 import { runCli } from '../../support/cli';
 import { materialize } from '../../support/corpus';
-import { corpusIt } from '../../support/corpusTests';
+import { corpusIt, KITCHEN_SINK_SOURCES } from '../../support/corpusTests';
+import { fixtureWorkspace } from '../../support/fixtures';
 import { tempDir } from '../../support/tempDir';
 import { persistentTempDir, writeFiles } from './helpers';
 
 /**
- * Issue 5: "The trust review lists these kinds from the same discovery code." What the review shows
+ * The trust review lists these kinds from the same discovery code as the Extensions tab. What the review shows
  * before trusting must be exactly the project part of `atrium resources` after trusting: same
  * items (kind, id, file), same parse warnings, same plugin state, same MCP transport.
  */
@@ -136,23 +137,33 @@ describe('the trust review and the Extensions tab agree (one discovery)', { time
     expect(before.restrictedCounts.commands).toBe(resources.commands.filter((c) => c.status === 'active' && !c.path.startsWith('~/')).length);
   });
 
-  for (const entry of ['synthetic__kitchen-sink', '0xBigBoss__claude-code']) {
-    corpusIt(`corpus ${entry}: the review's extension items are the project items of atrium resources after trusting`, () => {
-      const dir = materialize(entry, base);
-      const { review, resources } = reviewThenResources(dir, tempDir('atrium-agree-home-'));
-      const reviewed = expectAgreement(review, resources);
-      expect(reviewed.size).toBeGreaterThan(0);
-      // every other extension-kind item is something the bundle does not read: a nested folder,
-      // another tool's file, a frontmatter declaration of a listed resource, or a plugin folder that does not load
-      const listedPaths = new Set([...reviewed.values()].map((i) => i.path));
-      for (const i of review.items.filter((x) => EXTENSION_KINDS.has(x.kind) && !x.detail.resourceId)) {
-        const nested = /^(?!\.)[^/]+\/.*\.(claude|blade)\//.test(i.path) || /(^|\/)[^/]+\/\.mcp\.json$/.test(i.path);
-        const otherTool = /(^|\/)\.(cursor|gemini|codex|agents|windsurf|cline|github)\//.test(i.path) || !/(^|\/)\.(claude|blade)\//.test(i.path);
-        const declared = listedPaths.has(i.path);
-        const stray = i.kind === 'plugin' && i.summary.includes('not loaded by trusting');
-        const installedElsewhere = i.kind === 'plugin' && i.summary.includes('installed outside this folder');
-        expect(nested || otherTool || declared || stray || installedElsewhere, `${i.kind} ${i.name} ${i.path}`).toBe(true);
-      }
+  /** Review untrusted, resources trusted: the review's extension items are the project items of `atrium resources`; anything else it lists is something the bundle does not read. */
+  function expectWorkspaceAgreement(dir: string): void {
+    const { review, resources } = reviewThenResources(dir, tempDir('atrium-agree-home-'));
+    const reviewed = expectAgreement(review, resources);
+    expect(reviewed.size).toBeGreaterThan(0);
+    // every other extension-kind item is something the bundle does not read: a nested folder,
+    // another tool's file, a frontmatter declaration of a listed resource, or a plugin folder that does not load
+    const listedPaths = new Set([...reviewed.values()].map((i) => i.path));
+    for (const i of review.items.filter((x) => EXTENSION_KINDS.has(x.kind) && !x.detail.resourceId)) {
+      const nested = /^(?!\.)[^/]+\/.*\.(claude|blade)\//.test(i.path) || /(^|\/)[^/]+\/\.mcp\.json$/.test(i.path);
+      const otherTool = /(^|\/)\.(cursor|gemini|codex|agents|windsurf|cline|github)\//.test(i.path) || !/(^|\/)\.(claude|blade)\//.test(i.path);
+      const declared = listedPaths.has(i.path);
+      const stray = i.kind === 'plugin' && i.summary.includes('not loaded by trusting');
+      const installedElsewhere = i.kind === 'plugin' && i.summary.includes('installed outside this folder');
+      expect(nested || otherTool || declared || stray || installedElsewhere, `${i.kind} ${i.name} ${i.path}`).toBe(true);
+    }
+  }
+
+  const sources = [
+    ...KITCHEN_SINK_SOURCES,
+    { name: 'personal-config (fixture)', it: it as typeof it, make: (parent?: string) => fixtureWorkspace('personal-config', parent) },
+    { name: 'plugin-marketplace (fixture)', it: it as typeof it, make: (parent?: string) => fixtureWorkspace('plugin-marketplace', parent) },
+    { name: 'corpus 0xBigBoss__claude-code', it: corpusIt, make: (parent?: string) => materialize('0xBigBoss__claude-code', parent) },
+  ];
+  for (const source of sources) {
+    source.it(`${source.name}: the review's extension items are the project items of atrium resources after trusting`, () => {
+      expectWorkspaceAgreement(source.make(fs.mkdtempSync(path.join(base, 'ws-'))));
     });
   }
 });

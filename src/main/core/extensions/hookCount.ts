@@ -11,7 +11,7 @@ const CONFIG_KEYS = new Set(['enabled', 'description', 'version', '$schema', 'di
  * Counts the handlers of a hooks object `{<event>: [{matcher?, hooks: [handler…]}…]}` (formats.md
  * §2.5), also accepting a `{hooks: {…}}` wrapper (plugin `hooks/hooks.json`) and Cursor's flat
  * `[{command}]` groups (one handler each). Returns null when `value` is not an object of events.
- * Listing only: the hooks issue parses, approves and runs hooks.
+ * Listing only: `core/hooks` parses, approves and runs hooks.
  */
 export function summarizeHooks(value: unknown): HookSummary | null {
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

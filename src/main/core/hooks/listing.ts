@@ -243,7 +243,7 @@ async function entryOf(p: ParsedHandler, input: ListingInput, settings: Resolved
     shell: f.shell,
     async: f.async,
     env: f.env,
-    // fields beyond the list that change what the handler does
+    // fields beyond the common ones that change what the handler does
     headers: f.headers,
     allowedEnvVars: f.allowedEnvVars,
     server: f.server,

@@ -115,5 +115,5 @@ export const extensionsMember: ResourceMemberFactory<'extensions'> = {
   },
 };
 
-/** Members of every bundle, in initialisation order (later issues append theirs). */
+/** Members of every bundle, in initialisation order (new members append theirs). */
 export const DEFAULT_MEMBERS: readonly ResourceMemberFactory[] = [rulesMember, extensionsMember];

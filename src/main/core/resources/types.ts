@@ -6,7 +6,7 @@ import type { RulesTrust } from '../rules/trustMode';
 
 /**
  * The values a workspace resource bundle carries, by member key (seed §1.1). The rule catalog is
- * the first member; later issues add theirs here (skills, commands, hooks…) and register a
+ * the first member; other members add theirs here (skills, commands, hooks…) and register a
  * {@link ResourceMemberFactory} in `members.ts`. Every value must be immutable: a rebuild replaces
  * it, so snapshots never change.
  */

@@ -2,8 +2,8 @@ import type { TrustWarning } from '../../../../shared/contract';
 
 /**
  * Heuristic risk notices for a literal command (hooks, helper commands, MCP/LSP servers). They do
- * not decide anything: they draw the reviewer's eye to the patterns seen in hook backdoors (issue
- * 3 background: CVE-2025-59536, public `SessionStart` PoCs). `fix` is null: these are notices.
+ * not decide anything: they draw the reviewer's eye to the patterns seen in hook backdoors
+ * (CVE-2025-59536, public `SessionStart` PoCs). `fix` is null: these are notices.
  */
 export function commandRiskWarnings(command: string, path: string, line: number | null): TrustWarning[] {
   const out: string[] = [];
