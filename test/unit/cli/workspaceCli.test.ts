@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli';
 import { tempDir } from '../../support/tempDir';
 
-describe('atrium workspace (real child process)', () => {
+describe('atrium workspace (real child process)', { timeout: 120_000 }, () => {
   it('add, list, rename and remove print the documented JSON and exit 0', () => {
     const dataDir = tempDir('atrium-cli-');
     const folder = path.join(tempDir(), 'proj');
@@ -72,7 +72,7 @@ describe('atrium workspace (real child process)', () => {
   });
 });
 
-describe('atrium workspace add --name on a folder already listed', () => {
+describe('atrium workspace add --name on a folder already listed', { timeout: 120_000 }, () => {
   it('renames it and says so (human and --json); the same name or no --name changes nothing', { timeout: 180_000 }, () => {
     const dataDir = tempDir('atrium-cli-');
     const folder = tempDir();
