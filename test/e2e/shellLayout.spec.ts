@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { HookListing } from '../../src/shared/contract';
+import { repoRoot } from '../support/corpus';
+import { AtriumPage } from './pages/AtriumPage';
+import { HooksPage } from './pages/HooksPage';
+import { startAtrium, type ServedAtrium } from './support/server';
+
+let server: ServedAtrium | null = null;
+test.afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+function atriumCli(dataDir: string, home: string, ...args: string[]): unknown {
+  return JSON.parse(execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), ...args, '--json', '--data-dir', dataDir], { cwd: repoRoot, env: { ...process.env, HOME: home }, encoding: 'utf8' }));
+}
+
+/** A home, a data dir and a repository whose `.claude/settings.json` has `settings`. */
+function repository(settings: object) {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-layout-'));
+  const home = path.join(base, 'home');
+  const dataDir = path.join(base, 'data');
+  const folder = path.join(base, 'repo');
+  fs.mkdirSync(home);
+  fs.mkdirSync(path.join(folder, '.claude'), { recursive: true });
+  fs.writeFileSync(path.join(folder, '.claude/settings.json'), JSON.stringify(settings, null, 2));
+  return { home, dataDir, folder };
+}
+
+const script = (version: string) => `#!/bin/sh\n${Array.from({ length: 150 }, (_, i) => `echo ${version} step ${i}`).join('\n')}\n`;
+const SETTINGS = { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/start.sh' }] }] } };
+
+/** True when the whole of `locator` lies inside the window. */
+async function inViewport(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize()!;
+  return box !== null && box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width;
+}
+
+test('with a long hook diff on screen the app shell never scrolls: header, tabs and sidebar stay in the window', async ({ page }) => {
+  const { home, dataDir, folder } = repository(SETTINGS);
+  fs.mkdirSync(path.join(folder, '.claude/hooks'));
+  fs.writeFileSync(path.join(folder, '.claude/hooks/start.sh'), script('one'));
+  atriumCli(dataDir, home, 'trust', 'set', folder, 'trusted');
+  const listed = atriumCli(dataDir, home, 'hooks', 'list', folder) as HookListing;
+  atriumCli(dataDir, home, 'hooks', 'approve', folder, listed.hooks[0].id);
+  // every line changes: the diff has 300 lines, each with its screen-reader "added:"/"removed:" label
+  fs.writeFileSync(path.join(folder, '.claude/hooks/start.sh'), script('two'));
+  server = await startAtrium(dataDir, { HOME: home });
+  const atrium = new AtriumPage(page);
+  const hooks = new HooksPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  await hooks.open();
+  const card = hooks.card('start.sh');
+  await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'modified');
+  const diff = hooks.diff(card);
+  await expect(diff.locator('.diff-add')).toHaveCount(150);
+
+  const shellFits = () => page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight && document.scrollingElement!.scrollTop === 0);
+  expect(await shellFits()).toBe(true);
+  const header = atrium.heading();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `/tmp/shots/ui20/hook-diff-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // End in the page, then scrolling inside the diff: the shell stays put
+  await hooks.tab.focus();
+  await page.keyboard.press('End');
+  await diff.locator('.diff-line').last().scrollIntoViewIfNeeded();
+  await diff.hover();
+  await page.mouse.wheel(0, 4000);
+  await page.evaluate(() => window.scrollTo(0, 10_000));
+  expect(await shellFits()).toBe(true);
+  expect(await inViewport(page, header)).toBe(true);
+  expect(await inViewport(page, hooks.tab)).toBe(true);
+  expect(await inViewport(page, atrium.sidebar.getByRole('button', { name: 'Add workspace' }))).toBe(true);
+  expect(await inViewport(page, atrium.workspaceItem('repo'))).toBe(true);
+  await page.screenshot({ path: '/tmp/shots/ui20/hook-diff-scrolled-light.png' });
+});
