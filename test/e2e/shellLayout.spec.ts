@@ -86,3 +86,58 @@ test('with a long hook diff on screen the app shell never scrolls: header, tabs 
   expect(await inViewport(page, atrium.workspaceItem('repo'))).toBe(true);
   await page.screenshot({ path: '/tmp/shots/ui20/hook-diff-scrolled-light.png' });
 });
+
+test('toasts sit over the sidebar, cover no action (Revoke right after Approve works) and use the theme colours in dark mode', async ({ page }) => {
+  const { home, dataDir, folder } = repository({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo hello' }] }] } });
+  atriumCli(dataDir, home, 'trust', 'set', folder, 'trusted');
+  server = await startAtrium(dataDir, { HOME: home });
+  const atrium = new AtriumPage(page);
+  const hooks = new HooksPage(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  await hooks.open();
+  const card = hooks.card('echo hello');
+  await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'unapproved');
+  await hooks.approve(card);
+  await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'approved');
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: /Approved/ });
+  await expect(toast).toBeVisible();
+
+  // the toast is the theme's raised surface, not sonner's black (or white)
+  const colours = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.background = 'var(--bg-raised)';
+    probe.style.color = 'var(--text)';
+    document.body.append(probe);
+    const want = { bg: getComputedStyle(probe).backgroundColor, text: getComputedStyle(probe).color };
+    probe.remove();
+    const el = document.querySelector('[data-sonner-toast]')!;
+    return { want, bg: getComputedStyle(el).backgroundColor, text: getComputedStyle(el).color };
+  });
+  expect(colours.want.bg).toBe('rgb(38, 40, 44)');
+  expect(colours.bg).toBe(colours.want.bg);
+  expect(colours.text).toBe(colours.want.text);
+  await page.screenshot({ path: '/tmp/shots/ui20/toast-dark.png' });
+
+  // it lies over the sidebar, above its footer: nothing of the main pane is under it
+  const box = (await toast.boundingBox())!;
+  const sidebar = (await atrium.sidebar.boundingBox())!;
+  const footer = (await page.getByRole('button', { name: /Import trust decisions/ }).boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(sidebar.x + sidebar.width);
+  expect(box.y + box.height).toBeLessThanOrEqual(footer.y);
+
+  // Revoke is clickable at once, while the toast shows
+  const revoke = card.getByRole('button', { name: 'Revoke', exact: true });
+  const hit = await revoke.evaluate((b) => {
+    const r = b.getBoundingClientRect();
+    const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return at !== null && b.contains(at);
+  });
+  expect(hit).toBe(true);
+  await revoke.click({ timeout: 2000 });
+  await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'unapproved');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('[data-sonner-toast]').first()).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots/ui20/toast-light.png' });
+});
