@@ -2,11 +2,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { HookListing } from '../../src/shared/contract';
 import { repoRoot } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { HooksPage } from './pages/HooksPage';
+import { SessionsPage } from './pages/SessionsPage';
 import { startAtrium, type ServedAtrium } from './support/server';
 
 let server: ServedAtrium | null = null;
@@ -140,4 +142,76 @@ test('toasts sit over the sidebar, cover no action (Revoke right after Approve w
   await page.emulateMedia({ colorScheme: 'light' });
   await expect(page.locator('[data-sonner-toast]').first()).toBeVisible();
   await page.screenshot({ path: '/tmp/shots/ui20/toast-light.png' });
+});
+
+test('the New session dialog fits a 1280x800 window: every field can be reached in its scrolling body, Start session is always in view', async ({ page }) => {
+  const { home, dataDir, folder } = repository({});
+  execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'workspace', 'add', folder, '--name', 'project', '--data-dir', dataDir], { cwd: repoRoot, env: { ...process.env, HOME: home }, encoding: 'utf8' });
+  const loader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+  const agent = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
+  const scenario = path.join(repoRoot, 'test/fixtures/agents/scenarios/ui-tour.json');
+  execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'agents', 'define', 'scripted', process.execPath, '--name', 'Scripted agent', '--data-dir', dataDir, '--', '--import', loader, agent, '--scenario', scenario], { cwd: repoRoot, env: { ...process.env, HOME: home }, encoding: 'utf8' });
+  server = await startAtrium(dataDir, { HOME: home });
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await sessions.openWorkspaceSessions(atrium, server.url);
+  await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
+  const dialog = sessions.dialog;
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('radio', { name: /Scripted agent/ }).check();
+  const start = dialog.getByRole('button', { name: /Start session/ });
+
+  // the dialog is inside the window, Start session too, and the page itself does not scroll
+  const inWindow = async () => {
+    expect(await inViewport(page, dialog)).toBe(true);
+    expect(await inViewport(page, start)).toBe(true);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollTop)).toBe(0);
+  };
+  await inWindow();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `/tmp/shots/ui20/new-session-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // the body fits, or says that more is below (overlay scrollbars show nothing until you scroll)
+  const body = dialog.locator('.sess-new-body');
+  const more = dialog.getByRole('button', { name: /More below/ });
+  const overflows = () => body.evaluate((el) => el.scrollTop + el.clientHeight < el.scrollHeight - 2);
+  if (await overflows()) await expect(more).toBeVisible();
+  else await expect(more).toBeHidden();
+
+  // every field can be reached by scrolling the body with the wheel (a user's way, not a programmatic scroll),
+  // and then lies inside the dialog, in the window, with nothing over it
+  const fields = [dialog.getByLabel('Workspace'), dialog.getByRole('radio', { name: /Scripted agent/ }), dialog.getByRole('button', { name: /Define an agent command/ }), dialog.getByLabel('Mode', { exact: true }), dialog.getByLabel('Title', { exact: true }), dialog.getByLabel('First prompt')];
+  const bodyBox = (await body.boundingBox())!;
+  for (const field of fields) {
+    await page.mouse.move(bodyBox.x + bodyBox.width / 2, bodyBox.y + 20);
+    await page.mouse.wheel(0, -5000);
+    for (let i = 0; i < 20; i++) {
+      const f = (await field.boundingBox())!;
+      if (f.y >= bodyBox.y && f.y + f.height <= bodyBox.y + bodyBox.height) break;
+      await page.mouse.wheel(0, 120);
+      await page.waitForTimeout(50);
+    }
+    const f = (await field.boundingBox())!;
+    expect(f.y).toBeGreaterThanOrEqual(bodyBox.y);
+    expect(f.y + f.height).toBeLessThanOrEqual(bodyBox.y + bodyBox.height);
+    expect(await inViewport(page, field)).toBe(true);
+    expect(
+      await field.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const at = document.elementFromPoint(r.x + Math.min(r.width / 2, 20), r.y + r.height / 2);
+        return at !== null && (el.contains(at) || el.closest('label')?.contains(at) === true);
+      }),
+    ).toBe(true);
+    await inWindow();
+  }
+  // at the bottom nothing more is below
+  await expect(more).toBeHidden();
+  await dialog.getByLabel('First prompt').fill('hello');
+  await page.screenshot({ path: '/tmp/shots/ui20/new-session-scrolled-light.png' });
+  await start.click();
+  await expect(dialog).toBeHidden();
+  await expect(sessions.transcript).toContainText('echo: hello');
 });
