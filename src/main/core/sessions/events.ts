@@ -44,9 +44,9 @@ export type JournalEvent =
    */
   | { kind: 'prompt_sent'; data: { promptId: string; text?: string; blocks?: unknown[] } }
   /**
-   * `text`/`blocks`: present when the prompt was dropped without the user asking (agent exit,
-   * close, stop); its user message then enters the transcript here, marked dropped, so its text
-   * stays readable. A prompt the user removed from the queue leaves no transcript item.
+   * `text`/`blocks`: the prompt as queued; a queued prompt that is dropped (removed from the queue,
+   * agent exit, close, stop) enters the transcript here, marked dropped, so its text stays readable
+   * and whoever waits for it (a CLI routed to this host) sees it end.
    */
   | { kind: 'prompt_dropped'; data: { promptId: string; reason: string; text?: string; blocks?: unknown[] } }
   | { kind: 'turn_end'; data: { stopReason: StopReason; error: string | null } }

@@ -42,11 +42,10 @@ export class Projector extends ProjectionState {
         return;
       }
       case 'prompt_dropped': {
-        // removed by the user (no text recorded): it leaves no trace in the transcript
         const queued = this.takeQueued(ev.data.promptId, ev.data);
         const item = this.byRef(ev.data.promptId);
         if (item?.kind === 'user_message' && item.status === 'queued') this.put({ ...item, status: 'dropped', updatedAt: at });
-        else if (!item && queued && typeof ev.data.text === 'string') {
+        else if (!item && queued) {
           this.open = null;
           this.putUser(ev.data.promptId, queued.text, queued.blocks, 'dropped', null, at);
         }

@@ -105,8 +105,8 @@ export class PromptQueue {
   dequeue(promptId: string): boolean {
     const i = this.queue.findIndex((q) => q.promptId === promptId);
     if (i < 0) return false;
-    this.queue.splice(i, 1);
-    this.host.append({ kind: 'prompt_dropped', data: { promptId, reason: 'removed from the queue' } });
+    const [q] = this.queue.splice(i, 1);
+    this.host.append({ kind: 'prompt_dropped', data: { promptId, reason: 'removed from the queue', text: q.text, blocks: q.blocks } });
     this.settleTurn(promptId, 'dropped');
     return true;
   }
