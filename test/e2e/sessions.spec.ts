@@ -81,6 +81,8 @@ test('start a session with the fixture agent, answer a permission prompt, stop a
   await expect(sessions.queue).toContainText('run this afterwards');
   await sessions.queue.getByRole('button', { name: /Remove queued prompt/ }).click();
   await expect(sessions.queue).toBeHidden();
+  // removed before it ran: it enters the transcript only now, marked not sent
+  await expect(sessions.items('user_message').last()).toContainText('run this afterwards');
   await expect(sessions.items('user_message').last()).toContainText('not sent');
   await page.keyboard.press('Escape');
   await expect(sessions.items('stop').last().locator('[data-stop-reason]')).toHaveAttribute('data-stop-reason', 'cancelled');

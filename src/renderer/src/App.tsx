@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type CSSProperties } from 'react';
 import { Toaster } from 'sonner';
 import { Tooltip } from 'radix-ui';
 import { ConnectionBanner } from './components/ConnectionBanner';
@@ -42,10 +42,16 @@ export function App() {
       <RemoveWorkspaceDialog />
       <NewSessionDialog />
       <LinkDialog />
-      <Toaster theme="system" position="bottom-right" closeButton />
+      {/* bottom-left, inside the sidebar and above its footer: the one spot where a toast covers no
+          action of the main pane (Send, Start session, Revoke right after Approve stay clickable) */}
+      <Toaster theme="system" position="bottom-left" offset={TOAST_OFFSET} style={TOAST_STYLE} closeButton />
     </Tooltip.Provider>
   );
 }
+
+/** Toasts sit over the sidebar (240 px wide, see `.app`), above its footer. */
+const TOAST_OFFSET = { left: 10, bottom: 52 };
+const TOAST_STYLE = { '--width': '220px' } as CSSProperties;
 
 function useGlobalShortcuts() {
   useEffect(() => {

@@ -73,6 +73,11 @@ describe('crash safety: Atrium killed with SIGKILL mid-stream', () => {
     expect([shown.state, shown.live]).toEqual(['interrupted', false]);
     const transcript = engine.sessions.transcript(sessionId, { limit: 1000 }).items;
     expect(transcript.some((i) => i.kind === 'notice' && i.code === 'interrupted')).toBe(true);
+    // the prompt queued behind the stream was never sent: recovery keeps its text, after the stream, marked dropped
+    const users = transcript.filter((i) => i.kind === 'user_message').map((i) => (i.kind === 'user_message' ? `${i.text}:${i.status}` : ''));
+    expect(users).toEqual(['warmup:sent', 'stream forever:sent', 'queued behind the stream:dropped']);
+    const lastStreamed = Math.max(...transcript.filter((i) => i.kind === 'agent_message').map((i) => i.id));
+    expect(transcript.find((i) => i.kind === 'user_message' && i.status === 'dropped')!.id).toBeGreaterThan(lastStreamed);
     const eventsBefore = seqs.length;
 
     // resume (session/load: the agent replays the warm-up turn) and continue

@@ -245,8 +245,39 @@ describe('sessions with the scripted ACP agent', () => {
     engine.sessions.cancel(s.id, true);
     expect(await engine.sessions.waitForTurn(s.id, a.promptId)).toBe('cancelled');
     const users = items(engine, s.id).filter((i) => i.kind === 'user_message');
+    // b (removed) and c (dropped by the cancel) enter the transcript when they leave the queue, as not sent
     expect(users.map((u) => (u.kind === 'user_message' ? `${u.text}:${u.status}` : ''))).toEqual(['wait:sent', 'b:dropped', 'c:dropped']);
     expect(c.position).toBe(2);
+  });
+
+  it('a prompt sent during a turn enters the transcript and the journal after that turn, when its own turn starts', async () => {
+    const { ws, open } = setup({
+      turns: [
+        { match: 'first', steps: [{ text: 'working on the first' }, { sleep: 600 }, { text: ' — Done.' }] },
+        { match: 'second', steps: [{ text: 'answer to the second' }] },
+      ],
+    });
+    let engine = open();
+    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    const first = engine.sessions.prompt(s.id, 'first');
+    await waitFor(() => text(items(engine, s.id)).includes('working on the first'), 'the first turn to stream');
+    const second = engine.sessions.prompt(s.id, 'second');
+    expect(second.position).toBe(1);
+    // while it waits it is in the queue only
+    expect(engine.sessions.show(s.id).queue.map((q) => q.text)).toEqual(['second']);
+    expect(items(engine, s.id).filter((i) => i.kind === 'user_message').map((i) => (i.kind === 'user_message' ? i.text : ''))).toEqual(['first']);
+    expect(await engine.sessions.waitForTurn(s.id, first.promptId)).toBe('end_turn');
+    expect(await engine.sessions.waitForTurn(s.id, second.promptId)).toBe('end_turn');
+    const order = (all: TranscriptItem[]) =>
+      all
+        .filter((i) => i.kind !== 'notice')
+        .map((i) => (i.kind === 'user_message' ? `user:${i.text}:${i.status}:${i.turn}` : i.kind === 'agent_message' ? `agent:${i.text}` : i.kind === 'stop' ? `stop:${i.turn}` : i.kind));
+    const expected = ['user:first:sent:1', 'agent:working on the first — Done.', 'stop:1', 'user:second:sent:2', 'agent:answer to the second', 'stop:2'];
+    expect(order(items(engine, s.id))).toEqual(expected);
+    // the stored transcript, read by a new engine, keeps that order
+    await engine.close();
+    engine = open();
+    expect(order(items(engine, s.id))).toEqual(expected);
   });
 
   it('session/load replays history that is recognised and not stored again', async () => {
@@ -262,10 +293,10 @@ describe('sessions with the scripted ACP agent', () => {
     const shown = engine.sessions.show(s.id);
     expect(shown.resume?.outcome).toBe('loaded');
     const after = items(engine, s.id);
-    // the old items are untouched, then: the queued prompt, the resume notice, the new turn
+    // the old items are untouched, then: the resume notice, the prompt (sent once the agent is back), the new turn
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.slice(before.length).map((i) => i.kind)).toEqual(['user_message', 'notice', 'agent_message', 'stop']);
-    const notice = after[before.length + 1];
+    expect(after.slice(before.length).map((i) => i.kind)).toEqual(['notice', 'user_message', 'agent_message', 'stop']);
+    const notice = after[before.length];
     expect(notice.kind === 'notice' && [notice.outcome, notice.title]).toEqual(['loaded', expect.stringContaining('3 replayed updates recognised, not stored again')]);
     expect(after.filter((i) => i.kind === 'agent_message' && i.text === 'first answer')).toHaveLength(1);
     const updates = engine.store.db.prepare("SELECT count(*) AS n FROM session_events WHERE session_id = ? AND kind = 'update' AND data LIKE '%first answer%'").get(s.id) as { n: number };
@@ -383,6 +414,9 @@ describe('sessions with the scripted ACP agent', () => {
     expect(await engine.sessions.waitForTurn(s.id, queued.promptId)).toBe('dropped');
     expect(await engine.sessions.waitForTurn(s.id, promptId)).toBe('cancelled');
     engine = open();
+    // the prompt that never ran keeps its text in the transcript, after the interrupted turn, marked dropped
+    const users = items(engine, s.id).filter((i) => i.kind === 'user_message');
+    expect(users.map((u) => (u.kind === 'user_message' ? `${u.text}:${u.status}` : ''))).toEqual(['wait:sent', 'queued behind:dropped']);
     const shown = engine.sessions.show(s.id);
     expect([shown.state, shown.live]).toEqual(['interrupted', false]);
     expect(items(engine, s.id).find((i) => i.kind === 'notice' && i.code === 'interrupted')).toMatchObject({ title: expect.stringContaining('Atrium quit during a turn') });

@@ -70,7 +70,7 @@ describe('the CLI printer with streamed appends', () => {
       printer.close();
     }
     const text = words.join('');
-    expect(lines.early.join('')).toBe(`> go  (queued)\n> go\n${text}\n[stop] end_turn\n`);
+    expect(lines.early.join('')).toBe(`> go\n${text}\n[stop] end_turn\n`);
     // the late printer missed the start of the message: it re-read the item once and printed it whole, then the rest
     expect(lines.late.join('')).toBe(`${text}\n[stop] end_turn\n`);
     expect(reads.length).toBe(1);
@@ -99,7 +99,7 @@ describe('the CLI printer with streamed appends', () => {
     journal.flush();
     journal.append({ kind: 'turn_end', data: { stopReason: 'end_turn', error: null } });
     printer.close();
-    expect(out.join('')).toBe(`> go  (queued)\n> go\n${'a'.repeat(MAX_ITEM_TEXT - 3)}bbb\nbbb\n[stop] end_turn\n`);
+    expect(out.join('')).toBe(`> go\n${'a'.repeat(MAX_ITEM_TEXT - 3)}bbb\nbbb\n[stop] end_turn\n`);
     store.close();
   });
 });

@@ -90,6 +90,23 @@ describe('Projector', () => {
     expect(byKind('user_message').map((u) => (u.kind === 'user_message' ? u.status : ''))).toEqual(['sent', 'dropped']);
   });
 
+  it('puts a queued prompt into the transcript when its turn starts (after the running turn) or when it is dropped, marked so', () => {
+    const h = harness();
+    const queued = (promptId: string, text: string): JournalEvent => ({ kind: 'prompt_queued', data: { promptId, text, blocks: [{ type: 'text', text }], queuedAt: '' } });
+    h.apply(queued('p1', 'one'), { kind: 'prompt_sent', data: { promptId: 'p1', text: 'one', blocks: [{ type: 'text', text: 'one' }] } });
+    h.apply(h.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'working' } }));
+    h.apply(queued('p2', 'two'), queued('p3', 'three'), queued('p4', 'four'));
+    expect(h.items().filter((i) => i.kind === 'user_message')).toHaveLength(1);
+    h.apply(h.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' Done.' } }));
+    h.apply({ kind: 'turn_end', data: { stopReason: 'end_turn', error: null } });
+    h.apply({ kind: 'prompt_dropped', data: { promptId: 'p3', reason: 'removed from the queue', text: 'three', blocks: [] } });
+    h.apply({ kind: 'prompt_sent', data: { promptId: 'p2', text: 'two', blocks: [{ type: 'text', text: 'two' }] } });
+    h.apply({ kind: 'turn_end', data: { stopReason: 'end_turn', error: null } });
+    h.apply({ kind: 'prompt_dropped', data: { promptId: 'p4', reason: 'the agent exited', text: 'four', blocks: [] } });
+    const seen = h.items().map((i) => (i.kind === 'user_message' ? `user:${i.text}:${i.status}:${i.turn}` : i.kind === 'agent_message' ? `agent:${i.text}` : i.kind));
+    expect(seen).toEqual(['user:one:sent:1', 'agent:working Done.', 'stop', 'user:three:dropped:null', 'user:two:sent:2', 'stop', 'user:four:dropped:null']);
+  });
+
   it('starts a new agent message after a permission answer, a file request or a terminal (text never runs together)', () => {
     const h = harness();
     const say = (text: string) => h.apply(h.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));

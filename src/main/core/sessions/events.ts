@@ -38,8 +38,17 @@ export interface PermissionRoute {
 export type JournalEvent =
   | { kind: 'update'; data: { update: acp.SessionUpdate; replay?: boolean } }
   | { kind: 'prompt_queued'; data: { promptId: string; text: string; blocks: unknown[]; queuedAt: string } }
-  | { kind: 'prompt_sent'; data: { promptId: string } }
-  | { kind: 'prompt_dropped'; data: { promptId: string; reason: string } }
+  /**
+   * `text`/`blocks`: the prompt as queued; its user message enters the transcript here, where its
+   * turn starts (logs written before they were recorded put it in at `prompt_queued`).
+   */
+  | { kind: 'prompt_sent'; data: { promptId: string; text?: string; blocks?: unknown[] } }
+  /**
+   * `text`/`blocks`: the prompt as queued; a queued prompt that is dropped (removed from the queue,
+   * agent exit, close, stop) enters the transcript here, marked dropped, so its text stays readable
+   * and whoever waits for it (a CLI routed to this host) sees it end.
+   */
+  | { kind: 'prompt_dropped'; data: { promptId: string; reason: string; text?: string; blocks?: unknown[] } }
   | { kind: 'turn_end'; data: { stopReason: StopReason; error: string | null } }
   | { kind: 'cancel_requested'; data: { clearQueue: boolean } }
   | { kind: 'permission_requested'; data: { requestId: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; route?: PermissionRoute | null } }

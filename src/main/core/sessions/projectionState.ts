@@ -80,6 +80,11 @@ export class ProjectionState {
   titleIsAgents: boolean | null = null;
   /** The newest title the agent reported to this projector (applied or not); null before any. */
   agentTitleSeen: string | null = null;
+  /**
+   * Prompts queued (`prompt_queued`) and not yet sent or dropped, by prompt id: their user message
+   * enters the transcript when their turn starts. Kept for logs whose `prompt_sent` carries no text.
+   */
+  readonly queuedPrompts = new Map<string, { text: string; blocks: unknown[] }>();
   /** True when a header field (state, title, modes, usage…) changed since the last take. */
   headerChanged = false;
 

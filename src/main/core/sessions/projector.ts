@@ -23,35 +23,32 @@ export class Projector extends ProjectionState {
       case 'update':
         applyUpdate(this, ev.data.update, Boolean(ev.data.replay), at);
         return;
-      case 'prompt_queued': {
-        this.open = null;
-        this.put({
-          id: this.nextId(),
-          kind: 'user_message',
-          turn: null,
-          createdAt: at,
-          updatedAt: at,
-          text: ev.data.text,
-          blocks: ev.data.blocks.filter((b) => (b as { type?: string })?.type !== 'text').map(summarizeContent),
-          promptId: ev.data.promptId,
-          status: 'queued',
-        });
+      case 'prompt_queued':
+        // a queued prompt lives in the session's queue (the queue strip), not in the transcript:
+        // its user message is put in by `prompt_sent` (or `prompt_dropped`), after the turn that ran before it
+        this.queuedPrompts.set(ev.data.promptId, { text: ev.data.text, blocks: Array.isArray(ev.data.blocks) ? ev.data.blocks : [] });
         this.headerChanged = true;
         return;
-      }
       case 'prompt_sent': {
         r.turnCount += 1;
         r.stopReason = null;
         this.open = null;
         this.plan = null;
-        const item = this.byRef(ev.data.promptId);
+        const queued = this.takeQueued(ev.data.promptId, ev.data);
+        const item = queued ? null : this.byRef(ev.data.promptId);
         if (item?.kind === 'user_message') this.put({ ...item, status: 'sent', turn: r.turnCount, updatedAt: at });
+        else if (queued) this.putUser(ev.data.promptId, queued.text, queued.blocks, 'sent', r.turnCount, at);
         this.headerChanged = true;
         return;
       }
       case 'prompt_dropped': {
+        const queued = this.takeQueued(ev.data.promptId, ev.data);
         const item = this.byRef(ev.data.promptId);
         if (item?.kind === 'user_message' && item.status === 'queued') this.put({ ...item, status: 'dropped', updatedAt: at });
+        else if (!item && queued) {
+          this.open = null;
+          this.putUser(ev.data.promptId, queued.text, queued.blocks, 'dropped', null, at);
+        }
         this.headerChanged = true;
         return;
       }
@@ -198,6 +195,8 @@ export class Projector extends ProjectionState {
           if (item?.kind === 'user_message' && item.status === 'queued') this.put({ ...item, status: 'dropped', updatedAt: at });
           if (item?.kind === 'permission' && item.state === 'pending') this.put({ ...item, state: 'cancelled', answeredBy: 'shutdown', updatedAt: at });
         }
+        for (const [promptId, q] of this.queuedPrompts) this.putUser(promptId, q.text, q.blocks, 'dropped', null, at);
+        this.queuedPrompts.clear();
         this.notice(at, 'warning', 'interrupted', ev.data.reason, null, null);
         this.headerChanged = true;
         return;
@@ -215,6 +214,32 @@ export class Projector extends ProjectionState {
         this.open = null;
         return;
     }
+  }
+
+  /**
+   * Forgets queued prompt `promptId` and returns its text and blocks: those the event carries, else
+   * those its `prompt_queued` had (logs written before `prompt_sent` carried them); null when neither knows.
+   */
+  private takeQueued(promptId: string, data: { text?: unknown; blocks?: unknown }): { text: string; blocks: unknown[] } | null {
+    const known = this.queuedPrompts.get(promptId) ?? null;
+    this.queuedPrompts.delete(promptId);
+    if (typeof data.text === 'string') return { text: data.text, blocks: Array.isArray(data.blocks) ? data.blocks : [] };
+    return known;
+  }
+
+  /** Adds the user message of prompt `promptId` (text blocks are shown by `text`, others summarized). */
+  private putUser(promptId: string, text: string, blocks: unknown[] | undefined, status: 'sent' | 'dropped', turn: number | null, at: string): void {
+    this.put({
+      id: this.nextId(),
+      kind: 'user_message',
+      turn,
+      createdAt: at,
+      updatedAt: at,
+      text,
+      blocks: (Array.isArray(blocks) ? blocks : []).filter((b) => (b as { type?: string })?.type !== 'text').map(summarizeContent),
+      promptId,
+      status,
+    });
   }
 
   /**

@@ -105,16 +105,19 @@ export class PromptQueue {
   dequeue(promptId: string): boolean {
     const i = this.queue.findIndex((q) => q.promptId === promptId);
     if (i < 0) return false;
-    this.queue.splice(i, 1);
-    this.host.append({ kind: 'prompt_dropped', data: { promptId, reason: 'removed from the queue' } });
+    const [q] = this.queue.splice(i, 1);
+    this.host.append({ kind: 'prompt_dropped', data: { promptId, reason: 'removed from the queue', text: q.text, blocks: q.blocks } });
     this.settleTurn(promptId, 'dropped');
     return true;
   }
 
-  /** Drops every waiting prompt (journaled with `reason`); their waiters resolve `dropped`. */
+  /**
+   * Drops every waiting prompt (journaled with `reason` and the prompt's text, so the transcript
+   * keeps what was not sent); their waiters resolve `dropped`.
+   */
   dropAll(reason: string): void {
     for (const q of this.queue.splice(0)) {
-      this.host.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason } });
+      this.host.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason, text: q.text, blocks: q.blocks } });
       this.settleTurn(q.promptId, 'dropped');
     }
   }
@@ -153,13 +156,14 @@ export class PromptQueue {
     const conn = host.conn();
     const sessionId = host.agentSessionId();
     if (!conn || !sessionId) {
-      host.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason: 'the agent is not running' } });
+      host.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason: 'the agent is not running', text: q.text, blocks: q.blocks } });
       this.settleTurn(q.promptId, 'dropped');
       return;
     }
     host.clearIdleTimer();
     this.current = q;
-    host.append({ kind: 'prompt_sent', data: { promptId: q.promptId } });
+    // the prompt enters the transcript only now: queued while another turn ran, it must follow that turn's reply
+    host.append({ kind: 'prompt_sent', data: { promptId: q.promptId, text: q.text, blocks: q.blocks } });
     host.setState('busy');
     let stop: StopReason;
     let error: string | null = null;

@@ -138,6 +138,28 @@ export function recoverInterrupted(store: Store, bus: EventBus, skip: (id: strin
   return done;
 }
 
+/** Prompts of a session's log that were queued and then neither sent nor dropped, oldest first. */
+function unsentPrompts(store: Store, sessionId: string): Array<{ promptId: string; text: string; blocks: unknown[] }> {
+  const rows = store.db
+    .prepare(
+      `SELECT q.data FROM session_events q WHERE q.session_id = ? AND q.kind = 'prompt_queued'
+         AND NOT EXISTS (SELECT 1 FROM session_events e WHERE e.session_id = q.session_id AND e.seq > q.seq
+           AND e.kind IN ('prompt_sent', 'prompt_dropped') AND json_extract(e.data, '$.promptId') = json_extract(q.data, '$.promptId'))
+       ORDER BY q.seq`,
+    )
+    .all(sessionId) as Array<{ data: string }>;
+  const out: Array<{ promptId: string; text: string; blocks: unknown[] }> = [];
+  for (const row of rows) {
+    try {
+      const d = JSON.parse(row.data) as { promptId?: unknown; text?: unknown; blocks?: unknown };
+      if (typeof d.promptId === 'string' && typeof d.text === 'string') out.push({ promptId: d.promptId, text: d.text, blocks: Array.isArray(d.blocks) ? d.blocks : [] });
+    } catch {
+      // a row that is not JSON was never a queued prompt this code wrote; nothing to recover from it
+    }
+  }
+  return out;
+}
+
 /**
  * Marks one session `interrupted` (notice + state, one transaction) when it is active and its host
  * is dead or missing; the check and the write share one immediate transaction, so a host that
@@ -152,6 +174,10 @@ export function recoverOne(store: Store, bus: EventBus, sessionId: string): bool
     const record = fromRow(row);
     journal = new Journal(store, bus, record, { batchMs: 0, summarize: (r) => storedSummary(r) });
     const during = record.state === 'starting' ? 'start-up' : 'a turn';
+    // prompts still queued were never sent: their text enters the transcript marked dropped, not lost
+    for (const q of unsentPrompts(store, sessionId)) {
+      journal.append({ kind: 'prompt_dropped', data: { promptId: q.promptId, reason: 'Atrium stopped before it was sent', text: q.text, blocks: q.blocks } });
+    }
     journal.append({ kind: 'interrupted', data: { reason: `Atrium stopped unexpectedly during ${during}; resume to continue.` } });
     journal.append({ kind: 'state', data: { state: 'interrupted' } });
     store.db.prepare('UPDATE sessions SET owner_json = NULL WHERE id = ?').run(sessionId);

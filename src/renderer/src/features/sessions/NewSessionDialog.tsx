@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ChevronRight, Play } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import type { SessionMode } from '../../../../shared/contract';
@@ -91,6 +91,23 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
     }
   };
 
+  // overlay scrollbars (macOS) show nothing until you scroll: say so when fields are below the edge
+  const body = useRef<HTMLDivElement>(null);
+  const [moreBelow, setMoreBelow] = useState(false);
+  const measure = () => {
+    const el = body.current;
+    if (el) setMoreBelow(el.scrollTop + el.clientHeight < el.scrollHeight - 2);
+  };
+  useLayoutEffect(() => {
+    const el = body.current;
+    if (!el) return;
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    for (const child of Array.from(el.children)) observer.observe(child);
+    return () => observer.disconnect();
+  });
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
@@ -100,8 +117,8 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
 
   const noneInstalled = agents !== null && installed.length === 0;
   return (
-    <div className="sess-new-form" onKeyDown={onKeyDown}>
-      <div className="sess-new-body">
+    <div className="sess-new-form" onKeyDown={onKeyDown} data-more-below={moreBelow || undefined}>
+      <div className="sess-new-body" ref={body} onScroll={measure}>
         <p id="new-session-desc" className="dialog-text" aria-live="polite">
           <WhereItRuns workspace={usable.find((w) => w.id === workspaceId) ?? null} worktree={worktree && git?.kind !== 'none'} />
         </p>
@@ -166,6 +183,11 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
       </div>
       <div className="dialog-actions sess-new-footer">
         {error && <p className="field-error sess-new-error" role="alert">{error}</p>}
+        {moreBelow && !error && (
+          <button type="button" className="link-button sess-new-more" onClick={() => body.current?.scrollBy({ top: body.current.clientHeight * 0.8, behavior: 'smooth' })}>
+            More below ↓
+          </button>
+        )}
         <Dialog.Close asChild>
           <button className="button" type="button">
             Cancel
