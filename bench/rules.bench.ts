@@ -1,5 +1,5 @@
 /**
- * Benchmark: the project rule catalog (issue 4 §7) on (a) the largest corpus workspace
+ * Benchmark: the project rule catalog on (a) the largest corpus workspace
  * (`cline__cline`, materialized as a real git repository) and (b) the generated 100,000-file
  * monorepo with 500 rule files (`../shared/bench/gen-monorepo.py`, generated once per run into a
  * temp dir). For each: the `git ls-files` floor (`../shared/bench/floor.sh`, tracked only and with

@@ -4,7 +4,8 @@
  * that runs the benchmark and prints its result as one JSON line; files without a default export run
  * on import. A bench that exports `needsShared` (files of the shared folder, see bench/shared.ts) is
  * skipped with one line saying what is missing when one of them is absent, and the others still run.
- * A failing bench sets exit code 1 and the rest still run.
+ * A failing bench sets exit code 1 and the rest still run. Arguments starting with `--` are not
+ * filters: benches read them from `process.argv` (`npm run bench -- process --quick`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { missingShared, skippedLine } from './shared';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const filters = process.argv.slice(2);
+// words select bench files; options (`--quick`, `--sizes=…`) are for the benches themselves
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))

@@ -1,5 +1,5 @@
 /**
- * Benchmark: the ACP session runtime (issue 7).
+ * Benchmark: the ACP session runtime.
  *
  * 1. Updates persisted and broadcast per second: (a) end to end, a scripted ACP agent process
  *    streaming 100,000 `agent_message_chunk` updates over stdio into the engine (SDK parsing on both
@@ -14,7 +14,7 @@
  *    checkpoints off) and bytes pushed (`sessionEvent` frames as the WebSocket sends them), each
  *    per streamed text byte. Aim <= 3.
  *
- * Aims (issue 7): >= 20,000 updates/s persisted; open < 50 ms at 10^6 events. Prints a table on
+ * Aims: >= 20,000 updates/s persisted; open < 50 ms at 10^6 events. Prints a table on
  * stderr and one JSON line on stdout; asserts nothing. Run alone: `node --import tsx bench/sessions.bench.ts`
  * (`--long-message`: only measurement 4).
  */

@@ -2,8 +2,9 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { AtriumError, toWireError } from '../../shared/errors';
 import { resolveDataDir } from '../core/dataDir';
-import { createDispatcher, type Dispatcher } from '../core/dispatcher';
-import { createEngine, type Engine } from '../core/engine';
+import type { Dispatcher } from '../core/dispatcher';
+import type { Engine } from '../core/engine';
+import type { EngineCore } from '../core/engineCore';
 import { APP_VERSION } from '../core/version';
 
 /** Where the data directory is when `--data-dir` is absent, in `resolveDataDir`'s order (the CLI has no Electron `userData`). */
@@ -41,13 +42,55 @@ export interface CliContext {
   print(data: unknown, human: () => string): void;
 }
 
+/** What a command that needs only the engine's core receives (see {@link runWithCore}). */
+export interface CliCoreContext {
+  core: EngineCore;
+  json: boolean;
+  /** Prints `data` as one JSON line with --json, else the human text. */
+  print(data: unknown, human: () => string): void;
+}
+
 /**
  * Opens the engine for one CLI command, runs `fn`, closes the engine. Errors become a message on
  * stderr and exit code 1; the JSON form `{"error":{code,message}}` is printed on stdout with --json.
+ * The engine's code is loaded here, on first use, so commands that never open it start fast.
  */
 export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) => Promise<void> | void): Promise<void> {
+  return runOpened(
+    opts,
+    async (dataDir) => {
+      const [{ createEngine }, { createDispatcher }] = await Promise.all([import('../core/engine'), import('../core/dispatcher')]);
+      const engine = createEngine({ dataDir });
+      return { closable: engine, context: { engine, dispatcher: createDispatcher(engine, cliHostHandlers(dataDir)) } };
+    },
+    fn,
+  );
+}
+
+/**
+ * {@link runWithEngine} for commands that need only the store, the workspace list and folder trust
+ * (`openEngineCore`): no session, hook, agent or watcher code is loaded. Same errors, exit codes and
+ * Ctrl+C handling.
+ */
+export async function runWithCore(opts: GlobalOptions, fn: (ctx: CliCoreContext) => Promise<void> | void): Promise<void> {
+  return runOpened(
+    opts,
+    async (dataDir) => {
+      const { openEngineCore } = await import('../core/engineCore');
+      const core = openEngineCore({ dataDir });
+      return { closable: core, context: { core } };
+    },
+    fn,
+  );
+}
+
+async function runOpened<C>(
+  opts: GlobalOptions,
+  open: (dataDir: string) => Promise<{ closable: { close(): Promise<void> }; context: C }>,
+  fn: (ctx: C & { json: boolean; print(data: unknown, human: () => string): void }) => Promise<void> | void,
+): Promise<void> {
   const json = Boolean(opts.json);
-  let engine: Engine | null = null;
+  let engine: { close(): Promise<void> } | null = null;
   // Ctrl+C for the whole command: a command with its own handling (a running turn) acts on it; in
   // the moments between (printing the result, closing the engine, after it) the exit code is 130
   // instead of a default kill mid-write; a command without its own handling stops at once, as before.
@@ -59,11 +102,10 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
   process.on('SIGINT', onSigint);
   try {
     const dataDir = resolveDataDir({ flag: opts.dataDir });
-    engine = createEngine({ dataDir });
-    const dispatcher = createDispatcher(engine, cliHostHandlers(dataDir));
+    const opened = await open(dataDir);
+    engine = opened.closable;
     await fn({
-      engine,
-      dispatcher,
+      ...opened.context,
       json,
       print(data, human) {
         process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human()}\n`);
@@ -82,7 +124,7 @@ export async function runWithEngine(opts: GlobalOptions, fn: (ctx: CliContext) =
  * Closes the engine (stopping agents can take a moment). Ctrl+C meanwhile makes the exit code 130;
  * a second one exits at once. A failing close is reported in one line, never as a stack trace.
  */
-async function closeEngine(engine: Engine | null): Promise<void> {
+async function closeEngine(engine: { close(): Promise<void> } | null): Promise<void> {
   if (!engine) return;
   let interrupts = 0;
   const onSigint = () => {

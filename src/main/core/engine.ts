@@ -1,6 +1,5 @@
-import os from 'node:os';
-import path from 'node:path';
-import { EventBus } from './events/bus';
+import { openEngineCore } from './engineCore';
+import type { EventBus } from './events/bus';
 import { ExtensionsService } from './api/extensionsService';
 import { projectPluginStates } from './extensions/plugins/states';
 import { HookService } from './hooks/service';
@@ -9,13 +8,12 @@ import { RulesService } from './api/rulesService';
 import { SessionService, type SessionServiceOptions } from './sessions/service';
 import type { HandoverOptions } from './sessions/workspacePolicy/handover';
 import { WorkspacePolicy } from './sessions/workspacePolicy/policy';
-import { openStore } from './migrations';
 import type { Store } from './store/database';
 import { watchExternalWrites } from './store/externalWrites';
 import type { TrustGate } from './trust/gate';
-import { TrustService } from './trust/service';
+import type { TrustService } from './trust/service';
 import { APP_VERSION } from './version';
-import { WorkspaceService } from './workspaces/service';
+import type { WorkspaceService } from './workspaces/service';
 
 /** Options for {@link createEngine}. */
 export interface EngineOptions {
@@ -102,16 +100,8 @@ export interface Engine {
  * @throws AtriumError DB_TOO_NEW | DB_OPEN_FAILED (see `openStore`)
  */
 export function createEngine(options: EngineOptions): Engine {
-  const store = openStore(options.dataDir);
-  const bus = new EventBus();
-  const homeDir = options.homeDir ?? os.homedir();
-  const envCodexHome = options.homeDir === undefined ? process.env.CODEX_HOME : undefined;
-  const codexHome = options.codexHome ?? (envCodexHome ? path.resolve(envCodexHome) : path.join(homeDir, '.codex'));
-  // trust changes re-emit the workspace list, which carries each workspace's trust state
-  let workspaces: WorkspaceService | null = null;
-  const trust = new TrustService({ store, bus, homeDir, onChanged: () => workspaces?.notifyTrustChanged() });
-  workspaces = new WorkspaceService(store, bus, (trustRoot, folder) => trust.workspaceTrust(trustRoot, folder));
-  const trustGate = options.trustGate ?? trust;
+  const core = openEngineCore(options);
+  const { store, bus, homeDir, codexHome, workspaces, trust, trustGate } = core;
   const extensionsDigests = new WeakMap<object, string>();
   const resources = new WorkspaceResourcesCache({
     homeDir,
@@ -178,7 +168,7 @@ export function createEngine(options: EngineOptions): Engine {
       await policy.close();
       await hooks.close();
       await resources.close();
-      store.close();
+      await core.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOOK_EVENTS } from '../hookEvents';
 import { defineEvents, defineRequests } from './define';
 import { HookUncovered, TrustWarning } from './trust';
 
@@ -30,17 +31,7 @@ export const HookFormat = z.enum(['claude', 'codex', 'gemini', 'blade', 'plugin'
 export type HookFormat = z.infer<typeof HookFormat>;
 
 /** Events Atrium fires today (`hooks.run`); other events are listed and approvable but never fire yet. */
-export const HookEvent = z.enum([
-  'SessionStart',
-  'SessionEnd',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PermissionRequest',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'Stop',
-  'Notification',
-]);
+export const HookEvent = z.enum(HOOK_EVENTS);
 export type HookEvent = z.infer<typeof HookEvent>;
 
 /** The file that defines a hook or server. */

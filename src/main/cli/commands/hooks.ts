@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { HookEvent } from '../../../shared/contract';
+import type { HookEvent } from '../../../shared/contract';
+import { HOOK_EVENTS } from '../../../shared/hookEvents';
 import { target } from '../workspaceRef';
 import { CliError, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 import { approveFromCli, explainUnknownIds } from './hooksApprove';
@@ -56,13 +57,12 @@ export function registerHooksCommands(program: Command): void {
   );
 
   withGlobalOptions(hooks.command('run <dir>').description('run the approved hooks of an event for an input (what a session would do)'))
-    .requiredOption('--event <event>', `one of ${HookEvent.options.join(', ')}`)
+    .requiredOption('--event <event>', `one of ${HOOK_EVENTS.join(', ')}`)
     .option('--input <json>', 'the hook input as a JSON object (e.g. {"tool_name":"Bash","tool_input":{"command":"ls"}})', '{}')
     .option('--session <id>', 'session id passed as ATRIUM_SESSION_ID')
     .action((dir: string, opts: GlobalOptions & { event: string; input: string; session?: string }) =>
       runWithEngine(opts, async ({ engine, dispatcher, print }) => {
-        const event = HookEvent.safeParse(opts.event);
-        if (!event.success) throw new CliError(`--event must be one of ${HookEvent.options.join(', ')}, not "${opts.event}".`, 2);
+        if (!(HOOK_EVENTS as readonly string[]).includes(opts.event)) throw new CliError(`--event must be one of ${HOOK_EVENTS.join(', ')}, not "${opts.event}".`, 2);
         let input: unknown;
         try {
           input = JSON.parse(opts.input);
@@ -70,7 +70,7 @@ export function registerHooksCommands(program: Command): void {
           throw new CliError(`--input is not JSON: ${(error as Error).message}`, 2);
         }
         if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CliError('--input must be a JSON object.', 2);
-        const outcome = await dispatcher.call('hooks.run', { ...target(engine, dir, { mustExist: true }), event: event.data, input: input as Record<string, unknown>, sessionId: opts.session });
+        const outcome = await dispatcher.call('hooks.run', { ...target(engine, dir, { mustExist: true }), event: opts.event as HookEvent, input: input as Record<string, unknown>, sessionId: opts.session });
         print(outcome, () => describeOutcome(outcome));
       }),
     );
@@ -79,7 +79,8 @@ export function registerHooksCommands(program: Command): void {
     runWithEngine(opts, async (ctx) => {
       const { engine, dispatcher, print } = ctx;
       const diff = await explainUnknownIds(ctx, dir, [id], 'diff', () => dispatcher.call('hooks.diff', { ...target(engine, dir, { mustExist: true }), id }));
-      print(diff, () => describeDiff(diff));
+      const { createTwoFilesPatch } = await import('diff');
+      print(diff, () => describeDiff(diff, createTwoFilesPatch));
     }),
   );
 

@@ -1,4 +1,4 @@
-import { createTwoFilesPatch } from 'diff';
+import type { createTwoFilesPatch } from 'diff';
 import type { Hook, HookApproval, HookAuditEntry, HookListing, HookRunOutcome, HookRunRecord, HookUncovered, HookVersion, McpServer, SessionHookRun } from '../../../shared/contract';
 import { tildify } from '../../core/workspaces/paths';
 import { shellArg } from '../shellArg';
@@ -182,7 +182,8 @@ const MAX_DIFF_CHARS = 64 * 1024;
  * nothing). A script whose text Atrium has no copy of (not snapshotted, binary, unreadable) is
  * named with both hashes instead.
  */
-export function describeDiff(d: { approved: HookVersion | null; current: HookVersion; approval: HookApproval | null }): string {
+/** `patch` is the `diff` package's `createTwoFilesPatch` (passed in: the package loads only for `hooks diff`). */
+export function describeDiff(d: { approved: HookVersion | null; current: HookVersion; approval: HookApproval | null }, patch: typeof createTwoFilesPatch): string {
   const lines: string[] = [];
   if (!d.approved) {
     lines.push('Never approved.', `Current: ${d.current.digest}`, d.current.definition);
@@ -195,7 +196,7 @@ export function describeDiff(d: { approved: HookVersion | null; current: HookVer
     return lines.join('\n');
   }
   // the definition names each script's sha256, so a changed script shows there too, then as its own diff
-  lines.push('', d.approved.definition === d.current.definition ? 'Definition: unchanged.' : unified('definition', d.approved.definition, d.current.definition));
+  lines.push('', d.approved.definition === d.current.definition ? 'Definition: unchanged.' : unified(patch, 'definition', d.approved.definition, d.current.definition));
   const before = new Map(d.approved.scripts.map((sc) => [sc.path, sc]));
   const after = new Map(d.current.scripts.map((sc) => [sc.path, sc]));
   for (const file of [...new Set([...before.keys(), ...after.keys()])]) {
@@ -209,13 +210,13 @@ export function describeDiff(d: { approved: HookVersion | null; current: HookVer
       lines.push(`Script ${file}: changed, sha256 ${a ? a.sha256 : '(none)'} → ${b ? b.sha256 : '(none)'} (${a?.content === null ? 'the approved text was not kept' : 'the current text cannot be shown'}).`);
       continue;
     }
-    lines.push('', unified(file, a ? a.content : null, b ? b.content : null));
+    lines.push('', unified(patch, file, a ? a.content : null, b ? b.content : null));
   }
   return lines.join('\n');
 }
 
-function unified(name: string, before: string | null, after: string | null): string {
-  const patch = createTwoFilesPatch(
+function unified(createPatch: typeof createTwoFilesPatch, name: string, before: string | null, after: string | null): string {
+  const patch = createPatch(
     before === null ? '/dev/null' : `a/${name}`,
     after === null ? '/dev/null' : `b/${name}`,
     withNewline(before ?? ''),

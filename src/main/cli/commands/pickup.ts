@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { TranscriptItem } from '../../../shared/contract';
 import { resolveDataDir } from '../../core/dataDir';
 import { CliError, reportError, withGlobalOptions, type GlobalOptions } from '../context';
-import { readServerInfo, RemoteAtrium } from '../remote';
+import type { RemoteAtrium } from '../remote';
 import { describeSession } from './session';
 import { answerParams, SessionPrinter, type PermissionPolicy } from './sessionOutput';
 
@@ -60,6 +60,8 @@ async function pickup(code: string, opts: PickupOptions): Promise<void> {
     // $ATRIUM_TOKEN belongs with --url; without it the data directory names both server and token
     let token = opts.tokenStdin ? ((await input.next())?.trim() ?? '') : origin ? (process.env[TOKEN_ENV] ?? '').trim() : '';
     if (opts.tokenStdin && !token) throw new CliError('--token-stdin: stdin ended before a token line.', 2);
+    // the WebSocket client loads only when a pickup runs
+    const { readServerInfo, RemoteAtrium } = await import('../remote');
     if (!token) {
       // the data directory's token belongs to the origin written beside it, never to another --url
       const info = readServerInfo(resolveDataDir({ flag: opts.dataDir }));

@@ -2,8 +2,7 @@ import { shellArg } from '../shellArg';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandPreview, ExtensionKind, ExtensionsListResult } from '../../../shared/contract/extensions';
-import { ExtensionsService } from '../../core/api/extensionsService';
-import { WorkspaceResourcesCache } from '../../core/resources/cache';
+import type { ExtensionsService } from '../../core/api/extensionsService';
 import { runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
 
 const KIND_KEYS: Record<ExtensionKind, keyof ExtensionsListResult> = {
@@ -57,6 +56,7 @@ export function registerCommandCommand(program: Command): void {
 
 function withService(opts: GlobalOptions, fn: (service: ExtensionsService, ctx: CliContext) => Promise<void>): Promise<void> {
   return runWithEngine(opts, async (ctx) => {
+    const [{ WorkspaceResourcesCache }, { ExtensionsService }] = await Promise.all([import('../../core/resources/cache'), import('../../core/api/extensionsService')]);
     const cache = new WorkspaceResourcesCache({ homeDir: ctx.engine.homeDir, trustGate: ctx.engine.trustGate, watch: false });
     try {
       await fn(new ExtensionsService(cache, ctx.engine.trustGate, ctx.engine.homeDir), ctx);

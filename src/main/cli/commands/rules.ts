@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { RuleFinding, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../shared/contract/rules';
-import { WorkspaceResourcesCache } from '../../core/resources/cache';
-import { formatBytes } from '../../core/rules/readSource';
-import { RulesService } from '../../core/api/rulesService';
-import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
+import type { RulesService } from '../../core/api/rulesService';
+import { CliError, runWithCore, withGlobalOptions, type CliCoreContext, type GlobalOptions } from '../context';
+
+/** Byte sizes as the Rules tab writes them (`formatBytes` of the rule catalog, loaded with it). */
+type FormatBytes = (bytes: number) => string;
 
 interface ExplainOptions extends GlobalOptions {
   path: string;
@@ -25,9 +26,9 @@ export function registerRulesCommands(program: Command): void {
   const rules = program.command('rules').description('project rule files: what loads where, and why');
 
   withGlobalOptions(rules.command('list <dir>').description('list every rule file with format, kind, scope, status and warnings')).action((dir: string, opts: GlobalOptions) =>
-    withService(opts, async (service, { print }) => {
+    withService(opts, async (service, { print }, formatBytes) => {
       const result = await service.list(path.resolve(dir));
-      print(result, () => describeList(result));
+      print(result, () => describeList(result, formatBytes));
     }),
   );
 
@@ -42,13 +43,13 @@ export function registerRulesCommands(program: Command): void {
       .addOption(new Option('--agent <agent>', "whose view: Atrium's selection or what that agent would load").choices(['atrium', 'codex', 'claude', 'gemini', 'copilot']).default('atrium'))
       .option('--content', 'also print the rendered text'),
   ).action((dir: string, opts: ExplainOptions) =>
-    withService(opts, async (service, { print }) => {
+    withService(opts, async (service, { print }, formatBytes) => {
       const budget = opts.budget === undefined ? undefined : Number(opts.budget);
       if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0)) throw new CliError(`--budget must be a positive whole number of bytes, not "${opts.budget}".`, 2);
       const loaded = opts.loaded ? opts.loaded.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
       const root = path.resolve(dir);
       const result = await service.explain(root, { path: opts.path, from: opts.from, loaded, budget, agent: opts.agent });
-      print(result, () => describeExplanation(result, Boolean(opts.content)));
+      print(result, () => describeExplanation(result, Boolean(opts.content), formatBytes));
     }),
   );
 
@@ -60,19 +61,28 @@ export function registerRulesCommands(program: Command): void {
   );
 }
 
-/** Runs with a one-shot, non-watching resources cache on the engine's trust gate and home dir. */
-function withService(opts: GlobalOptions, fn: (service: RulesService, ctx: CliContext) => Promise<void>): Promise<void> {
-  return runWithEngine(opts, async (ctx) => {
-    const cache = new WorkspaceResourcesCache({ homeDir: ctx.engine.homeDir, trustGate: ctx.engine.trustGate, watch: false });
+/**
+ * Runs with a one-shot, non-watching resources cache holding only the rule catalog, on the engine
+ * core's trust gate and home dir (no session, hook or extension code is loaded).
+ */
+function withService(opts: GlobalOptions, fn: (service: RulesService, ctx: CliCoreContext, formatBytes: FormatBytes) => Promise<void>): Promise<void> {
+  return runWithCore(opts, async (ctx) => {
+    const [{ WorkspaceResourcesCache }, { rulesMember }, { RulesService }, readSource] = await Promise.all([
+      import('../../core/resources/cache'),
+      import('../../core/resources/members'),
+      import('../../core/api/rulesService'),
+      import('../../core/rules/readSource'),
+    ]);
+    const cache = new WorkspaceResourcesCache({ homeDir: ctx.core.homeDir, trustGate: ctx.core.trustGate, watch: false, members: [rulesMember] });
     try {
-      await fn(new RulesService(cache, { codexHome: ctx.engine.codexHome }), ctx);
+      await fn(new RulesService(cache, { codexHome: ctx.core.codexHome }), ctx, readSource.formatBytes);
     } finally {
       await cache.close();
     }
   });
 }
 
-function describeList(r: RulesListResult): string {
+function describeList(r: RulesListResult, formatBytes: FormatBytes): string {
   const lines = [`Rules in ${r.root} (${r.trust}): ${r.files.length} file${r.files.length === 1 ? '' : 's'}, catalog ${r.catalogSha256.slice(0, 12)}`];
   const byId = new Map(r.files.map((f) => [f.id, f]));
   for (const group of r.scopes) {
@@ -91,7 +101,7 @@ function describeList(r: RulesListResult): string {
   return lines.join('\n');
 }
 
-function describeExplanation(r: RulesExplainResult, withContent: boolean): string {
+function describeExplanation(r: RulesExplainResult, withContent: boolean, formatBytes: FormatBytes): string {
   const lines: string[] = [];
   const title = { atrium: 'Atrium', claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', copilot: 'Copilot (VS Code, modelled from its docs)' }[r.agent];
   lines.push(`${title}, session starting in ${r.fromDir || '(root)'}, touching ${r.targetPath ?? '(a path outside the workspace)'}:`);

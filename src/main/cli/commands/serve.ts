@@ -4,12 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { AtriumError } from '../../../shared/errors';
 import { resolveDataDir } from '../../core/dataDir';
-import { createDispatcher } from '../../core/dispatcher';
-import { createEngine } from '../../core/engine';
 import { APP_VERSION } from '../../core/version';
-import { startServer } from '../../server/server';
 import { CliError, reportError, withGlobalOptions, type GlobalOptions } from '../context';
-import { claimServerInfo, liveServerInfo, removeServerInfo, type ServerInfo } from '../remote';
+import type { ServerInfo } from '../remote';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -40,6 +37,13 @@ export function registerServeCommand(program: Command): void {
         }
         const dataDir = resolveDataDir({ flag: opts.dataDir });
         // one server per data directory: it owns the discovery file `atrium session pickup` reads
+        // the engine, the server and the WebSocket code load only when `serve` runs
+        const [{ createEngine }, { createDispatcher }, { startServer }, { claimServerInfo, liveServerInfo, removeServerInfo }] = await Promise.all([
+          import('../../core/engine'),
+          import('../../core/dispatcher'),
+          import('../../server/server'),
+          import('../remote'),
+        ]);
         const running = await liveServerInfo(dataDir);
         if (running) throw alreadyServing(running);
         const engine = createEngine({ dataDir, host: { kind: 'serve' } });

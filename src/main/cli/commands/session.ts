@@ -9,7 +9,7 @@ import { toWireError } from '../../../shared/errors';
 import type { Engine } from '../../core/engine';
 import { splitCommandLine } from '../../core/sessions/commandLine';
 import { CliError, runWithEngine, withGlobalOptions, type CliContext, type GlobalOptions } from '../context';
-import { onHost, promptAtHost } from '../hostRouting';
+import type * as HostRouting from '../hostRouting';
 import { describeSessionHookRuns } from './hooksOutput';
 import { registerPickupCommand } from './pickup';
 import { SessionPrinter, type PermissionPolicy } from './sessionOutput';
@@ -388,3 +388,13 @@ export function workspaceNames(engine: Engine): (workspaceId: string) => string 
 }
 
 
+
+/** `onHost` of hostRouting.ts, loaded (with its WebSocket client) only when a session command runs. */
+async function onHost<T>(...args: Parameters<typeof HostRouting.onHost<T>>): Promise<T> {
+  return (await import('../hostRouting')).onHost<T>(...args);
+}
+
+/** `promptAtHost` of hostRouting.ts, loaded on first use (see {@link onHost}). */
+async function promptAtHost(...args: Parameters<typeof HostRouting.promptAtHost>): ReturnType<typeof HostRouting.promptAtHost> {
+  return (await import('../hostRouting')).promptAtHost(...args);
+}

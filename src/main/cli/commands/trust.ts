@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { TrustImportSource, TrustItemKind, type AgentTrustNote, type TrustImportSuggestion, type TrustReview, type TrustState, type TrustStatus, type TrustWarning } from '../../../shared/contract';
+import type { TrustItemKind, AgentTrustNote, TrustImportSuggestion, TrustReview, TrustState, TrustStatus, TrustWarning } from '../../../shared/contract';
 import type { Engine } from '../../core/engine';
 import { parentSuggestion } from '../../core/trust/policy';
 import { tildify } from '../../core/workspaces/paths';
@@ -96,7 +96,8 @@ export function registerTrustCommands(program: Command): void {
   withGlobalOptions(trust.command('review <dir>').description('list everything trusting the folder would activate (hooks, MCP servers, rules, ...)')).action((dir: string, opts: GlobalOptions) =>
     runWithEngine(opts, async ({ engine, dispatcher, print }) => {
       const { review, agents } = await dispatcher.call('trust.review', target(engine, dir, { mustExist: true }));
-      print({ ...review, agents }, () => [describeReview(review, engine.trust.home), '', ...agentTrustLines(agents)].join('\n'));
+      const { TrustItemKind } = await import('../../../shared/contract');
+      print({ ...review, agents }, () => [describeReview(review, engine.trust.home, TrustItemKind.options), '', ...agentTrustLines(agents)].join('\n'));
     }),
   );
 
@@ -106,6 +107,7 @@ export function registerTrustCommands(program: Command): void {
     .option('--accept <dir...>', 'record only the suggestions for these folders')
     .action((opts: GlobalOptions & { from?: string; yes?: boolean; accept?: string[] }) =>
       runWithEngine(opts, async ({ engine, dispatcher, print }) => {
+        const { TrustImportSource } = await import('../../../shared/contract');
         const from = opts.from === undefined ? undefined : TrustImportSource.safeParse(opts.from);
         if (from && !from.success) throw new CliError(`--from must be claude, codex or gemini, not "${opts.from}".`, 2);
         if (opts.yes && opts.accept) throw new CliError('Give either --yes or --accept, not both.', 2);
@@ -196,9 +198,10 @@ const KIND_NOUN: Record<TrustItemKind, [string, string]> = {
   instruction: ['instruction file', 'instruction files'],
 };
 
-function describeReview(r: TrustReview, home: string): string {
+/** `kinds`: every item kind in the contract's order (`TrustItemKind.options`). */
+function describeReview(r: TrustReview, home: string, kinds: readonly TrustItemKind[]): string {
   const lines = [`Trust review of ${tildify(r.path, home)} (trust root ${tildify(r.trustRoot, home)}): ${r.state}`];
-  const counts = TrustItemKind.options.filter((k) => r.counts[k] > 0).map((k) => `${r.counts[k]} ${KIND_NOUN[k][r.counts[k] === 1 ? 0 : 1]}`);
+  const counts = kinds.filter((k) => r.counts[k] > 0).map((k) => `${r.counts[k]} ${KIND_NOUN[k][r.counts[k] === 1 ? 0 : 1]}`);
   lines.push(counts.length ? `${counts.join(', ')} (${r.executableCount} run code); ${r.fileCount} files looked at in ${r.durationMs} ms` : `Nothing to activate; ${r.fileCount} files looked at.`);
   let section = '';
   for (const item of r.items) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Workspace } from '../../../shared/contract';
 import { findWorkspace } from '../workspaceRef';
-import { runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
+import { runWithCore, runWithEngine, withGlobalOptions, type GlobalOptions } from '../context';
 
 /** `atrium workspace add|list|remove|rename`: the workspace list. */
 export function registerWorkspaceCommands(program: Command): void {
@@ -23,9 +23,10 @@ export function registerWorkspaceCommands(program: Command): void {
       }),
     );
 
+  // Straight from the workspace service (the engine core): the same list `workspaces.list` answers, without loading the request contract.
   withGlobalOptions(ws.command('list').description('list workspaces')).action((opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ dispatcher, print }) => {
-      const { workspaces } = await dispatcher.call('workspaces.list', {});
+    runWithCore(opts, ({ core, print }) => {
+      const workspaces = core.workspaces.list();
       print({ workspaces }, () => (workspaces.length ? workspaces.map(describe).join('\n') : 'No workspaces yet. Add one with: atrium workspace add DIR'));
     }),
   );

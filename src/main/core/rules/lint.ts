@@ -2,10 +2,11 @@ import path from 'node:path';
 import type { RuleCatalog } from './catalog';
 import { RULE_LIMITS } from './limits';
 import { geminiImportWarnings } from './geminiLint';
-import { filesInScope, frontmatterKeyLine, matchesAny } from './patternStats';
+import { filesInScope, frontmatterKeyLine, patternsMatchingNothing } from './patternStats';
 import { claudeImportsExtension, claudeImportTokens } from './agentViews/claudeMemory';
 import { compilePatterns, equivalentGlobs, patternSemanticsOf } from './patterns';
 import { formatBytes } from './readSource';
+import { lowerBound } from './sortedList';
 import type { RuleFile, RuleFinding, RuleSeverity, RuleWarning } from './types';
 import { warning } from './warnings';
 
@@ -69,9 +70,11 @@ function lint(catalog: RuleCatalog): LintResult {
     byPath.set(file.relativePath, [...(byPath.get(file.relativePath) ?? []), w]);
   };
   const unmatched = new Map<string, Set<string>>();
+  const conditional = catalog.files.filter((file) => file.status === 'active' && file.kind === 'conditional');
+  const matchingNothing = patternsMatchingNothing(conditional, catalog.workspaceFiles);
   for (const file of catalog.files) {
     if (file.status === 'active' && file.kind === 'conditional') {
-      const dead = lintPatterns(catalog, file, add);
+      const dead = lintPatterns(catalog, file, add, matchingNothing.get(file));
       if (dead.size > 0) unmatched.set(file.relativePath, dead);
     }
     lintSymlinkAsText(catalog, file, add);
@@ -101,8 +104,8 @@ function lint(catalog: RuleCatalog): LintResult {
 
 type Add = (file: RuleFile, w: RuleWarning) => void;
 
-/** Adds the pattern findings of one file; returns the patterns that match nothing. */
-function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): Set<string> {
+/** Adds the pattern findings of one file; `matchNothing` are its patterns that match no workspace file. Returns those. */
+function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add, matchNothing: ReadonlySet<string> | undefined): Set<string> {
   const dead = new Set<string>();
   const line = frontmatterKeyLine(file, file.conditionKey);
   const where = file.scope ? `${file.scope}/` : 'the repository root';
@@ -110,7 +113,7 @@ function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): Set<strin
   // Whether a pattern matches only at its written place: Claude's gitignore-style `paths` and Copilot's `applyTo` already match at any depth where they have no anchoring `/`.
   const anchored = (p: string) => equivalentGlobs(p, semantics).every((g) => !g.startsWith('**/'));
   for (const pattern of file.compiledPatterns) {
-    if (!matchesAny(pattern, file.scope, catalog.workspaceFiles)) {
+    if (matchNothing?.has(pattern.pattern)) {
       dead.add(pattern.pattern);
       add(
         file,
@@ -118,7 +121,8 @@ function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): Set<strin
       );
       continue;
     }
-    if (pattern.pattern.includes('/') || pattern.pattern.startsWith('!') || !anchored(pattern.pattern)) continue;
+    // In the root scope "direct children" are the whole story: nothing to say (and no need to count).
+    if (file.scope === '' || pattern.pattern.includes('/') || pattern.pattern.startsWith('!') || !anchored(pattern.pattern)) continue;
     const deep = compilePatterns([`**/${pattern.pattern}`], null).compiled[0];
     if (!deep) continue;
     let direct = 0;
@@ -128,7 +132,7 @@ function lintPatterns(catalog: RuleCatalog, file: RuleFile, add: Add): Set<strin
         if (pattern.test(rel)) direct++;
       } else if (deep.test(rel)) deeper++;
     }
-    if (deeper > 0 && file.scope !== '') {
+    if (deeper > 0) {
       add(
         file,
         warning(
@@ -148,7 +152,9 @@ function lintSymlinkAsText(catalog: RuleCatalog, file: RuleFile, add: Add): void
   const body = file.body?.trim();
   if (!body || body.includes('\n') || !/^[\w./-]+\.md$/.test(body) || file.source === 'user') return;
   const target = path.posix.normalize(path.posix.join(path.posix.dirname(file.relativePath), body));
-  if (!catalog.workspaceFiles.includes(target)) return;
+  const files = catalog.workspaceFiles;
+  const at = lowerBound(files, target);
+  if (files[at] !== target) return; // the list is sorted: a binary search, not a scan per file
   add(
     file,
     warning(

@@ -212,12 +212,19 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
       const prefix = nocase ? '' : literalPrefix(expanded);
       const suffix = nocase ? '' : literalSuffix(expanded);
       const bare = prefix.endsWith('/') ? prefix.slice(0, -1) : null;
+      const needle = mm.negate ? '' : literalNeedle(expanded);
+      // a case-sensitive needle that the prefix or suffix check already covers is not searched again
+      const search = nocase || prefix.includes(needle) || suffix.includes(needle) ? '' : needle;
       const test = (p: string): boolean => {
         if (!p.endsWith(suffix)) return false;
         if (!p.startsWith(prefix) && p !== bare) return false;
+        if (search !== '' && !p.includes(search)) return false;
         return re ? re.test(p) : mm.match(p);
       };
-      alternatives.push(Object.freeze({ glob: expanded, prefix, suffix, literal: !nocase && !mm.negate && !GLOB_CHARS.test(expanded), test }));
+      // minimatch reads `a//b` as `a/b`; the case-sensitive pre-check never did, the case-blind one must not start to.
+      const foldedPrefix = nocase ? (literalPrefix(expanded).includes('//') ? '' : asciiFold(literalPrefix(expanded))) : prefix;
+      const foldedSuffix = nocase ? asciiFold(literalSuffix(expanded)) : suffix;
+      alternatives.push(Object.freeze({ glob: expanded, prefix, suffix, literal: !nocase && !mm.negate && !GLOB_CHARS.test(expanded), caseInsensitive: nocase, foldedPrefix, foldedSuffix, needle: nocase ? asciiFold(needle) : needle, test }));
     }
     const test = (p: string): boolean => {
       for (const alt of alternatives) if (alt.test(p)) return true;
@@ -231,12 +238,63 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
 
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
 
+/** True when `text` holds a character minimatch may read as glob syntax (conservatively: `*?[]{}()!+@\\`). */
+export function hasGlobChars(text: string): boolean {
+  return GLOB_CHARS.test(text);
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * `text` in ASCII lower case, or '' when it holds a non-ASCII character. Between two ASCII strings
+ * every case-blind comparison minimatch may use (a RegExp `i` flag with or without `u`,
+ * `toLowerCase` on both sides) agrees with comparing their ASCII-lower-cased forms; with non-ASCII
+ * characters they disagree (the Kelvin sign lower-cases to `k`, final sigma folds to sigma), so
+ * no literal pre-check is derived then.
+ */
+export function asciiFold(text: string): string {
+  return NON_ASCII.test(text) ? '' : text.toLowerCase();
+}
+
+/** True when `text` holds only ASCII characters. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 /** Literal directory prefix before the first glob character (only whole segments). */
-function literalPrefix(pattern: string): string {
+export function literalPrefix(pattern: string): string {
   if (pattern.startsWith('!')) return '';
   const index = pattern.search(GLOB_CHARS);
   if (index < 0) return pattern;
   return pattern.slice(0, pattern.lastIndexOf('/', index) + 1);
+}
+
+/**
+ * The longest literal piece every path matching the (brace-expanded, non-negated) glob contains: a
+ * segment without glob characters (minimatch matches it as one whole path segment), or the part of
+ * a segment before its first or after its last glob character. '' when there is none.
+ */
+function literalNeedle(glob: string): string {
+  let best = '';
+  for (const segment of glob.split('/')) {
+    const first = segment.search(GLOB_CHARS);
+    if (first < 0) {
+      if (segment.length > best.length) best = segment;
+      continue;
+    }
+    let last = first;
+    for (let i = segment.length - 1; i > first; i--) {
+      if (GLOB_CHARS.test(segment[i])) {
+        last = i;
+        break;
+      }
+    }
+    const head = segment.slice(0, first);
+    const tail = segment.slice(last + 1);
+    if (head.length > best.length) best = head;
+    if (tail.length > best.length) best = tail;
+  }
+  return best;
 }
 
 /** Literal tail of the last segment after its last `*` (e.g. `.ts` for `**\/*.ts`). */

@@ -94,6 +94,23 @@ export interface PatternAlternative {
   readonly suffix: string;
   /** True when the glob has no glob characters at all. */
   readonly literal: boolean;
+  /** True when the reading tool compares paths ignoring case (Claude's `paths`, Copilot's `applyTo`). */
+  readonly caseInsensitive: boolean;
+  /**
+   * Case-insensitive alternatives: the literal directory prefix (as {@link prefix} would be) in ASCII
+   * lower case, '' when it holds a non-ASCII character. A path made only of ASCII characters can
+   * match only if its ASCII-lower-cased form starts with it (or equals it without its trailing `/`).
+   * Case-sensitive alternatives: {@link prefix}.
+   */
+  readonly foldedPrefix: string;
+  /** Like {@link foldedPrefix}, for the literal tail ({@link suffix}). */
+  readonly foldedSuffix: string;
+  /**
+   * The longest literal piece of the glob (a segment without glob characters, or the literal start
+   * or end of one) that every matching path contains: as written for case-sensitive alternatives,
+   * in ASCII lower case for case-insensitive ones ('' when there is none, or it is not ASCII).
+   */
+  readonly needle: string;
   /** Tests a scope-relative POSIX path. */
   test(scopeRelativePath: string): boolean;
 }
