@@ -49,7 +49,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   const loginPath = adoptLoginShellPath();
   await app.whenReady();
   await loginPath;
-  denyPermissions(session.defaultSession);
+  denyPermissions(session.defaultSession, (url) => isAppUrl(url, appEntry()));
   serveApp(path.join(outDir, '../renderer'));
   claimDeepLinkScheme(app);
   const flag = argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);

@@ -1,24 +1,29 @@
 import type { App, Session, WebContents } from 'electron';
 
 /**
- * The web permissions the renderer may be granted. Empty: Atrium's page uses no camera,
- * microphone, geolocation, notifications (desktop notifications come from the main process),
- * clipboard API (no `navigator.clipboard` in src/renderer), MIDI, HID, serial, USB, fullscreen or
- * pointer lock. Adding one here needs a use in the renderer that cannot work without it.
+ * The web permissions the app's own page may be granted (never another origin): only
+ * `clipboard-sanitized-write`, which Chromium asks for on `navigator.clipboard.writeText` (the
+ * link dialog's Copy link and the copy buttons; Electron routes it through the permission
+ * handlers, electron/electron#37158). No camera, microphone, geolocation, notifications (desktop
+ * notifications come from the main process), clipboard reading, MIDI, HID, serial, USB, fullscreen
+ * or pointer lock. Adding one here needs a use in the renderer that cannot work without it.
  */
-export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set<string>();
+export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set<string>(['clipboard-sanitized-write']);
 
 /**
- * Makes the session refuse every permission request and check ({@link ALLOWED_PERMISSIONS} is
- * empty), and every device (HID, serial, USB) check: Electron's default grants them all. A refused
- * request is logged once per permission and origin, so a feature that needs one shows up in the
- * log rather than failing silently.
+ * Makes the session refuse every permission request and check except {@link ALLOWED_PERMISSIONS}
+ * asked by a page for which `isAppPage(url)` holds (the app's own origin), and every device (HID,
+ * serial, USB) check: Electron's default grants them all. A refused request is logged once per
+ * permission and origin, so a feature that needs one shows up in the log rather than failing
+ * silently.
  */
-export function denyPermissions(session: Session): void {
+export function denyPermissions(session: Session, isAppPage: (url: string) => boolean = () => false): void {
   const logged = new Set<string>();
+  const allows = (permission: string, url: string) => ALLOWED_PERMISSIONS.has(permission) && isAppPage(url);
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
-    const allowed = ALLOWED_PERMISSIONS.has(permission);
-    const origin = originOf(details?.requestingUrl ?? contents?.getURL?.() ?? '');
+    const url = details?.requestingUrl ?? contents?.getURL?.() ?? '';
+    const allowed = allows(permission, url);
+    const origin = originOf(url);
     const key = `${permission} ${origin}`;
     if (!allowed && !logged.has(key) && logged.size < 200) {
       logged.add(key);
@@ -26,7 +31,7 @@ export function denyPermissions(session: Session): void {
     }
     callback(allowed);
   });
-  session.setPermissionCheckHandler((_contents, permission) => ALLOWED_PERMISSIONS.has(permission));
+  session.setPermissionCheckHandler((contents, permission, requestingOrigin) => allows(permission, requestingOrigin || contents?.getURL?.() || ''));
   session.setDevicePermissionHandler(() => false);
 }
 

@@ -71,6 +71,7 @@ test('the first load takes the token out of the address into this origin’s sto
   const csp = response?.headers()['content-security-policy'] ?? '';
   expect(csp).toContain("script-src 'self'");
   expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("frame-src 'none'");
   expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
   expect(await context.cookies()).toEqual([]);
   expect(await page.evaluate(() => localStorage.getItem('atrium.token'))).toBe(server.token);

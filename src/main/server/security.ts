@@ -80,6 +80,8 @@ export function contentSecurityPolicy(connectSources: readonly string[] = []): s
     "font-src 'self' data:",
     ["connect-src 'self'", ...connectSources].join(' '),
     "object-src 'none'",
+    // the page embeds no frames, and no text an agent writes may add one (default-src would allow same-origin ones)
+    "frame-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
     "form-action 'none'",

@@ -33,7 +33,7 @@ describe('desktop update line', () => {
   it('keeps an error to one collapsed line; the message and what to do are behind it', () => {
     const out = html({ state: 'error', message: 'net::ERR_NAME_NOT_RESOLVED' });
     expect(out).toContain('aria-expanded="false"');
-    expect(out).toContain('Update check failed');
+    expect(out).toContain('Update failed');
     expect(out).not.toContain('ERR_NAME_NOT_RESOLVED');
     expect(out).not.toContain('role="alert"');
   });

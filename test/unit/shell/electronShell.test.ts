@@ -363,11 +363,24 @@ describe('Desktop security (fake electron module)', () => {
     expect(rendererFileFor(root, 'app://atrium/assets/linked.js')).toBeNull();
   });
 
-  it('denies every permission request and check, and every device, from the app\'s own page too', async () => {
+  it('grants the app\'s own page only clipboard writes (Copy link), and no other page even that', async () => {
+    await start();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { request, check } = fake.sessionHandlers;
+    const ask = (url: string) => new Promise<boolean>((resolve) => request!(fake.windows[0].webContents, 'clipboard-sanitized-write', resolve, { requestingUrl: url }));
+    expect(await ask(appFile)).toBe(true);
+    expect(check!(fake.windows[0].webContents, 'clipboard-sanitized-write', 'app://atrium', {})).toBe(true);
+    for (const other of ['https://evil.example/', 'app://atrium.evil/index.html', 'file:///tmp/x.html', 'about:blank']) {
+      expect(await ask(other), other).toBe(false);
+      expect(check!(fake.windows[0].webContents, 'clipboard-sanitized-write', other, {}), other).toBe(false);
+    }
+  });
+
+  it('denies every other permission request and check, and every device, from the app\'s own page too', async () => {
     await start();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { request, check, device } = fake.sessionHandlers;
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'midiSysex', 'pointerLock', 'fullscreen', 'openExternal', 'hid', 'serial', 'usb', 'display-capture']) {
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'midiSysex', 'pointerLock', 'fullscreen', 'openExternal', 'hid', 'serial', 'usb', 'display-capture']) {
       const granted = await new Promise<boolean>((resolve) => request!(fake.windows[0].webContents, permission, resolve, { requestingUrl: appFile }));
       expect(granted, permission).toBe(false);
       expect(check!(fake.windows[0].webContents, permission, 'app://atrium', {}), permission).toBe(false);

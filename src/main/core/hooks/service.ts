@@ -158,7 +158,7 @@ export class HookService {
       const uncovered = found.kind === 'hook' ? found.entry.hook.uncovered : found.entry.server.uncovered;
       if (state === 'invalid') throw new AtriumError('HOOK_INVALID', `${item.id} is invalid and can never run, so it cannot be approved: ${this.firstWarning(found)}`);
       if (item.digest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(item.digest)) {
-        throw new AtriumError('INVALID_PARAMS', `"${item.digest}" is not a hook digest (sha256: and 64 hex digits). Copy the digest shown for ${item.id} in the Hooks tab or by \`atrium hooks list\`, or approve without one to take the current digest.`);
+        throw new AtriumError('INVALID_PARAMS', `"${item.digest}" is not a hook digest (sha256: and 64 hex digits). Copy the full digest shown for ${item.id} in the Hooks tab or by \`atrium hooks list DIR --json\` (the text listing shortens it), or approve without one to take the current digest.`);
       }
       if (item.digest !== undefined && item.digest !== digest) {
         throw new AtriumError('HOOK_DIGEST_MISMATCH', `${item.id} is not what you reviewed: you approved ${item.digest.slice(0, 19)}…, its current digest is ${digest.slice(0, 19)}… (it changed on disk, or the digest was mistyped). Look at it again (Hooks tab, or \`atrium hooks diff\`) before approving.`);

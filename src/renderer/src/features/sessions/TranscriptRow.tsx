@@ -157,8 +157,10 @@ function Stop({ item }: { item: Of<'stop'> }) {
   const quiet = item.stopReason === 'end_turn';
   return (
     <div className={`sess-stop${quiet ? '' : ' sess-stop-loud'}`} data-stop-reason={item.stopReason}>
-      <span>{STOP_LABEL[item.stopReason]}</span>
-      {item.error && <span className="sess-stop-error">: {item.error}</span>}
+      <span>
+        {STOP_LABEL[item.stopReason]}
+        {item.error && <span className="sess-stop-error">: {item.error}</span>}
+      </span>
     </div>
   );
 }

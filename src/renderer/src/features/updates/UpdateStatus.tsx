@@ -6,7 +6,7 @@ import './updates.css';
 
 /**
  * The desktop app's update, in the sidebar footer: nothing while idle or checking; a quiet
- * download line; "Update ready — Restart" once downloaded; a quiet "Update check failed" that
+ * download line; "Update ready — Restart" once downloaded; a quiet "Update failed" that
  * opens to what happened and what to do. Renders nothing in a browser tab (`client.desktop`).
  */
 export function UpdateStatus() {
@@ -74,14 +74,14 @@ export function UpdateNotice({ state, onRestart, restartError = null }: { state:
       return (
         <div className="update-notice update-error">
           <button className="link-button" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen((o) => !o)}>
-            <AlertCircle size={13} aria-hidden /> Update check failed
+            <AlertCircle size={13} aria-hidden /> Update failed
           </button>
           {open && (
             <div id={detailsId} className="update-error-details">
               <p>
                 <code className="selectable">{state.message}</code>
               </p>
-              <p className="muted">Atrium tries again in a few hours. If this keeps happening, check the network or proxy, or download the latest release and install it over this one.</p>
+              <p className="muted">Atrium tries again in a few hours. If this keeps happening, check the network or proxy, or download the latest release from the project’s releases page and install it over this one.</p>
             </div>
           )}
         </div>
