@@ -62,9 +62,11 @@ export function LinkDialog() {
           }}
           onCloseAutoFocus={(e) => {
             const back = useLinkDialog.getState().returnFocus;
-            if (back?.isConnected) {
+            // a view that re-rendered meanwhile replaced the link: go back to its twin (same address and text)
+            const target = back?.isConnected ? back : back ? twinOf(back) : null;
+            if (target) {
               e.preventDefault();
-              back.focus();
+              target.focus();
             }
           }}
         >
@@ -189,4 +191,15 @@ function useInterceptStrayLinks() {
       document.removeEventListener('auxclick', onClick);
     };
   }, []);
+}
+
+/** The element now in the document that stands where `gone` (a link replaced by a re-render) stood: same tag, class, href, title and text. */
+function twinOf(gone: HTMLElement): HTMLElement | null {
+  const href = gone.getAttribute('href');
+  const text = gone.textContent;
+  const title = gone.getAttribute('title');
+  for (const el of document.querySelectorAll<HTMLElement>(`.${gone.classList[0] ?? 'agent-link'}`)) {
+    if (el.tagName === gone.tagName && el.getAttribute('href') === href && el.getAttribute('title') === title && el.textContent === text) return el;
+  }
+  return null;
 }
