@@ -202,7 +202,9 @@ const KIND_NOUN: Record<TrustItemKind, [string, string]> = {
 function describeReview(r: TrustReview, home: string, kinds: readonly TrustItemKind[]): string {
   const lines = [`Trust review of ${tildify(r.path, home)} (trust root ${tildify(r.trustRoot, home)}): ${r.state}`];
   const counts = kinds.filter((k) => r.counts[k] > 0).map((k) => `${r.counts[k]} ${KIND_NOUN[k][r.counts[k] === 1 ? 0 : 1]}`);
-  lines.push(counts.length ? `${counts.join(', ')} (${r.executableCount} run code); ${r.fileCount} files looked at in ${r.durationMs} ms` : `Nothing to activate; ${r.fileCount} files looked at.`);
+  // the executable count spans every kind (hooks, servers, commands...), so it stands apart from the per-kind counts, named as items
+  const runCode = `${r.executableCount} ${r.executableCount === 1 ? 'item runs' : 'items run'} code`;
+  lines.push(counts.length ? `${counts.join(', ')} · ${runCode}; ${r.fileCount} files looked at in ${r.durationMs} ms` : `Nothing to activate; ${r.fileCount} files looked at.`);
   let section = '';
   for (const item of r.items) {
     const heading = item.executable ? 'Runs code:' : 'Other items:';
