@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { HookAuditEntry, HookListing } from '../../src/shared/contract';
 import { repoRoot } from '../support/corpus';
+import { layKitchenSink } from '../support/fixtureTree';
 import { AtriumPage } from './pages/AtriumPage';
 import { HooksPage } from './pages/HooksPage';
 import { TrustPage } from './pages/TrustPage';
@@ -93,6 +94,47 @@ test('allow the host of an http hook that the address policy refuses, then remov
   await section.getByRole('button', { name: 'Remove 127.0.0.1' }).click();
   await expect(section.getByRole('list', { name: 'Allowed hosts' })).toBeHidden();
   await expect(section.getByRole('button', { name: 'Allow 127.0.0.1' })).toBeVisible();
+});
+
+/** The project's kitchen-sink fixture laid down in a temp dir, added and trusted in a served Atrium, on its Hooks tab. */
+async function kitchenSinkHooks(page: Page): Promise<HooksPage> {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-kitchen-'));
+  const home = path.join(base, 'home');
+  fs.mkdirSync(home);
+  const folder = layKitchenSink(base);
+  server = await startAtrium(undefined, { HOME: home });
+  const atrium = new AtriumPage(page);
+  const trust = new TrustPage(page);
+  const hooks = new HooksPage(page);
+  await atrium.open(server.url);
+  await atrium.addWorkspace(folder);
+  await trust.openReview();
+  await trust.trustThisFolder();
+  await hooks.open();
+  return hooks;
+}
+
+test('kitchen-sink: a card lists each part the digest does not cover once, in its red box, not again among the danger highlights', async ({ page }) => {
+  const hooks = await kitchenSinkHooks(page);
+  const sqlite = hooks.mcpCard('sqlite');
+  await expect(hooks.uncovered(sqlite).getByRole('listitem')).toHaveCount(2);
+  await expect(sqlite.getByRole('list', { name: 'Danger highlights' })).toContainText('runs a package fetched at run time');
+  await expect(sqlite.getByRole('list', { name: 'Danger highlights' })).not.toContainText('not covered by the digest');
+  const curlSh = hooks.card('install.example.invalid/setup.sh');
+  await expect(hooks.uncovered(curlSh).getByRole('listitem')).toHaveCount(1);
+  await expect(curlSh.getByRole('list', { name: 'Danger highlights' })).toContainText('downloads code from the network and runs it');
+  await expect(curlSh.getByRole('list', { name: 'Danger highlights' })).not.toContainText('not covered by the digest');
+
+  const shots = process.env.ATRIUM_SHOTS_DIR;
+  if (shots) {
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await expect(page.getByText(/^Trusted \//)).toBeHidden({ timeout: 15_000 });
+    await sqlite.scrollIntoViewIfNeeded();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: path.join(shots, `hooks-card-uncovered-once-${scheme}.png`) });
+    }
+  }
 });
 
 /** The built CLI on the server's data dir and home (SQLite in WAL mode: safe beside the running server). */

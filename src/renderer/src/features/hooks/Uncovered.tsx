@@ -23,12 +23,22 @@ export function UncoveredList({ uncovered }: { uncovered: readonly HookUncovered
   );
 }
 
-/** The danger highlights of a hook or server, each with its mark (nothing when none). */
+/**
+ * The danger highlights worth listing next to {@link UncoveredList}: the engine also reports each
+ * uncovered part as an `uncovered` highlight (the CLI prints it that way), which the red box
+ * already shows, so listing it again would say everything twice.
+ */
+export function visibleDanger(danger: readonly HookDanger[]): HookDanger[] {
+  return danger.filter((d) => d.code !== 'uncovered');
+}
+
+/** The danger highlights of a hook or server, each with its mark (nothing when none); uncovered parts are left to {@link UncoveredList}. */
 export function DangerList({ danger }: { danger: readonly HookDanger[] }) {
-  if (danger.length === 0) return null;
+  const shown = visibleDanger(danger);
+  if (shown.length === 0) return null;
   return (
     <ul className="hook-dangers" aria-label="Danger highlights">
-      {danger.map((d, i) => (
+      {shown.map((d, i) => (
         <li key={`${d.code}:${i}`} data-danger={d.code}>
           <ShieldAlert size={13} aria-hidden /> {d.message}
         </li>
