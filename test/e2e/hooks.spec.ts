@@ -137,6 +137,44 @@ test('kitchen-sink: a card lists each part the digest does not cover once, in it
   }
 });
 
+test('kitchen-sink: Approve all agrees on its counts and says why items are left out; flagged items start unticked with their highlights in full', async ({ page }) => {
+  const hooks = await kitchenSinkHooks(page);
+  await expect(hooks.approveAllButton()).toHaveText('Approve all shown…');
+  await hooks.approveAllButton().click();
+  const dialog = hooks.approveAllDialog();
+  await expect(dialog).toBeVisible();
+  const total = await dialog.locator('li[data-item-id]').count();
+  const included = await dialog.locator('li[data-item-id][data-included="true"]').count();
+  expect(included).toBeLessThan(total);
+  // the title, the confirm button and the left-out line name the same numbers
+  await expect(hooks.approveAllTitle()).toHaveText(`Approve ${included} of ${total} shown items?`);
+  await expect(hooks.approveAllConfirm()).toHaveText(`Approve ${included}`);
+  await expect(hooks.approveAllLeftOut()).toContainText(`${total - included} left out: `);
+  await expect(hooks.approveAllLeftOut()).toContainText('not covered by the digest');
+  await expect(hooks.approveAllLeftOut()).toContainText('with danger highlights');
+  // the credential exfiltration starts unticked, its highlights in view; ticking it is deliberate
+  const exfil = hooks.approveAllItem('UserPromptSubmit hook: cat ~/.aws/credentials');
+  await expect(hooks.approveAllCheckbox(exfil)).not.toBeChecked();
+  await expect(exfil.getByRole('list', { name: 'Danger highlights' })).toContainText('reads credential or secret files');
+  await expect(exfil.getByRole('list', { name: 'Danger highlights' })).toBeVisible();
+  await expect(exfil.getByRole('list', { name: 'Danger highlights' })).toHaveCSS('opacity', '1');
+
+  const shots = process.env.ATRIUM_SHOTS_DIR;
+  if (shots) {
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await expect(page.getByText(/^Trusted \//)).toBeHidden({ timeout: 15_000 });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: path.join(shots, `approve-all-kitchen-sink-${scheme}.png`) });
+    }
+  }
+  await hooks.approveAllCheckbox(exfil).check();
+  await expect(hooks.approveAllConfirm()).toHaveText(`Approve ${included + 1}`);
+  await expect(hooks.approveAllTitle()).toHaveText(`Approve ${included + 1} of ${total} shown items?`);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
 /** The built CLI on the server's data dir and home (SQLite in WAL mode: safe beside the running server). */
 function atriumCli(dataDir: string, home: string, ...args: string[]): unknown {
   return JSON.parse(execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), ...args, '--json', '--data-dir', dataDir], { cwd: repoRoot, env: { ...process.env, HOME: home }, encoding: 'utf8' }));
@@ -239,7 +277,7 @@ test('Approve all lists each item with its highlights and a modified one with it
   await hooks.open();
   await expect(hooks.state(hooks.card('echo version-two'))).toHaveAttribute('data-hook-state', 'modified');
 
-  await expect(hooks.approveAllButton()).toHaveText(/Approve all shown \(5\)/);
+  await expect(hooks.approveAllButton()).toHaveText('Approve all shown…');
   await hooks.approveAllButton().click();
   const dialog = hooks.approveAllDialog();
   await expect(dialog).toBeVisible();
@@ -259,12 +297,20 @@ test('Approve all lists each item with its highlights and a modified one with it
   const npx = hooks.approveAllItem('Stop hook: npx -y cowsay hi');
   await expect(npx.getByRole('group', { name: 'Not covered by the digest' })).toContainText('npx runs code chosen at run time');
   await expect(npx.getByRole('checkbox', { name: /I understand Atrium cannot check this code/ })).not.toBeChecked();
-  const confirm = dialog.getByRole('button', { name: /^Approve \d+$/ });
-  await expect(confirm).toHaveText('Approve 4');
-  // focus starts on the first checkbox; leave one item out
+  const confirm = hooks.approveAllConfirm();
+  // the one with danger highlights starts unticked: the title, the button and the reasons agree
+  const rm = hooks.approveAllItem('PreToolUse [Bash] hook: rm -rf');
+  await expect(rm.getByRole('checkbox')).not.toBeChecked();
+  await expect(confirm).toHaveText('Approve 3');
+  await expect(hooks.approveAllTitle()).toHaveText('Approve 3 of 5 shown items?');
+  await expect(hooks.approveAllLeftOut()).toHaveText('2 left out: 1 not covered by the digest (tick its acknowledgement to include), 1 with danger highlights (tick to include).');
+  // focus starts on the first checkbox; include the flagged one deliberately, leave another out
   await expect(toApprove.getByRole('checkbox').first()).toBeFocused();
+  await rm.getByRole('checkbox').check();
+  await expect(confirm).toHaveText('Approve 4');
   await hooks.approveAllItem('PreToolUse [Bash] hook: echo left-out').getByRole('checkbox').uncheck();
   await expect(confirm).toHaveText('Approve 3');
+  await expect(hooks.approveAllLeftOut()).toHaveText('2 left out: 1 not covered by the digest (tick its acknowledgement to include), 1 you unticked.');
   await expect(dialog).toContainText('2 left out');
   await confirm.click();
   await expect(dialog).toBeHidden();
@@ -274,7 +320,7 @@ test('Approve all lists each item with its highlights and a modified one with it
   await expect(hooks.state(hooks.card('echo left-out'))).toHaveAttribute('data-hook-state', 'unapproved');
 
   // again: acknowledge the uncovered one, leave the other out; Escape first to see nothing happens
-  await expect(hooks.approveAllButton()).toHaveText(/Approve all shown \(2\)/);
+  await expect(hooks.approveAllButton()).toHaveText('Approve all shown…');
   await hooks.approveAllButton().click();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
@@ -284,6 +330,7 @@ test('Approve all lists each item with its highlights and a modified one with it
   await expect(confirm).toBeDisabled();
   await npx.getByRole('checkbox', { name: /I understand Atrium cannot check this code/ }).check();
   await expect(confirm).toHaveText('Approve 1');
+  await expect(hooks.approveAllTitle()).toHaveText('Approve 1 of 2 shown items?');
   await confirm.click();
   await expect(hooks.state(hooks.card('npx -y cowsay hi'))).toHaveAttribute('data-hook-state', 'approved');
   await expect(hooks.state(hooks.card('echo left-out'))).toHaveAttribute('data-hook-state', 'unapproved');

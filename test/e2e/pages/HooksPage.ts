@@ -78,14 +78,34 @@ export class HooksPage {
     await expect(dialog).toBeHidden();
   }
 
-  /** The toolbar's "Approve all shown (N)…" button. */
+  /** The toolbar's "Approve all shown…" button (no count: the dialog says how many it approves and why others are left out). */
   approveAllButton(): Locator {
     return this.panel.getByRole('button', { name: /^Approve all shown/ });
   }
 
-  /** The Approve all dialog. */
+  /** The Approve all dialog, titled "Approve N shown items?" or "Approve N of M shown items?". */
   approveAllDialog(): Locator {
-    return this.page.getByRole('alertdialog', { name: /^Approve \d+ shown items?\?$/ });
+    return this.page.getByRole('alertdialog', { name: /^Approve (\d+ of )?\d+ shown items?\?$/ });
+  }
+
+  /** The Approve all dialog's title. */
+  approveAllTitle(): Locator {
+    return this.approveAllDialog().locator('.dialog-title');
+  }
+
+  /** The Approve all dialog's confirm button ("Approve N"). */
+  approveAllConfirm(): Locator {
+    return this.approveAllDialog().getByRole('button', { name: /^Approve \d+$/ });
+  }
+
+  /** The Approve all dialog's line under the title saying how many are left out and why ("4 left out: 3 not covered by the digest …"). */
+  approveAllLeftOut(): Locator {
+    return this.approveAllDialog().getByTestId('left-out-reasons');
+  }
+
+  /** The checkbox that includes an Approve all item (its own tick, or the acknowledgement of an uncovered one). */
+  approveAllCheckbox(item: Locator): Locator {
+    return item.getByRole('checkbox');
   }
 
   /** An item of the Approve all dialog, by the start of its label (`Stop hook: echo x`, `MCP server tools`). */

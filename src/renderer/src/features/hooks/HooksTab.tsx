@@ -43,7 +43,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
   const { data, error, reload } = useHooksListing(workspace.missing ? null : workspace.id);
   const [filter, setFilter] = useState<Filter>('all');
   const [busy, setBusy] = useState(false);
-  const [confirm, setConfirm] = useState<{ title: string; items: Approvable[] } | null>(null);
+  const [confirm, setConfirm] = useState<{ title(chosen: number, total: number): string; items: Approvable[] } | null>(null);
   const [confirmOne, setConfirmOne] = useState<Approvable | null>(null);
   const bulkButton = useRef<HTMLButtonElement>(null);
 
@@ -120,12 +120,12 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
             <Summary listing={data} />
             <span className="spacer" />
             {userPending.length > 0 && (
-              <button className="button" disabled={busy} onClick={() => setConfirm({ title: `Approve your ${userPending.length} own hook${userPending.length === 1 ? '' : 's'}?`, items: userPending })}>
-                Approve my user hooks ({userPending.length})…
+              <button className="button" disabled={busy} onClick={() => setConfirm({ title: (n, total) => (n === total ? `Approve your ${total} own hook${total === 1 ? '' : 's'}?` : `Approve ${n} of your ${total} own hooks?`), items: userPending })}>
+                Approve my user hooks…
               </button>
             )}
-            <button ref={bulkButton} className="button primary" disabled={busy || toApprove.length === 0} onClick={() => setConfirm({ title: `Approve ${toApprove.length} shown item${toApprove.length === 1 ? '' : 's'}?`, items: toApprove })}>
-              <ShieldCheck size={14} aria-hidden /> Approve all shown ({toApprove.length})…
+            <button ref={bulkButton} className="button primary" disabled={busy || toApprove.length === 0} onClick={() => setConfirm({ title: (n, total) => (n === total ? `Approve ${total} shown item${total === 1 ? '' : 's'}?` : `Approve ${n} of ${total} shown items?`), items: toApprove })}>
+              <ShieldCheck size={14} aria-hidden /> Approve all shown…
             </button>
           </div>
           <div className="segmented hooks-filter" role="radiogroup" aria-label="Show">
