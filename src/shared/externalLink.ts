@@ -47,12 +47,30 @@ export const OPENABLE_SCHEMES = ['http', 'https', 'mailto'] as const;
 
 const SCHEME_PREFIX = /^[\s\u0000-\u001f]*[a-z][a-z0-9+.-]*:/i;
 
-/** Classifies `raw` (the href attribute as written). Never throws. */
+// `scheme://` [userinfo@] `%5B` IPv6 literal `%5D`, then a port, path, query, fragment or the end.
+const ENCODED_IPV6_HOST = /^([a-z][a-z0-9+.-]*:\/\/(?:[^/?#@[\]]*@)?)%5B([0-9a-f:.]+)%5D(?=[:/?#]|$)/i;
+
+/**
+ * `url` with the brackets of an IPv6 host put back when they arrive percent-encoded
+ * (`http://%5B::1%5D/` becomes `http://[::1]/`); any other string unchanged. Markdown renderers
+ * built on micromark (react-markdown 10, mdast-util-to-hast 13) encode `[` and `]` in every link
+ * destination, which makes an IPv6 host unparseable. Only the host's own brackets around hex
+ * digits, colons and dots change, never the scheme, user info or path, so nothing can become a
+ * different scheme or host than it was written with.
+ */
+export function restoreIpv6Brackets(url: string): string {
+  return url.replace(ENCODED_IPV6_HOST, '$1[$2]');
+}
+
+/**
+ * Classifies `raw` (the href attribute as written; an IPv6 host whose brackets a Markdown renderer
+ * percent-encoded is read with them, see {@link restoreIpv6Brackets}). Never throws.
+ */
 export function classifyLink(raw: string): ClassifiedLink {
   const base = { raw, href: null, scheme: null, host: null, hostKind: null, warnings: [], openable: false } satisfies Omit<ClassifiedLink, 'kind'>;
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(restoreIpv6Brackets(raw));
   } catch {
     // No scheme at all: relative to whatever file the agent had in mind, not to Atrium's own page.
     return { ...base, kind: SCHEME_PREFIX.test(raw) ? 'invalid' : 'relative' };

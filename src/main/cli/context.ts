@@ -144,7 +144,7 @@ async function closeEngine(engine: { close(): Promise<void> } | null): Promise<v
 
 /**
  * Prints an error the CLI way and sets the exit code: a {@link CliError}'s own, 2 for
- * `INVALID_PARAMS` (the request refused a value the command line supplied: an empty `--name`, a
+ * `INVALID_PARAMS` (the request refused a value the command line supplied: a
  * malformed `--digest`, a flag that does not apply to the session named; the wire code is kept),
  * else 1.
  */

@@ -9,7 +9,7 @@ import { registerServeCommand } from './commands/serve';
 import { registerSessionCommands } from './commands/session';
 import { registerTrustCommands } from './commands/trust';
 import { registerWorkspaceCommands } from './commands/workspace';
-import { DATA_DIR_DEFAULTS } from './context';
+import { DATA_DIR_DEFAULTS, withGlobalOptions } from './context';
 
 /**
  * The `atrium` command line. Each capability registers its own subcommand module below.
@@ -22,11 +22,13 @@ export function buildProgram(): Command {
     .version(APP_VERSION)
     .showHelpAfterError()
     .exitOverride()
+    // the program's own options only before the subcommand, so `atrium workspace list --json` stays the subcommand's
+    .enablePositionalOptions()
     .addHelpText(
       'after',
       [
         '',
-        `Data directory: --data-dir DIR, else ${DATA_DIR_DEFAULTS}.`,
+        `Data directory: --data-dir DIR (before or after the subcommand), else ${DATA_DIR_DEFAULTS}.`,
         'Exit codes: 0 success, 1 failure (message on stderr), 2 bad usage (unknown command or option, missing argument, bad value).',
       ].join('\n'),
     );
@@ -41,7 +43,34 @@ export function buildProgram(): Command {
   registerResourcesCommand(program);
   registerCommandCommand(program);
   applyExitOverride(program);
+  acceptGlobalOptionsEarly(program);
   return program;
+}
+
+/**
+ * `--data-dir` and `--json` are declared on every subcommand (after its name, as documented), and
+ * also on the program and each command group, so `atrium --data-dir D workspace list` and
+ * `atrium workspace --json list` work too. The nearest one given wins: a subcommand's own value,
+ * else its group's, else the program's.
+ */
+function acceptGlobalOptionsEarly(program: Command): void {
+  const groups = (cmd: Command): Command[] => (cmd.commands.length ? [cmd, ...cmd.commands.flatMap(groups)] : []);
+  for (const group of groups(program)) {
+    if (group !== program) group.enablePositionalOptions();
+    withGlobalOptions(group);
+  }
+  program.hook('preAction', (_program, action) => {
+    for (const key of ['dataDir', 'json'] as const) {
+      if (action.getOptionValue(key) !== undefined) continue;
+      for (let cmd = action.parent; cmd; cmd = cmd.parent) {
+        const value: unknown = cmd.getOptionValue(key);
+        if (value !== undefined) {
+          action.setOptionValue(key, value);
+          break;
+        }
+      }
+    }
+  });
 }
 
 function applyExitOverride(cmd: Command): void {

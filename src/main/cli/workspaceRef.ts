@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../../shared/contract';
-import type { Engine } from '../core/engine';
 import type { WorkspaceService } from '../core/workspaces/service';
 import { CliError } from './context';
 
@@ -9,10 +8,11 @@ import { CliError } from './context';
  * What a CLI argument that names a folder refers to, in this order: a workspace id, an existing
  * folder (resolved against the cwd), the display name of exactly one workspace, else the path as
  * given (for `trust clear` of a folder that was deleted, say). With `mustExist`, that last case is
- * an error instead, so `trust status Kib` does not silently judge `$PWD/Kib`.
+ * an error instead, so `trust status Kib` does not silently judge `$PWD/Kib`. `engine` is the full
+ * engine or just its core (anything holding the workspace list).
  * @throws CliError when `mustExist` and nothing matches, or the name is ambiguous
  */
-export function target(engine: Engine, ref: string, options: { mustExist?: boolean } = {}): { path: string } | { workspaceId: string } {
+export function target(engine: { workspaces: WorkspaceService }, ref: string, options: { mustExist?: boolean } = {}): { path: string } | { workspaceId: string } {
   const byId = engine.workspaces.find(ref);
   if (byId && byId.id === ref) return { workspaceId: byId.id };
   const resolved = path.resolve(ref);
@@ -22,6 +22,16 @@ export function target(engine: Engine, ref: string, options: { mustExist?: boole
   if (named.length > 1) throw ambiguous(ref, named);
   if (options.mustExist) throw new CliError(`${resolved} does not exist, and no workspace has the id or name "${ref}". Check the path, or see the workspaces with: atrium workspace list`);
   return { path: resolved };
+}
+
+/**
+ * The folder `ref` stands for, by {@link target} with `mustExist` (id, existing folder, unique
+ * display name): for commands such as `rules list` that work on a folder, listed or not.
+ * @throws CliError as {@link target} does
+ */
+export function targetFolder(engine: { workspaces: WorkspaceService }, ref: string): string {
+  const t = target(engine, ref, { mustExist: true });
+  return 'path' in t ? t.path : engine.workspaces.find(t.workspaceId)!.path;
 }
 
 /**

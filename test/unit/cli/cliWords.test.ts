@@ -126,8 +126,8 @@ describe('usage errors exit 2, as README "Command line" and --help say', () => {
 
     const emptyName = cli('workspace', 'add', folder, '--name', '', '--json');
     expect(emptyName.status).toBe(2);
-    expect(emptyName.json).toMatchObject({ error: { code: 'INVALID_PARAMS' } });
-    expect(emptyName.stderr).toContain('name: ');
+    expect(emptyName.json).toMatchObject({ error: { code: 'USAGE' } });
+    expect(emptyName.stderr).toContain('--name must not be empty');
     expect((cli('workspace', 'list', '--json').json as { workspaces: unknown[] }).workspaces).toEqual([]);
 
     const badEnv = cli('agents', 'define', 'mine', 'true', '--env', 'NOEQUALS');

@@ -91,3 +91,33 @@ describe('atrium workspace add --name on a folder already listed', { timeout: 12
     expect((cli('workspace', 'add', folder, '--json').json as { workspace: { name: string } }).workspace.name).toBe('newer');
   });
 });
+
+describe('atrium workspace add/rename with an empty or overlong name', { timeout: 180_000 }, () => {
+  it('is a usage error (exit 2) that says what to type, not the schema message, and changes nothing', () => {
+    const dataDir = tempDir('atrium-cli-');
+    const folder = tempDir();
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+
+    for (const name of ['', '   ']) {
+      const res = cli('workspace', 'add', folder, '--name', name);
+      expect(res.status).toBe(2);
+      expect(res.stderr).toBe('atrium: --name must not be empty: give a display name, or leave --name out to use the folder name.\n');
+    }
+    const json = cli('workspace', 'add', folder, '--name', '', '--json');
+    expect(json.status).toBe(2);
+    expect(json.json).toEqual({ error: { code: 'USAGE', message: '--name must not be empty: give a display name, or leave --name out to use the folder name.' } });
+    expect((cli('workspace', 'list', '--json').json as { workspaces: unknown[] }).workspaces).toEqual([]);
+
+    const { workspace } = cli('workspace', 'add', folder, '--name', 'kept', '--json').json as { workspace: { id: string } };
+    const blankRename = cli('workspace', 'add', folder, '--name', ' ');
+    expect(blankRename.status).toBe(2);
+    expect(blankRename.stderr).not.toContain('Too small');
+    const renamed = cli('workspace', 'rename', workspace.id, '');
+    expect(renamed.status).toBe(2);
+    expect(renamed.stderr).toBe('atrium: The new name must not be empty: give a display name (renaming never touches the folder).\n');
+    const long = cli('workspace', 'rename', workspace.id, 'x'.repeat(201));
+    expect(long.status).toBe(2);
+    expect(long.stderr).toBe('atrium: The display name is 201 characters long; it may have at most 200. Give a shorter one.\n');
+    expect((cli('workspace', 'list', '--json').json as { workspaces: Array<{ name: string }> }).workspaces).toEqual([expect.objectContaining({ name: 'kept' })]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLink, isOpenableUrl } from '../../../src/shared/externalLink';
+import { classifyLink, isOpenableUrl, restoreIpv6Brackets } from '../../../src/shared/externalLink';
 
 describe('classifyLink', () => {
   it('passes an https link on a host name without warnings', () => {
@@ -42,6 +42,27 @@ describe('classifyLink', () => {
     expect(link.hostKind).toBe('ipv6');
     expect(link.host).toBe(host);
     expect(link.warnings).toEqual(expect.arrayContaining(['ip-address']));
+  });
+
+  it.each([
+    ['http://%5B::ffff:127.0.0.1%5D/', '[::ffff:7f00:1]', 'http://[::ffff:7f00:1]/'],
+    ['https://%5b::1%5d:8443/x?y#z', '[::1]', 'https://[::1]:8443/x?y#z'],
+    ['https://user@%5B2001:db8::1%5D', '[2001:db8::1]', 'https://user@[2001:db8::1]/'],
+  ])('reads the IPv6 host of %s whose brackets Markdown percent-encoded', (raw, host, href) => {
+    const link = classifyLink(raw);
+    expect(link).toMatchObject({ kind: 'web', raw, href, host, hostKind: 'ipv6', openable: true });
+    expect(link.warnings).toContain('ip-address');
+  });
+
+  it('puts back only the brackets of an IPv6 host: never a scheme, a path or anything that is not an address', () => {
+    expect(restoreIpv6Brackets('http://%5B::1%5D/a%5Bb%5D')).toBe('http://[::1]/a%5Bb%5D');
+    for (const unchanged of ['http://example.com/%5B::1%5D', 'http://%5Bexample.com%5D/', 'javascript:%5B::1%5D', 'file:///%5B::1%5D', '%5B::1%5D', 'http://%5B::1%5Dx/']) {
+      expect(restoreIpv6Brackets(unchanged)).toBe(unchanged);
+    }
+    // the scheme decides, brackets or not: a restored host on a blocked scheme stays blocked
+    expect(classifyLink('javascript://%5B::1%5D/%0aalert(1)')).toMatchObject({ kind: 'blocked', openable: false });
+    expect(classifyLink('file://%5B::1%5D/etc/passwd')).toMatchObject({ kind: 'blocked', openable: false });
+    expect(classifyLink('http://%5Bexample.com%5D/').kind).toBe('invalid');
   });
 
   it('gives the punycode host of an internationalised name and marks it', () => {

@@ -23,3 +23,21 @@ describe('transcript Markdown', () => {
     expect(out).toMatch(/<li>&lt;x&gt; item<\/li>/);
   });
 });
+
+describe('links in transcript Markdown', () => {
+  it('keep an IPv6 host as written, so the link is an IP-address web link, not an invalid one', () => {
+    const out = html('See [the dev server](http://[::ffff:127.0.0.1]/) and [v6](https://[::1]:8443/x).');
+    expect(out).toContain('href="http://[::ffff:7f00:1]/"');
+    expect(out).toContain('title="http://[::ffff:7f00:1]/"');
+    expect(out).toContain('href="https://[::1]:8443/x"');
+    expect(out).not.toContain('%5B');
+    expect(out).not.toContain('data-link-kind="invalid"');
+    expect(out.match(/data-link-kind="web"/g)).toHaveLength(2);
+  });
+
+  it('still carries no href for a blocked scheme written with an IPv6-looking host', () => {
+    const out = html('[x](javascript://[::1]/%0aalert(1))');
+    expect(out).toContain('data-link-kind="blocked"');
+    expect(out).not.toContain('href=');
+  });
+});

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { RuleFinding, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../shared/contract/rules';
 import type { RulesService } from '../../core/api/rulesService';
+import { targetFolder } from '../workspaceRef';
 import { CliError, runWithCore, withGlobalOptions, type CliCoreContext, type GlobalOptions } from '../context';
 
 /** Byte sizes as the Rules tab writes them (`formatBytes` of the rule catalog, loaded with it). */
@@ -18,7 +18,7 @@ interface ExplainOptions extends GlobalOptions {
 
 /**
  * `atrium rules list|explain|lint DIR`. DIR is any folder (not necessarily a listed
- * workspace). Project rules load only when the engine's trust gate trusts the folder; otherwise
+ * workspace), a workspace id or a workspace's display name, resolved as `trust` and `hooks` do. Project rules load only when the engine's trust gate trusts the folder; otherwise
  * they are listed by name with status `restricted`. `--json` prints the contract's result shapes
  * (src/shared/contract/rules.ts). Paths given to `--path`/`--from` are relative to DIR.
  */
@@ -26,8 +26,8 @@ export function registerRulesCommands(program: Command): void {
   const rules = program.command('rules').description('project rule files: what loads where, and why');
 
   withGlobalOptions(rules.command('list <dir>').description('list every rule file with format, kind, scope, status and warnings')).action((dir: string, opts: GlobalOptions) =>
-    withService(opts, async (service, { print }, formatBytes) => {
-      const result = await service.list(path.resolve(dir));
+    withService(opts, async (service, { core, print }, formatBytes) => {
+      const result = await service.list(targetFolder(core, dir));
       print(result, () => describeList(result, formatBytes));
     }),
   );
@@ -43,19 +43,19 @@ export function registerRulesCommands(program: Command): void {
       .addOption(new Option('--agent <agent>', "whose view: Atrium's selection or what that agent would load").choices(['atrium', 'codex', 'claude', 'gemini', 'copilot']).default('atrium'))
       .option('--content', 'also print the rendered text'),
   ).action((dir: string, opts: ExplainOptions) =>
-    withService(opts, async (service, { print }, formatBytes) => {
+    withService(opts, async (service, { core, print }, formatBytes) => {
       const budget = opts.budget === undefined ? undefined : Number(opts.budget);
       if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0)) throw new CliError(`--budget must be a positive whole number of bytes, not "${opts.budget}".`, 2);
       const loaded = opts.loaded ? opts.loaded.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-      const root = path.resolve(dir);
+      const root = targetFolder(core, dir);
       const result = await service.explain(root, { path: opts.path, from: opts.from, loaded, budget, agent: opts.agent });
       print(result, () => describeExplanation(result, Boolean(opts.content), formatBytes));
     }),
   );
 
   withGlobalOptions(rules.command('lint <dir>').description('findings about rule files with file, line and a suggested fix')).action((dir: string, opts: GlobalOptions) =>
-    withService(opts, async (service, { print }) => {
-      const result = await service.lint(path.resolve(dir));
+    withService(opts, async (service, { core, print }) => {
+      const result = await service.lint(targetFolder(core, dir));
       print(result, () => describeLint(result));
     }),
   );

@@ -1,5 +1,5 @@
 import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
-import { classifyLink } from '../../../../shared/externalLink';
+import { classifyLink, restoreIpv6Brackets } from '../../../../shared/externalLink';
 import { useLinkDialog } from './linkDialogStore';
 
 /**
@@ -36,10 +36,12 @@ export function AgentLink({ href, children }: { href?: string; children?: ReactN
 
 /**
  * react-markdown's `urlTransform` that keeps every URL as written: its default blanks
- * `javascript:` and friends, which would leave the confirmation nothing to show. Nothing here puts
- * a URL into the page: {@link AgentLink} decides what becomes an `href`, and images are not loaded.
+ * `javascript:` and friends, which would leave the confirmation nothing to show, and the brackets
+ * of an IPv6 host that Markdown parsing percent-encoded are put back ({@link restoreIpv6Brackets}),
+ * so the confirmation shows `http://[::1]/` as the agent wrote it. Nothing here puts a URL into the
+ * page: {@link AgentLink} decides what becomes an `href`, and images are not loaded.
  */
-export const keepUrlAsWritten = (url: string): string => url;
+export const keepUrlAsWritten = (url: string): string => restoreIpv6Brackets(url);
 
 /** Elements shared by every Markdown view of agent or repository text: safe links, images not fetched. */
 export const untrustedMarkdownComponents = {
