@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compilePatterns, type PatternSemantics } from '../../../src/main/core/rules/patterns';
-import { matchesAny, patternsMatchingNothing } from '../../../src/main/core/rules/patternStats';
+import { filesInScope, patternsMatchingNothing } from '../../../src/main/core/rules/patternStats';
 import type { RuleFile } from '../../../src/main/core/rules/types';
 
 /** Just what the pattern check reads of a rule file: scope and compiled patterns. */
@@ -8,6 +8,12 @@ function rule(scope: string, patterns: string[], semantics: PatternSemantics): R
   const { compiled, invalid } = compilePatterns(patterns, 1, semantics);
   if (invalid) throw new Error(`invalid test pattern in ${patterns.join(', ')}`);
   return { scope, compiledPatterns: compiled, relativePath: `${scope ? `${scope}/` : ''}.claude/rules/r.md` } as unknown as RuleFile;
+}
+
+/** True when the pattern matches at least one workspace file in the scope (the per-pattern scan lint used to do). */
+function matchesAny(pattern: RuleFile['compiledPatterns'][number], scope: string, workspaceFiles: readonly string[]): boolean {
+  for (const rel of filesInScope(workspaceFiles, scope)) if (pattern.test(rel)) return true;
+  return false;
 }
 
 /** The reference answer: one scan of the scope per pattern. */

@@ -45,12 +45,6 @@ function countOne(pattern: CompiledPattern, scope: string, workspaceFiles: reado
   return { pattern: pattern.pattern, matches, capped: false, sample };
 }
 
-/** True when the pattern matches at least one workspace file in the scope (stops at the first). */
-export function matchesAny(pattern: CompiledPattern, scope: string, workspaceFiles: readonly string[]): boolean {
-  for (const rel of filesInScope(workspaceFiles, scope)) if (pattern.test(rel)) return true;
-  return false;
-}
-
 /** One distinct (scope, expanded glob) of the patterns being checked. */
 interface Unit {
   /** `scope/`, or '' for the root. */
@@ -76,9 +70,9 @@ const PROBE_FILES = 256;
 
 /**
  * The patterns (as written) of each file that match no workspace file in the file's scope: for
- * every file of `files` and each of its compiled patterns, the same answer as
- * `!matchesAny(pattern, file.scope, workspaceFiles)` (each pattern's own `test` decides every
- * match), without scanning the scope once per pattern.
+ * every file of `files` and each of its compiled patterns, the same answer as testing the pattern
+ * against every file of {@link filesInScope} (each pattern's own `test` decides every match),
+ * without scanning the scope once per pattern.
  *
  * Every brace alternative becomes a unit; identical (scope, glob) pairs share one, identical
  * (scope, pattern) pairs one answer, and a pattern is settled by its first matching alternative.
