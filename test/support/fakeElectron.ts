@@ -173,3 +173,25 @@ export function createFakeElectron() {
 }
 
 export type FakeElectron = ReturnType<typeof createFakeElectron>;
+
+/** The `electron` exports the shell uses; each is forwarded to the fake a test puts in its holder. */
+const ELECTRON_EXPORTS = ['app', 'BrowserWindow', 'dialog', 'ipcMain', 'Menu', 'Notification', 'protocol', 'session', 'shell'] as const;
+
+/**
+ * The module a test's `vi.mock('electron', …)` returns: every export forwards (property reads,
+ * bound methods, `new`) to `holder.fake` as it is at the time of use, so each test can install a
+ * fresh {@link createFakeElectron} in `beforeEach` while the shell keeps its one import.
+ */
+export function electronModuleFor(holder: { fake: unknown }): Record<string, unknown> {
+  const forward = (name: string): ProxyHandler<object> => {
+    const target = () => (holder.fake as Record<string, object>)[name] as Record<string | symbol, unknown> & (new (...a: unknown[]) => object);
+    return {
+      get: (_t, key) => {
+        const value = target()[key];
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target()) : value;
+      },
+      construct: (_t, args) => new (target())(...args),
+    };
+  };
+  return Object.fromEntries(ELECTRON_EXPORTS.map((n) => [n, new Proxy(function () {}, forward(n))]));
+}

@@ -8,20 +8,7 @@ import { tempDir } from '../../support/tempDir';
 
 // The shell imports 'electron'; here it gets the fake, so the shell's wiring runs under plain Node.
 const holder = vi.hoisted(() => ({ fake: null as unknown }));
-vi.mock('electron', () => {
-  const names = ['app', 'BrowserWindow', 'dialog', 'ipcMain', 'Menu', 'Notification', 'protocol', 'session', 'shell'] as const;
-  return Object.fromEntries(names.map((n) => [n, new Proxy(function () {}, forward(n))]));
-});
-function forward(name: string): ProxyHandler<object> {
-  const target = () => (holder.fake as Record<string, object>)[name] as Record<string | symbol, unknown> & (new (...a: unknown[]) => object);
-  return {
-    get: (_t, key) => {
-      const value = target()[key];
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target()) : value;
-    },
-    construct: (_t, args) => new (target())(...args),
-  };
-}
+vi.mock('electron', async () => (await import('../../support/fakeElectron')).electronModuleFor(holder));
 
 const { startDesktop } = await import('../../../src/main/app');
 const { rendererFileFor } = await import('../../../src/main/appProtocol');
