@@ -1,16 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { repoRoot } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { LinksPage } from './pages/LinksPage';
 import { RulesPage } from './pages/RulesPage';
 import { SessionsPage } from './pages/SessionsPage';
 import { TrustPage } from './pages/TrustPage';
 import { desktopRecord, installDesktopBridge, pushUpdate } from './support/desktopBridge';
+import { scriptedWorkspace } from './support/scriptedWorkspace';
 import { startAtrium, type ServedAtrium } from './support/server';
 
 let server: ServedAtrium | null = null;
@@ -18,8 +16,6 @@ test.afterEach(async () => {
   await server?.stop();
   server = null;
 });
-
-const cli = (dataDir: string, ...args: string[]) => execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), ...args], { cwd: repoRoot, env: { ...process.env, ATRIUM_DATA_DIR: dataDir }, encoding: 'utf8' });
 
 /** What the scripted agent answers to "show me the links": one line per kind of link. */
 const LINKS_REPLY = [
@@ -35,17 +31,7 @@ const LINKS_REPLY = [
 
 /** A data dir with one workspace and the scripted agent, whose reply to "links" is {@link LINKS_REPLY}. */
 function prepare() {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-links-'));
-  const dataDir = path.join(base, 'data');
-  const ws = path.join(base, 'project');
-  mkdirSync(ws);
-  cli(dataDir, 'workspace', 'add', ws, '--name', 'project', '--data-dir', dataDir);
-  const scenario = path.join(base, 'links.json');
-  writeFileSync(scenario, JSON.stringify({ capabilities: { loadSession: true }, turns: [{ match: 'links', steps: [{ text: LINKS_REPLY }, { stop: 'end_turn' }] }] }));
-  const loader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
-  const agent = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
-  cli(dataDir, 'agents', 'define', 'scripted', process.execPath, '--name', 'Scripted agent', '--data-dir', dataDir, '--', '--import', loader, agent, '--scenario', scenario, '--state', path.join(base, 'agent-state.json'));
-  return { dataDir };
+  return scriptedWorkspace('atrium-e2e-links-', { capabilities: { loadSession: true }, turns: [{ match: 'links', steps: [{ text: LINKS_REPLY }, { stop: 'end_turn' }] }] });
 }
 
 /** Opens Atrium at `url`, starts a session that asks for the links, and returns the agent's message. */

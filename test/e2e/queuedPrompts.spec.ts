@@ -1,12 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { repoRoot } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { SessionsPage } from './pages/SessionsPage';
+import { scriptedWorkspace } from './support/scriptedWorkspace';
 import { startAtrium, type ServedAtrium } from './support/server';
 
 let server: ServedAtrium | null = null;
@@ -15,29 +10,14 @@ test.afterEach(async () => {
   server = null;
 });
 
-const cli = (dataDir: string, ...args: string[]) => execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), ...args], { cwd: repoRoot, env: { ...process.env, ATRIUM_DATA_DIR: dataDir }, encoding: 'utf8' });
-
 /** A workspace and the scripted agent whose first turn streams slowly, leaving time to queue a prompt. */
 function prepare() {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-queue-'));
-  const dataDir = path.join(base, 'data');
-  const ws = path.join(base, 'project');
-  mkdirSync(ws);
-  cli(dataDir, 'workspace', 'add', ws, '--name', 'project', '--data-dir', dataDir);
-  const scenario = path.join(base, 'slow.json');
-  writeFileSync(
-    scenario,
-    JSON.stringify({
-      turns: [
-        { match: 'first', steps: [{ text: 'Working on the first request' }, { sleep: 6000 }, { text: ' — Done with the first.' }] },
-        { match: 'second', steps: [{ text: 'Answer to the second.' }] },
-      ],
-    }),
-  );
-  const loader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
-  const agent = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
-  cli(dataDir, 'agents', 'define', 'scripted', process.execPath, '--name', 'Scripted agent', '--data-dir', dataDir, '--', '--import', loader, agent, '--scenario', scenario, '--state', path.join(base, 'state.json'));
-  return { dataDir };
+  return scriptedWorkspace('atrium-e2e-queue-', {
+    turns: [
+      { match: 'first', steps: [{ text: 'Working on the first request' }, { sleep: 6000 }, { text: ' — Done with the first.' }] },
+      { match: 'second', steps: [{ text: 'Answer to the second.' }] },
+    ],
+  });
 }
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -57,7 +37,7 @@ test('a prompt sent during a turn waits in the queue strip and enters the transc
   await expect(sessions.transcript).not.toContainText('second request');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `/tmp/shots/ui20/queue-waiting-${scheme}.png` });
+    await page.screenshot({ path: test.info().outputPath(`queue-waiting-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 
@@ -73,9 +53,9 @@ test('a prompt sent during a turn waits in the queue strip and enters the transc
   };
   await check();
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: `/tmp/shots/ui20/queue-done-dark.png` });
+  await page.screenshot({ path: test.info().outputPath(`queue-done-dark.png`) });
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path: `/tmp/shots/ui20/queue-done-light.png` });
+  await page.screenshot({ path: test.info().outputPath(`queue-done-light.png`) });
 
   // the stored transcript has the same order
   await page.reload();

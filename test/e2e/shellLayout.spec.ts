@@ -1,14 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { HookListing } from '../../src/shared/contract';
 import { repoRoot } from '../support/corpus';
 import { AtriumPage } from './pages/AtriumPage';
 import { HooksPage } from './pages/HooksPage';
 import { SessionsPage } from './pages/SessionsPage';
+import { atriumCli, defineScriptedAgent } from './support/scriptedWorkspace';
 import { startAtrium, type ServedAtrium } from './support/server';
 
 let server: ServedAtrium | null = null;
@@ -19,8 +18,9 @@ test.afterEach(async () => {
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
-function atriumCli(dataDir: string, home: string, ...args: string[]): unknown {
-  return JSON.parse(execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), ...args, '--json', '--data-dir', dataDir], { cwd: repoRoot, env: { ...process.env, HOME: home }, encoding: 'utf8' }));
+/** The CLI's `--json` answer, run with `home` as HOME. */
+function cliJson(dataDir: string, home: string, ...args: string[]): unknown {
+  return JSON.parse(atriumCli(dataDir, [...args, '--json'], { HOME: home }));
 }
 
 /** A home, a data dir and a repository whose `.claude/settings.json` has `settings`. */
@@ -49,9 +49,9 @@ test('with a long hook diff on screen the app shell never scrolls: header, tabs 
   const { home, dataDir, folder } = repository(SETTINGS);
   fs.mkdirSync(path.join(folder, '.claude/hooks'));
   fs.writeFileSync(path.join(folder, '.claude/hooks/start.sh'), script('one'));
-  atriumCli(dataDir, home, 'trust', 'set', folder, 'trusted');
-  const listed = atriumCli(dataDir, home, 'hooks', 'list', folder) as HookListing;
-  atriumCli(dataDir, home, 'hooks', 'approve', folder, listed.hooks[0].id);
+  cliJson(dataDir, home, 'trust', 'set', folder, 'trusted');
+  const listed = cliJson(dataDir, home, 'hooks', 'list', folder) as HookListing;
+  cliJson(dataDir, home, 'hooks', 'approve', folder, listed.hooks[0].id);
   // every line changes: the diff has 300 lines, each with its screen-reader "added:"/"removed:" label
   fs.writeFileSync(path.join(folder, '.claude/hooks/start.sh'), script('two'));
   server = await startAtrium(dataDir, { HOME: home });
@@ -70,7 +70,7 @@ test('with a long hook diff on screen the app shell never scrolls: header, tabs 
   const header = atrium.heading();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `/tmp/shots/ui20/hook-diff-${scheme}.png` });
+    await page.screenshot({ path: test.info().outputPath(`hook-diff-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 
@@ -86,12 +86,12 @@ test('with a long hook diff on screen the app shell never scrolls: header, tabs 
   expect(await inViewport(page, hooks.tab)).toBe(true);
   expect(await inViewport(page, atrium.sidebar.getByRole('button', { name: 'Add workspace' }))).toBe(true);
   expect(await inViewport(page, atrium.workspaceItem('repo'))).toBe(true);
-  await page.screenshot({ path: '/tmp/shots/ui20/hook-diff-scrolled-light.png' });
+  await page.screenshot({ path: test.info().outputPath('hook-diff-scrolled-light.png') });
 });
 
 test('toasts sit over the sidebar, cover no action (Revoke right after Approve works) and use the theme colours in dark mode', async ({ page }) => {
   const { home, dataDir, folder } = repository({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo hello' }] }] } });
-  atriumCli(dataDir, home, 'trust', 'set', folder, 'trusted');
+  cliJson(dataDir, home, 'trust', 'set', folder, 'trusted');
   server = await startAtrium(dataDir, { HOME: home });
   const atrium = new AtriumPage(page);
   const hooks = new HooksPage(page);
@@ -120,7 +120,7 @@ test('toasts sit over the sidebar, cover no action (Revoke right after Approve w
   expect(colours.want.bg).toBe('rgb(38, 40, 44)');
   expect(colours.bg).toBe(colours.want.bg);
   expect(colours.text).toBe(colours.want.text);
-  await page.screenshot({ path: '/tmp/shots/ui20/toast-dark.png' });
+  await page.screenshot({ path: test.info().outputPath('toast-dark.png') });
 
   // it lies over the sidebar, above its footer: nothing of the main pane is under it
   const box = (await toast.boundingBox())!;
@@ -141,16 +141,13 @@ test('toasts sit over the sidebar, cover no action (Revoke right after Approve w
   await expect(hooks.state(card)).toHaveAttribute('data-hook-state', 'unapproved');
   await page.emulateMedia({ colorScheme: 'light' });
   await expect(page.locator('[data-sonner-toast]').first()).toBeVisible();
-  await page.screenshot({ path: '/tmp/shots/ui20/toast-light.png' });
+  await page.screenshot({ path: test.info().outputPath('toast-light.png') });
 });
 
 test('the New session dialog fits a 1280x800 window: every field can be reached in its scrolling body, Start session is always in view', async ({ page }) => {
   const { home, dataDir, folder } = repository({});
-  execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'workspace', 'add', folder, '--name', 'project', '--data-dir', dataDir], { cwd: repoRoot, env: { ...process.env, HOME: home }, encoding: 'utf8' });
-  const loader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
-  const agent = path.join(repoRoot, 'test/fixtures/agents/scripted-agent.ts');
-  const scenario = path.join(repoRoot, 'test/fixtures/agents/scenarios/ui-tour.json');
-  execFileSync(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'agents', 'define', 'scripted', process.execPath, '--name', 'Scripted agent', '--data-dir', dataDir, '--', '--import', loader, agent, '--scenario', scenario], { cwd: repoRoot, env: { ...process.env, HOME: home }, encoding: 'utf8' });
+  atriumCli(dataDir, ['workspace', 'add', folder, '--name', 'project'], { HOME: home });
+  defineScriptedAgent(dataDir, path.dirname(dataDir), path.join(repoRoot, 'test/fixtures/agents/scenarios/ui-tour.json'), { HOME: home });
   server = await startAtrium(dataDir, { HOME: home });
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
@@ -170,7 +167,7 @@ test('the New session dialog fits a 1280x800 window: every field can be reached 
   await inWindow();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `/tmp/shots/ui20/new-session-${scheme}.png` });
+    await page.screenshot({ path: test.info().outputPath(`new-session-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 
@@ -210,7 +207,7 @@ test('the New session dialog fits a 1280x800 window: every field can be reached 
   // at the bottom nothing more is below
   await expect(more).toBeHidden();
   await dialog.getByLabel('First prompt').fill('hello');
-  await page.screenshot({ path: '/tmp/shots/ui20/new-session-scrolled-light.png' });
+  await page.screenshot({ path: test.info().outputPath('new-session-scrolled-light.png') });
   await start.click();
   await expect(dialog).toBeHidden();
   await expect(sessions.transcript).toContainText('echo: hello');
