@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { APP_VERSION } from '../core/version';
+import { registerAcpCommand } from './commands/acp';
 import { registerAgentsCommands } from './commands/agents';
 import { registerHooksCommands } from './commands/hooks';
 import { registerMcpCommands } from './commands/mcp';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerMcpCommands(program);
   registerResourcesCommand(program);
   registerCommandCommand(program);
+  registerAcpCommand(program);
   applyExitOverride(program);
   acceptGlobalOptionsEarly(program);
   return program;

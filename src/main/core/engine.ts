@@ -39,7 +39,7 @@ export interface EngineOptions {
    * Which Atrium surface this process is, as recorded in the sessions whose agents it hosts
    * (default `{ kind: 'cli' }`); other processes name it in `SESSION_HOSTED_ELSEWHERE`.
    */
-  host?: { kind: 'cli' | 'serve' | 'app' };
+  host?: { kind: 'cli' | 'serve' | 'app' | 'acp' };
   /** Watch hook files and scripts of listed workspaces and push `hooksChanged` (default: `watchResources`, else true). */
   watchHooks?: boolean;
   /** Handover code clock and RNG (tests: a fake clock to expire codes). */

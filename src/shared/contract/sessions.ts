@@ -160,7 +160,8 @@ export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
  * show the session as it is saved and follow it as the host writes.
  */
 export const HostedElsewhere = z.object({
-  kind: z.enum(['cli', 'serve', 'app']),
+  /** `acp`: an editor drives the session through `atrium acp`. */
+  kind: z.enum(['cli', 'serve', 'app', 'acp']),
   pid: z.number().int(),
   /** Where that process answers requests (serve / the app's pickup server), or null (a terminal). */
   origin: z.string().nullable(),

@@ -19,10 +19,10 @@ export interface ClientHandlers {
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
   createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
-  terminalOutput(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse;
+  terminalOutput(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse | Promise<acp.TerminalOutputResponse>;
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
-  killTerminal(params: acp.KillTerminalRequest): void;
-  releaseTerminal(params: acp.ReleaseTerminalRequest): void;
+  killTerminal(params: acp.KillTerminalRequest): void | Promise<void>;
+  releaseTerminal(params: acp.ReleaseTerminalRequest): void | Promise<void>;
 }
 
 /** Turns an Atrium failure into the JSON-RPC error the agent receives (message kept, e.g. naming the refused path). */
@@ -73,15 +73,15 @@ export function connectAgent(proc: AgentProcess, handlers: ClientHandlers): acp.
     .onRequest(acp.methods.client.terminal.waitForExit, guard((p: acp.WaitForTerminalExitRequest) => handlers.waitForTerminalExit(p)))
     .onRequest(
       acp.methods.client.terminal.kill,
-      guard((p: acp.KillTerminalRequest) => {
-        handlers.killTerminal(p);
+      guard(async (p: acp.KillTerminalRequest) => {
+        await handlers.killTerminal(p);
         return {};
       }),
     )
     .onRequest(
       acp.methods.client.terminal.release,
-      guard((p: acp.ReleaseTerminalRequest) => {
-        handlers.releaseTerminal(p);
+      guard(async (p: acp.ReleaseTerminalRequest) => {
+        await handlers.releaseTerminal(p);
         return {};
       }),
     )

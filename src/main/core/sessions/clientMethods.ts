@@ -39,7 +39,9 @@ export function readMissingAsNotFound<T>(requestedPath: string, read: () => T): 
  * resolving symlinks; a refusal is recorded (`fs_refused`, shown as a transcript notice) and
  * returned to the agent as an error naming the path. Reads honour `line`/`limit`; writes are
  * atomic; a missing file is the SDK's resource-not-found error ({@link readMissingAsNotFound}).
- * `beforeRead`/`beforeWrite`/`beforeTerminal` hooks may deny.
+ * `beforeRead`/`beforeWrite`/`beforeTerminal` hooks may deny. When a hook supplies the session's
+ * I/O (`clientIo`: an editor's own through `atrium acp`), the reading, writing and running go there
+ * after the same checks, and are journaled the same way.
  */
 export function fileAndTerminalMethods(host: ClientMethodsHost) {
   const checkSession = (sessionId: string) => {
@@ -53,6 +55,11 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       throw error;
     }
   };
+  /** The hook-supplied terminals when they own `terminalId`, else null (Atrium's own). */
+  const delegated = (terminalId: string) => {
+    const io = host.hooks.clientIo(host.hookContext())?.terminals;
+    return io?.owns(terminalId) ? io : null;
+  };
   const deny = (op: string, p: string, message: string, transcript?: string) => {
     host.append({ kind: 'fs_refused', data: { op, path: p, message: transcript ?? message } });
     throw new AtriumError('PATH_OUTSIDE_SESSION', message);
@@ -63,7 +70,10 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       const resolved = confined('read', params.path);
       const v = await host.hooks.verdict((h) => h.beforeRead?.(host.hookContext(), resolved));
       if (!v.allow) deny('read', params.path, v.message, v.transcript);
-      const content = readMissingAsNotFound(params.path, () => readTextSlice(resolved, params.line, params.limit));
+      const io = host.hooks.clientIo(host.hookContext());
+      const content = io?.readTextFile
+        ? await io.readTextFile({ path: resolved, line: params.line, limit: params.limit })
+        : readMissingAsNotFound(params.path, () => readTextSlice(resolved, params.line, params.limit));
       host.append({ kind: 'fs_read', data: { path: resolved, line: params.line ?? null, limit: params.limit ?? null, chars: content.length } });
       return { content };
     },
@@ -73,8 +83,10 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       const resolved = confined('write', params.path);
       const v = await host.hooks.verdict((h) => h.beforeWrite?.(host.hookContext(), resolved, params.content));
       if (!v.allow) deny('write', params.path, v.message, v.transcript);
+      const io = host.hooks.clientIo(host.hookContext());
       try {
-        writeTextAtomic(resolved, params.content);
+        if (io?.writeTextFile) await io.writeTextFile({ path: resolved, content: params.content });
+        else writeTextAtomic(resolved, params.content);
       } catch (error) {
         await host.hooks.afterWrite(host.hookContext(), resolved, params.content, (error as Error).message);
         throw error;
@@ -88,25 +100,32 @@ export function fileAndTerminalMethods(host: ClientMethodsHost) {
       const cwd = params.cwd ? confined('run a terminal in', params.cwd) : host.roots()[0];
       const v = await host.hooks.verdict((h) => h.beforeTerminal?.(host.hookContext(), params.command, params.args ?? [], cwd));
       if (!v.allow) deny('run', params.command, v.message, v.transcript);
-      const terminalId = host.terminals.create({ ...params, cwd });
+      const io = host.hooks.clientIo(host.hookContext())?.terminals;
+      const terminalId = io ? await io.create({ ...params, cwd }) : host.terminals.create({ ...params, cwd });
       host.append({ kind: 'terminal_created', data: { terminalId, command: params.command, args: params.args ?? [], cwd } });
       return { terminalId };
     },
-    terminalOutput(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse {
+    terminalOutput(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse | Promise<acp.TerminalOutputResponse> {
       checkSession(params.sessionId);
-      return host.terminals.output(params.terminalId);
+      const io = delegated(params.terminalId);
+      return io ? io.output(params.terminalId) : host.terminals.output(params.terminalId);
     },
     async waitForTerminalExit(params: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse> {
       checkSession(params.sessionId);
-      return host.terminals.waitForExit(params.terminalId);
+      const io = delegated(params.terminalId);
+      return io ? io.waitForExit(params.terminalId) : host.terminals.waitForExit(params.terminalId);
     },
-    killTerminal(params: acp.KillTerminalRequest): void {
+    async killTerminal(params: acp.KillTerminalRequest): Promise<void> {
       checkSession(params.sessionId);
-      host.terminals.kill(params.terminalId);
+      const io = delegated(params.terminalId);
+      if (io) await io.kill(params.terminalId);
+      else host.terminals.kill(params.terminalId);
     },
-    releaseTerminal(params: acp.ReleaseTerminalRequest): void {
+    async releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<void> {
       checkSession(params.sessionId);
-      host.terminals.release(params.terminalId);
+      const io = delegated(params.terminalId);
+      if (io) await io.release(params.terminalId);
+      else host.terminals.release(params.terminalId);
     },
   };
 }

@@ -12,6 +12,29 @@ export interface HookContext {
   append(event: JournalEvent): void;
 }
 
+/**
+ * Another implementation of the client's file and terminal I/O for one session: the editor's own
+ * when an editor drives the session through `atrium acp` and advertised them. Atrium still
+ * confines paths, asks the hooks (the first-write barrier included) and journals every call; only
+ * the reading, writing and running happens here. A missing member means Atrium's own.
+ */
+export interface ClientIo {
+  /** Reads a text file (absolute, already confined); errors reach the agent as they are. */
+  readTextFile?(params: { path: string; line?: number | null; limit?: number | null }): Promise<string>;
+  /** Writes a text file (absolute, already confined). */
+  writeTextFile?(params: { path: string; content: string }): Promise<void>;
+  /** Terminals (cwd already confined); ids are the implementation's own. */
+  terminals?: {
+    create(params: acp.CreateTerminalRequest & { cwd: string }): Promise<string>;
+    /** True for ids `create` returned (other ids are Atrium's own terminals). */
+    owns(terminalId: string): boolean;
+    output(terminalId: string): Promise<acp.TerminalOutputResponse>;
+    waitForExit(terminalId: string): Promise<acp.WaitForTerminalExitResponse>;
+    kill(terminalId: string): Promise<void>;
+    release(terminalId: string): Promise<void>;
+  };
+}
+
 /** Why an agent process stopped (see {@link SessionHooks.onAgentStopped}). */
 export type AgentStopReason = 'closed' | 'idle' | 'quit' | 'crashed';
 
@@ -72,6 +95,13 @@ export interface SessionHooks {
   beforeTerminal?(ctx: HookContext, command: string, args: string[], cwd: string): HookVerdict | Promise<HookVerdict>;
   /** Observes every tool call / tool call update the agent reports (after it is durable). */
   onToolCall?(ctx: HookContext, update: acp.ToolCall | acp.ToolCallUpdate): void;
+  /**
+   * Observes every live `session/update` the agent sends (not a `session/load` replay), in order,
+   * after it is durable (e.g. `atrium acp` forwards it to the editor). Synchronous.
+   */
+  onSessionUpdate?(ctx: HookContext, update: acp.SessionUpdate): void;
+  /** The file and terminal I/O of this session when not Atrium's own (see {@link ClientIo}); the first non-null wins. */
+  clientIo?(ctx: HookContext): ClientIo | null;
   /**
    * A permission request arrived (already persisted as pending): return an option id to answer it
    * on the user's behalf (recorded as answered by `hook`), or null to let the user decide.
@@ -179,6 +209,25 @@ export class HookChain {
         console.error('[atrium] onToolCall hook failed:', error);
       }
     }
+  }
+
+  onSessionUpdate(ctx: HookContext, update: acp.SessionUpdate): void {
+    for (const h of this.hooks) {
+      try {
+        h.onSessionUpdate?.(ctx, update);
+      } catch (error) {
+        console.error('[atrium] onSessionUpdate hook failed:', error);
+      }
+    }
+  }
+
+  /** The first hook's file and terminal I/O for this session, or null (Atrium's own). */
+  clientIo(ctx: HookContext): ClientIo | null {
+    for (const h of this.hooks) {
+      const io = h.clientIo?.(ctx);
+      if (io) return io;
+    }
+    return null;
   }
 
   async onPermissionRequest(ctx: HookContext, request: acp.RequestPermissionRequest): Promise<string | null> {

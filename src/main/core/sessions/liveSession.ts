@@ -91,6 +91,7 @@ export class LiveSession {
     () => this.record.agentSessionId,
     (event) => this.append(event),
     (update) => this.deps.hooks.onToolCall(this.hookContext(), update),
+    (update) => this.deps.hooks.onSessionUpdate(this.hookContext(), update),
   );
   readonly permissions: PermissionBroker;
   readonly terminals: TerminalManager;
@@ -486,10 +487,11 @@ export class LiveSession {
 
   /**
    * Queues a prompt and starts the queue if idle (starting or resuming the agent first if needed).
+   * `blocks` (default one text block of `text`) is what the agent is sent; `text` what lists show.
    * @returns its id and position (0 = runs now)
    */
-  prompt(text: string, surfaceId: string | null = null): { promptId: string; position: number } {
-    return this.queue.prompt(text, surfaceId);
+  prompt(text: string, surfaceId: string | null = null, blocks?: acp.ContentBlock[]): { promptId: string; position: number } {
+    return this.queue.prompt(text, surfaceId, blocks);
   }
 
   /** Resolves when the prompt's turn has ended (its stop reason) or the prompt was dropped (at once if that already happened). */

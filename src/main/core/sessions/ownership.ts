@@ -20,7 +20,7 @@ export interface SessionHost {
   /** `os.hostname()` of the host's machine (a pid is only checkable on the same machine). */
   hostname: string;
   /** Which Atrium surface the host is. */
-  kind: 'cli' | 'serve' | 'app';
+  kind: 'cli' | 'serve' | 'app' | 'acp';
   /** Where the host answers requests (`http://127.0.0.1:4321` for serve / the app's pickup server), or null. */
   origin: string | null;
   /** ISO 8601: when the hosting process started. */
@@ -96,7 +96,7 @@ export function parseHost(json: string | null | undefined): SessionHost | null {
   try {
     const v = JSON.parse(json) as Partial<SessionHost>;
     if (typeof v !== 'object' || v === null || typeof v.pid !== 'number' || typeof v.hostname !== 'string' || typeof v.leaseUntil !== 'string') return null;
-    const kind = v.kind === 'serve' || v.kind === 'app' ? v.kind : 'cli';
+    const kind = v.kind === 'serve' || v.kind === 'app' || v.kind === 'acp' ? v.kind : 'cli';
     return {
       pid: v.pid,
       hostname: v.hostname,
@@ -172,12 +172,13 @@ export function renewHosts(db: Database, sessionIds: readonly string[], me: Host
 
 /**
  * The message of `SESSION_HOSTED_ELSEWHERE`: where the session lives and what to do.
- * E.g. `atrium serve (pid 123) at http://127.0.0.1:4321`, `the desktop app (pid 123)`.
+ * E.g. `atrium serve (pid 123) at http://127.0.0.1:4321`, `the desktop app (pid 123)`, `an editor (atrium acp, pid 123)`.
  */
 export function describeHost(host: SessionHost): string {
   const where = host.hostname !== os.hostname() ? ` on ${host.hostname}` : '';
   if (host.kind === 'serve') return `atrium serve (pid ${host.pid}${where})${host.origin ? ` at ${host.origin}` : ''}`;
   if (host.kind === 'app') return `the desktop app (pid ${host.pid}${where})${host.origin ? ` at ${host.origin}` : ''}`;
+  if (host.kind === 'acp') return `an editor (atrium acp, pid ${host.pid}${where})`;
   return `a terminal (an atrium session command, pid ${host.pid}${where})`;
 }
 

@@ -79,10 +79,11 @@ export class PromptQueue {
 
   /**
    * Queues a prompt and starts the queue if idle (starting or resuming the agent first if needed).
+   * `blocks` (an ACP client's own prompt, e.g. with resource links) default to one text block of `text`.
    * @returns its id and position (0 = runs now)
    */
-  prompt(text: string, surfaceId: string | null): { promptId: string; position: number } {
-    const q: QueuedTurn = { promptId: crypto.randomUUID(), text, blocks: [{ type: 'text', text }], queuedAt: new Date().toISOString(), surfaceId };
+  prompt(text: string, surfaceId: string | null, blocks?: acp.ContentBlock[]): { promptId: string; position: number } {
+    const q: QueuedTurn = { promptId: crypto.randomUUID(), text, blocks: blocks?.length ? blocks : [{ type: 'text', text }], queuedAt: new Date().toISOString(), surfaceId };
     this.queue.push(q);
     this.host.append({ kind: 'prompt_queued', data: { promptId: q.promptId, text, blocks: q.blocks, queuedAt: q.queuedAt } });
     const position = this.queue.length - 1 + (this.current ? 1 : 0);

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentSessionListing, PermissionItem, Session, SessionDetails, TranscriptItem } from '../../../shared/contract';
 import { AtriumError } from '../../../shared/errors';
 import type { EventBus } from '../events/bus';
@@ -204,14 +205,15 @@ export class SessionService {
 
   /**
    * Queues a prompt (resuming the agent first when it is not running). A `paused` session refuses
-   * prompts: they would only start an agent under rules the user has not chosen yet.
+   * prompts: they would only start an agent under rules the user has not chosen yet. `blocks`
+   * (an ACP client's own content blocks) replace the single text block sent by default.
    * @throws AtriumError SESSION_NOT_FOUND | SESSION_PAUSED
    */
-  prompt(sessionId: string, text: string, surfaceId?: string): { promptId: string; position: number; session: Session } {
+  prompt(sessionId: string, text: string, surfaceId?: string, blocks?: acp.ContentBlock[]): { promptId: string; position: number; session: Session } {
     this.assertOpen();
     const live = this.loadForWrite(sessionId);
     if (live.summary().state === 'paused') throw pausedError();
-    const { promptId, position } = live.prompt(text, surfaceId ?? null);
+    const { promptId, position } = live.prompt(text, surfaceId ?? null, blocks);
     return { promptId, position, session: live.summary() };
   }
 

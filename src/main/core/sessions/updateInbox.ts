@@ -20,6 +20,8 @@ export class UpdateInbox {
     private readonly append: (event: JournalEvent) => void,
     /** Told of each live (not replayed) tool call or tool call update, after it is journaled. */
     private readonly onToolCall: (update: acp.ToolCall | acp.ToolCallUpdate) => void,
+    /** Told of each live (not replayed) update, after it is journaled. */
+    private readonly onLive: (update: acp.SessionUpdate) => void = () => undefined,
   ) {}
 
   /** Starts holding notifications for a session id not known yet (after `initialize`). */
@@ -73,5 +75,6 @@ export class UpdateInbox {
     }
     this.append({ kind: 'update', data: { update: n.update } });
     if (n.update.sessionUpdate === 'tool_call' || n.update.sessionUpdate === 'tool_call_update') this.onToolCall(n.update);
+    this.onLive(n.update);
   }
 }

@@ -3,14 +3,14 @@ import type { Session } from '../../../../shared/contract';
 
 type Host = NonNullable<Session['hostedElsewhere']>;
 
-/** What the host is, for "use that …": a terminal, or a window (serve's browser UI, the desktop app). */
-export function hostPlace(host: Host): 'terminal' | 'window' {
-  return host.kind === 'cli' ? 'terminal' : 'window';
+/** What the host is, for "use that …": a terminal, an editor (`atrium acp`), or a window (serve's browser UI, the desktop app). */
+export function hostPlace(host: Host): 'terminal' | 'editor' | 'window' {
+  return host.kind === 'cli' ? 'terminal' : host.kind === 'acp' ? 'editor' : 'window';
 }
 
 /** Short label beside a session's state in lists: "in a terminal", "in atrium serve", "in the desktop app". */
 export function hostLabel(host: Host): string {
-  return host.kind === 'cli' ? 'in a terminal' : host.kind === 'serve' ? 'in atrium serve' : 'in the desktop app';
+  return host.kind === 'cli' ? 'in a terminal' : host.kind === 'acp' ? 'in an editor (atrium acp)' : host.kind === 'serve' ? 'in atrium serve' : 'in the desktop app';
 }
 
 /**

@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEditor, stopEditors, type TestEditor } from '../support/acpEditor';
+import { runCli } from '../support/cli';
+import { approveHooks, commandHook, hookSettings, policyWorlds, type PolicyWorld } from '../support/policy';
+import { isAlive, waitFor } from '../support/sessions';
+
+/**
+ * `atrium acp` driven the way an editor drives it: the ACP SDK's client side over the stdio of a
+ * real `atrium acp` process (from source), in front of the scripted ACP agent. The workspace's
+ * trust, rule snapshot and hook approvals apply; the session is an ordinary Atrium session
+ * (`atrium session list/show` see it) that survives a kill of the `atrium acp` process.
+ */
+
+const worlds = policyWorlds();
+afterEach(async () => {
+  await stopEditors();
+});
+
+const SCENARIO = {
+  capabilities: { resume: true, loadSession: true },
+  modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
+  turns: [
+    { match: '^ask', steps: [{ permission: { toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit' } }] },
+    { match: '^wait', steps: [{ text: 'waiting…' }, { waitForCancel: true }] },
+    { match: '^read', steps: [{ read: { path: '{{cwd}}/notes.txt' } }] },
+  ],
+};
+
+const marker = (name: string) => `#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/${name}"\n`;
+
+/** A trusted workspace with a static rule, one approved and one unapproved SessionStart hook; `scripted` defined; no engine left open. */
+async function trustedWorld(): Promise<PolicyWorld> {
+  const world = worlds.create(SCENARIO, {
+    'AGENTS.md': 'Root rule: always be kind.\n',
+    'notes.txt': 'notes on disk\n',
+    '.claude/hooks/approved.sh': marker('approved-ran'),
+    '.claude/hooks/unapproved.sh': marker('unapproved-ran'),
+    '.claude/settings.json': hookSettings({ SessionStart: [{ hooks: [commandHook('sh .claude/hooks/approved.sh'), commandHook('sh .claude/hooks/unapproved.sh')] }] }),
+  });
+  const engine = world.openTrusted();
+  await approveHooks(engine, world.ws, ['approved.sh']);
+  await world.closeAll();
+  return world;
+}
+
+const envOf = (world: PolicyWorld): NodeJS.ProcessEnv => ({ ...process.env, HOME: world.home });
+
+async function newSession(editor: TestEditor, cwd: string, mcpServers: acp.McpServer[] = []) {
+  return editor.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
+}
+
+async function prompt(editor: TestEditor, sessionId: string, text: string) {
+  return editor.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+}
+
+/** `atrium ARGS --data-dir <world's>` with the world's HOME. */
+const atrium = (world: PolicyWorld, ...args: string[]) => runCli([...args, '--data-dir', world.dataDir], { HOME: world.home });
+
+describe('atrium acp in front of the scripted agent', () => {
+  it('applies the workspace: rules reach the agent once, only the approved hook runs, the editor is told what is inactive; the session is listed with its transcript', async () => {
+    const world = await trustedWorld();
+    const editor = startEditor(world.dataDir, 'scripted', envOf(world));
+    const init = await editor.initialize();
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
+
+    const created = await newSession(editor, world.ws);
+    expect(created.modes?.currentModeId).toBe('ask');
+    const id = created.sessionId;
+
+    expect((await prompt(editor, id, 'hello')).stopReason).toBe('end_turn');
+    expect((await prompt(editor, id, 'again')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(id).includes('echo: again'), 'the second echo');
+    const text = editor.agentText(id);
+    // the static rule went with the first prompt only
+    expect(text.split('Root rule: always be kind.').length - 1).toBe(1);
+    expect(text.indexOf('Root rule')).toBeLessThan(text.indexOf('echo: again'));
+    // the first message names the hook that does not run and how to approve it
+    expect(text.startsWith('Atrium: 1 hook will not run in this session')).toBe(true);
+    expect(text).toContain('unapproved.sh');
+    expect(text).toContain(`atrium hooks approve ${world.ws}`);
+
+    expect(fs.existsSync(path.join(world.ws, 'approved-ran'))).toBe(true);
+    expect(fs.existsSync(path.join(world.ws, 'unapproved-ran'))).toBe(false);
+
+    // an ordinary Atrium session: listed (hosted by the editor's process) with its transcript
+    const list = atrium(world, 'session', 'list');
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toContain(id);
+    const shown = atrium(world, 'session', 'show', id, '--json');
+    expect(shown.status, shown.stderr).toBe(0);
+    const details = shown.json as { session: { hostedElsewhere: { kind: string; description: string } | null } };
+    expect(details.session.hostedElsewhere).toMatchObject({ kind: 'acp', description: expect.stringContaining('an editor (atrium acp') });
+    const human = atrium(world, 'session', 'show', id);
+    expect(human.stdout).toContain('echo: again');
+  });
+
+  it('says what restricted mode leaves out in an untrusted folder, and sends no project rules', async () => {
+    const world = worlds.create(SCENARIO, { 'AGENTS.md': 'Root rule: always be kind.\n' });
+    world.open(); // defines `scripted`; the folder stays untrusted
+    await world.closeAll();
+    const editor = startEditor(world.dataDir, 'scripted', envOf(world));
+    await editor.initialize();
+    const { sessionId } = await newSession(editor, world.ws);
+    expect((await prompt(editor, sessionId, 'hello')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(sessionId).includes('echo:'), 'the echo');
+    const text = editor.agentText(sessionId);
+    expect(text.indexOf('Atrium: this folder is in restricted mode')).toBe(0);
+    expect(text).toContain(`atrium trust set ${world.ws} trusted`);
+    expect(text).not.toContain('Root rule');
+    // the workspace was added to Atrium's list
+    expect(atrium(world, 'workspace', 'list').stdout).toContain(world.ws);
+  });
+
+  it('round-trips a permission request to the editor (recorded as the user’s answer) and forwards file reads to the editor’s own fs', async () => {
+    const world = await trustedWorld();
+    const editor = startEditor(world.dataDir, 'scripted', envOf(world), {
+      permission: (p) => ({ outcome: { outcome: 'selected', optionId: p.options.find((o) => o.kind === 'reject_once')!.optionId } }),
+      readTextFile: () => 'unsaved buffer in the editor\n',
+    });
+    await editor.initialize();
+    const { sessionId } = await newSession(editor, world.ws);
+
+    expect((await prompt(editor, sessionId, 'ask to edit')).stopReason).toBe('end_turn');
+    expect(editor.permissions).toEqual([expect.objectContaining({ sessionId, toolCall: expect.objectContaining({ toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit' }) })]);
+    await waitFor(() => editor.agentText(sessionId).includes('permission: reject'), 'the agent to report the editor’s answer');
+
+    expect((await prompt(editor, sessionId, 'read notes')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(sessionId).includes('read: unsaved buffer in the editor'), 'the read answered by the editor');
+    expect(editor.reads).toEqual([expect.objectContaining({ sessionId, path: path.join(fs.realpathSync(world.ws), 'notes.txt') })]);
+
+    const shown = atrium(world, 'session', 'show', sessionId, '--json');
+    const items = (shown.json as { transcript: { items: Array<{ kind: string; state?: string; optionId?: string; answeredBy?: string }> } }).transcript.items;
+    expect(items.find((i) => i.kind === 'permission')).toMatchObject({ state: 'selected', optionId: 'reject', answeredBy: 'user' });
+  });
+
+  it('cancels a turn mid-way', async () => {
+    const world = await trustedWorld();
+    const editor = startEditor(world.dataDir, 'scripted', envOf(world));
+    await editor.initialize();
+    const { sessionId } = await newSession(editor, world.ws);
+    const turn = prompt(editor, sessionId, 'wait for me');
+    await waitFor(() => editor.agentText(sessionId).includes('waiting…'), 'the turn to start');
+    await editor.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect((await turn).stopReason).toBe('cancelled');
+    // the session goes on
+    expect((await prompt(editor, sessionId, 'after')).stopReason).toBe('end_turn');
+  });
+
+  it('a SIGKILLed atrium acp leaves a resumable session: session/load from a new one replays it and the agent goes on', async () => {
+    const world = await trustedWorld();
+    const first = startEditor(world.dataDir, 'scripted', envOf(world));
+    await first.initialize();
+    const { sessionId } = await newSession(first, world.ws);
+    expect((await prompt(first, sessionId, 'remember the number 42')).stopReason).toBe('end_turn');
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = startEditor(world.dataDir, 'scripted', envOf(world));
+    await second.initialize();
+    const listed = await second.conn.agent.request(acp.methods.agent.session.list, { cwd: world.ws });
+    expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+    const loaded = await second.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: world.ws, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe('ask');
+    // replayed before the answer: the user's prompt and the agent's reply
+    const replay = second.updates.get(sessionId) ?? [];
+    expect(replay.some((u) => u.sessionUpdate === 'user_message_chunk' && u.content.type === 'text' && u.content.text === 'remember the number 42')).toBe(true);
+    expect(second.agentText(sessionId)).toContain('echo:');
+    expect((await prompt(second, sessionId, 'what was it')).stopReason).toBe('end_turn');
+    await waitFor(() => second.agentText(sessionId).includes('echo: what was it'), 'the resumed agent to answer');
+    expect(atrium(world, 'session', 'show', sessionId).stdout).toContain('what was it');
+  });
+
+  it('answers bad input with JSON-RPC errors and keeps serving; closing stdin ends the agent process tree', async () => {
+    const world = await trustedWorld();
+    const editor = startEditor(world.dataDir, 'scripted', envOf(world));
+    let raw = '';
+    editor.child.stdout!.on('data', (d: Buffer) => (raw += d.toString()));
+    await editor.initialize();
+    editor.child.stdin!.write('this is not json\n');
+    await waitFor(() => raw.includes('-32700'), 'a parse error answer');
+
+    await expect(prompt(editor, 'no-such-session', 'hi')).rejects.toMatchObject({ code: -32002 });
+    await expect(newSession(editor, 'relative/folder')).rejects.toBeInstanceOf(acp.RequestError);
+    await expect(editor.conn.agent.request(acp.methods.agent.session.load, { sessionId: 'nope', cwd: world.ws, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
+    await expect(editor.conn.agent.request('session/prompt' as typeof acp.methods.agent.session.prompt, { sessionId: 1 } as never)).rejects.toMatchObject({ code: -32602 });
+
+    const { sessionId } = await newSession(editor, world.ws);
+    expect((await prompt(editor, sessionId, 'still here')).stopReason).toBe('end_turn');
+    const pid = agentPid(world, sessionId);
+    expect(isAlive(pid)).toBe(true);
+
+    editor.child.stdin!.end();
+    expect((await editor.exited).status).toBe(0);
+    await waitFor(() => !isAlive(pid), 'the agent process to end');
+  });
+});
+
+/** The pid of the session's latest agent process, as its journal recorded it (`agent_started`). */
+function agentPid(world: PolicyWorld, sessionId: string): number {
+  const db = new Database(path.join(world.dataDir, 'atrium.db'), { readonly: true });
+  try {
+    const row = db.prepare("SELECT data FROM session_events WHERE session_id = ? AND kind = 'agent_started' ORDER BY seq DESC LIMIT 1").get(sessionId) as { data: string } | undefined;
+    const pid = row ? (JSON.parse(row.data) as { pid: number | null }).pid : null;
+    if (typeof pid !== 'number') throw new Error(`no agent pid recorded for ${sessionId}`);
+    return pid;
+  } finally {
+    db.close();
+  }
+}
