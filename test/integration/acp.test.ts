@@ -27,6 +27,9 @@ const SCENARIO = {
     { match: '^ask', steps: [{ permission: { toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit' } }] },
     { match: '^wait', steps: [{ text: 'waiting…' }, { waitForCancel: true }] },
     { match: '^read', steps: [{ read: { path: '{{cwd}}/notes.txt' } }] },
+    { match: '^mcp', steps: [{ text: 'mcp: [{{mcp}}]' }] },
+    { match: '^run', steps: [{ terminal: { command: 'make', args: ['test'], cwd: '{{cwd}}' } }] },
+    { match: '^write', steps: [{ write: { path: '{{cwd}}/written.txt', content: 'from the agent\n' } }] },
   ],
 };
 
@@ -40,9 +43,10 @@ async function trustedWorld(): Promise<PolicyWorld> {
     '.claude/hooks/approved.sh': marker('approved-ran'),
     '.claude/hooks/unapproved.sh': marker('unapproved-ran'),
     '.claude/settings.json': hookSettings({ SessionStart: [{ hooks: [commandHook('sh .claude/hooks/approved.sh'), commandHook('sh .claude/hooks/unapproved.sh')] }] }),
+    '.mcp.json': { mcpServers: { docs: { command: 'node', args: ['docs-server.js'] }, shady: { command: 'node', args: ['shady-server.js'] } } },
   });
   const engine = world.openTrusted();
-  await approveHooks(engine, world.ws, ['approved.sh']);
+  await approveHooks(engine, world.ws, ['approved.sh', 'docs']);
   await world.closeAll();
   return world;
 }
@@ -68,7 +72,7 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(init.agentCapabilities?.loadSession).toBe(true);
     expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
 
-    const created = await newSession(editor, world.ws);
+    const created = await newSession(editor, world.ws, [{ name: 'editor-tools', command: '/usr/bin/true', args: [], env: [] }]);
     expect(created.modes?.currentModeId).toBe('ask');
     const id = created.sessionId;
 
@@ -86,6 +90,11 @@ describe('atrium acp in front of the scripted agent', () => {
 
     expect(fs.existsSync(path.join(world.ws, 'approved-ran'))).toBe(true);
     expect(fs.existsSync(path.join(world.ws, 'unapproved-ran'))).toBe(false);
+    // MCP servers: the workspace's approved one and the editor's own; the unapproved one is withheld (and said so)
+    expect((await prompt(editor, id, 'mcp list')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(id).includes('mcp: ['), 'the MCP servers the agent got');
+    expect(editor.agentText(id)).toContain('mcp: [docs,editor-tools]');
+    expect(text).toContain('1 MCP server is withheld: shady');
 
     // an ordinary Atrium session: listed (hosted by the editor's process) with its transcript
     const list = atrium(world, 'session', 'list');
@@ -99,8 +108,13 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(human.stdout).toContain('echo: again');
   });
 
-  it('says what restricted mode leaves out in an untrusted folder, and sends no project rules', async () => {
-    const world = worlds.create(SCENARIO, { 'AGENTS.md': 'Root rule: always be kind.\n' });
+  it('an untrusted (attacker) repository: says what restricted mode leaves out; no project rules, hooks or MCP servers of it reach or run', async () => {
+    const world = worlds.create(SCENARIO, {
+      'AGENTS.md': 'Root rule: always be kind.\n',
+      '.claude/hooks/evil.sh': marker('evil-ran'),
+      '.claude/settings.json': hookSettings({ SessionStart: [{ hooks: [commandHook('sh .claude/hooks/evil.sh')] }] }),
+      '.mcp.json': { mcpServers: { evil: { command: 'sh', args: ['-c', 'touch evil-mcp-ran'] } } },
+    });
     world.open(); // defines `scripted`; the folder stays untrusted
     await world.closeAll();
     const editor = startEditor(world.dataDir, 'scripted', envOf(world));
@@ -112,15 +126,22 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(text.indexOf('Atrium: this folder is in restricted mode')).toBe(0);
     expect(text).toContain(`atrium trust set ${world.ws} trusted`);
     expect(text).not.toContain('Root rule');
+    // nothing of the repository ran or reached the agent
+    expect((await prompt(editor, sessionId, 'mcp list')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(sessionId).includes('mcp: ['), 'the MCP servers the agent got');
+    expect(editor.agentText(sessionId)).toContain('mcp: []');
+    expect(fs.existsSync(path.join(world.ws, 'evil-ran'))).toBe(false);
+    expect(fs.existsSync(path.join(world.ws, 'evil-mcp-ran'))).toBe(false);
     // the workspace was added to Atrium's list
     expect(atrium(world, 'workspace', 'list').stdout).toContain(world.ws);
   });
 
-  it('round-trips a permission request to the editor (recorded as the user’s answer) and forwards file reads to the editor’s own fs', async () => {
+  it('round-trips a permission request to the editor (recorded as the user’s answer), forwards file reads and terminals to the editor’s own, writes with Atrium’s own when the editor offers none', async () => {
     const world = await trustedWorld();
     const editor = startEditor(world.dataDir, 'scripted', envOf(world), {
       permission: (p) => ({ outcome: { outcome: 'selected', optionId: p.options.find((o) => o.kind === 'reject_once')!.optionId } }),
       readTextFile: () => 'unsaved buffer in the editor\n',
+      terminal: { exitCode: 0, output: 'ran in the editor' },
     });
     await editor.initialize();
     const { sessionId } = await newSession(editor, world.ws);
@@ -132,6 +153,17 @@ describe('atrium acp in front of the scripted agent', () => {
     expect((await prompt(editor, sessionId, 'read notes')).stopReason).toBe('end_turn');
     await waitFor(() => editor.agentText(sessionId).includes('read: unsaved buffer in the editor'), 'the read answered by the editor');
     expect(editor.reads).toEqual([expect.objectContaining({ sessionId, path: path.join(fs.realpathSync(world.ws), 'notes.txt') })]);
+
+    expect((await prompt(editor, sessionId, 'run the tests')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(sessionId).includes('terminal exit=0'), 'the terminal result');
+    expect(editor.agentText(sessionId)).toContain('output="ran in the editor"');
+    expect(editor.terminals[0]).toMatchObject({ method: 'create', params: { command: 'make' } });
+    expect(editor.terminals.map((t) => t.method)).toContain('release');
+
+    // no fs/write_text_file from the editor: Atrium writes (after its own checks)
+    expect((await prompt(editor, sessionId, 'write it')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(sessionId).includes('write ok'), 'the write');
+    expect(fs.readFileSync(path.join(world.ws, 'written.txt'), 'utf8')).toBe('from the agent\n');
 
     const shown = atrium(world, 'session', 'show', sessionId, '--json');
     const items = (shown.json as { transcript: { items: Array<{ kind: string; state?: string; optionId?: string; answeredBy?: string }> } }).transcript.items;

@@ -12,6 +12,8 @@ export interface EditorBehaviour {
   permission?(params: acp.RequestPermissionRequest): acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   /** Advertise and serve `fs/read_text_file` with this (default: not advertised). */
   readTextFile?(params: acp.ReadTextFileRequest): string | Promise<string>;
+  /** Advertise terminals and run each as this fixed result (exit code and output), recording the requests. */
+  terminal?: { exitCode: number; output: string };
 }
 
 /** An editor driving `atrium acp` over stdio with the ACP SDK's client side (as Zed would). */
@@ -24,6 +26,8 @@ export interface TestEditor {
   permissions: acp.RequestPermissionRequest[];
   /** Every `fs/read_text_file` request received. */
   reads: acp.ReadTextFileRequest[];
+  /** Every `terminal/*` request received: method and params. */
+  terminals: Array<{ method: string; params: { terminalId?: string; command?: string } }>;
   /** Text of the agent message chunks received for a session so far. */
   agentText(sessionId: string): string;
   stderr(): string;
@@ -67,6 +71,31 @@ export function startEditor(dataDir: string, agent: string, env: NodeJS.ProcessE
       return { content: await read(params) };
     });
   }
+  const terminals: TestEditor['terminals'] = [];
+  if (behaviour.terminal) {
+    const t = behaviour.terminal;
+    app = app
+      .onRequest(acp.methods.client.terminal.create, ({ params }) => {
+        terminals.push({ method: 'create', params });
+        return { terminalId: `editor-term-${terminals.length}` };
+      })
+      .onRequest(acp.methods.client.terminal.output, ({ params }) => {
+        terminals.push({ method: 'output', params });
+        return { output: t.output, truncated: false, exitStatus: { exitCode: t.exitCode } };
+      })
+      .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => {
+        terminals.push({ method: 'wait_for_exit', params });
+        return { exitCode: t.exitCode };
+      })
+      .onRequest(acp.methods.client.terminal.kill, ({ params }) => {
+        terminals.push({ method: 'kill', params });
+        return {};
+      })
+      .onRequest(acp.methods.client.terminal.release, ({ params }) => {
+        terminals.push({ method: 'release', params });
+        return {};
+      });
+  }
   const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
   return {
     child,
@@ -74,6 +103,7 @@ export function startEditor(dataDir: string, agent: string, env: NodeJS.ProcessE
     updates,
     permissions,
     reads,
+    terminals,
     agentText: (sessionId) =>
       (updates.get(sessionId) ?? [])
         .filter((u): u is acp.SessionUpdate & { sessionUpdate: 'agent_message_chunk' } => u.sessionUpdate === 'agent_message_chunk')
@@ -84,7 +114,7 @@ export function startEditor(dataDir: string, agent: string, env: NodeJS.ProcessE
     initialize: () =>
       conn.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: behaviour.readTextFile ? { fs: { readTextFile: true } } : {},
+        clientCapabilities: { ...(behaviour.readTextFile ? { fs: { readTextFile: true } } : {}), ...(behaviour.terminal ? { terminal: true } : {}) },
         clientInfo: { name: 'test-editor', version: '1.0.0' },
       }),
   };

@@ -23,7 +23,7 @@ export type HostRoute = { kind: 'local' } | { kind: 'remote'; host: SessionHost;
 export function routeFor(engine: Engine, dataDir: string, sessionId: string): HostRoute {
   const host = engine.sessions.hostOf(sessionId);
   if (!host) return { kind: 'local' };
-  if (host.kind !== 'cli' && host.hostname === os.hostname()) {
+  if ((host.kind === 'serve' || host.kind === 'app') && host.hostname === os.hostname()) {
     const server = readServerInfo(dataDir);
     if (server && server.pid === host.pid && (host.origin === null || sameOrigin(host.origin, server.origin))) return { kind: 'remote', host, server };
   }
@@ -42,6 +42,8 @@ export function whereItLives(sessionId: string, host: SessionHost): string {
       return `${where}; wait for it to finish or stop it there (Ctrl+C).`;
     case 'serve':
       return `${where}; open it there.`;
+    case 'acp':
+      return `${where}; continue it in that editor, or close it there (the session stays resumable here).`;
     default:
       return `${where}; continue it there, or turn on pickup from a browser in the app so this terminal can send it commands.`;
   }

@@ -184,7 +184,7 @@ export function describeHost(host: SessionHost): string {
 
 /** The full refusal text for a session hosted by `host`. */
 export function hostedElsewhereMessage(sessionId: string, host: SessionHost): string {
-  return `Session ${sessionId} is running in ${describeHost(host)}; its agent can be driven only there. Use that window or terminal, or wait until its agent stops (atrium session show ${sessionId}).`;
+  return `Session ${sessionId} is running in ${describeHost(host)}; its agent can be driven only there. Use that ${host.kind === 'acp' ? 'editor' : 'window or terminal'}, or wait until its agent stops (atrium session show ${sessionId}).`;
 }
 
 /**
