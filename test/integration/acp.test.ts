@@ -106,6 +106,10 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(details.session.hostedElsewhere).toMatchObject({ kind: 'acp', description: expect.stringContaining('an editor (atrium acp') });
     const human = atrium(world, 'session', 'show', id);
     expect(human.stdout).toContain('echo: again');
+    // only the editor drives it while it hosts the session
+    const refused = atrium(world, 'session', 'prompt', id, 'from a terminal');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('continue it in that editor');
   });
 
   it('an untrusted (attacker) repository: says what restricted mode leaves out; no project rules, hooks or MCP servers of it reach or run', async () => {
