@@ -174,7 +174,7 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(items.find((i) => i.kind === 'permission')).toMatchObject({ state: 'selected', optionId: 'reject', answeredBy: 'user' });
   });
 
-  it('cancels a turn mid-way', async () => {
+  it('cancels a turn mid-way; switches modes the agent offers', async () => {
     const world = await trustedWorld();
     const editor = startEditor(world.dataDir, 'scripted', envOf(world));
     await editor.initialize();
@@ -185,6 +185,12 @@ describe('atrium acp in front of the scripted agent', () => {
     expect((await turn).stopReason).toBe('cancelled');
     // the session goes on
     expect((await prompt(editor, sessionId, 'after')).stopReason).toBe('end_turn');
+
+    // modes are the agent's: one it offers is switched (and recorded), another is refused with a JSON-RPC error
+    await editor.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'code' });
+    const shown = atrium(world, 'session', 'show', sessionId, '--json');
+    expect((shown.json as { session: { modes: { currentModeId: string } } }).session.modes.currentModeId).toBe('code');
+    await expect(editor.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'nonsense' })).rejects.toBeInstanceOf(acp.RequestError);
   });
 
   it('a SIGKILLed atrium acp leaves a resumable session: session/load from a new one replays it and the agent goes on', async () => {
