@@ -41,7 +41,7 @@ const gitSpawn = {
 // The engine's layers, bottom → top (src/main/core/README.md draws them). A folder may import its own
 // files and every folder of a lower layer; folders of one layer may import each other except the
 // capabilities, which stay independent (what one needs from another is declared as a narrow type and
-// passed in from above). formats/ imports nothing of the engine. The app layer is api/ plus the files
+// passed in from above). formats/ imports nothing of the engine. The app layer is api/, acpFront/ plus the files
 // directly in src/main/core (engine.ts, dispatcher.ts, handlers.ts, migrations.ts, ...).
 const engineLayers = [
   ['formats'],
@@ -51,7 +51,7 @@ const engineLayers = [
   ['resources'],
   ['trust'],
   ['sessions'],
-  ['api', 'app'],
+  ['api', 'acpFront', 'app'],
 ];
 const capabilities = ['rules', 'extensions', 'hooks'];
 const layerElements = engineLayers.flat().filter((t) => t !== 'app').map((type) => ({ type, pattern: `src/main/core/${type}`, partialMatch: false }));
