@@ -174,6 +174,27 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(items.find((i) => i.kind === 'permission')).toMatchObject({ state: 'selected', optionId: 'reject', answeredBy: 'user' });
   });
 
+  it('keeps the first-write barrier in front of the editor’s own fs/write_text_file: refused with the rules first, the retry reaches the editor', async () => {
+    const world = worlds.create(
+      { turns: [{ match: '^write ts', steps: [{ write: { path: '{{cwd}}/src/a.ts', content: '// header\nexport {};\n', retry: 1 } }] }] },
+      { '.claude/rules/ts.md': '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule: every file starts with a header comment.\n' },
+    );
+    world.openTrusted();
+    await world.closeAll();
+    const editor = startEditor(world.dataDir, 'scripted', envOf(world), { writeTextFile: true });
+    await editor.initialize();
+    const { sessionId } = await newSession(editor, world.ws);
+    expect((await prompt(editor, sessionId, 'write ts')).stopReason).toBe('end_turn');
+    await waitFor(() => editor.agentText(sessionId).includes('write ok'), 'the retried write');
+    const text = editor.agentText(sessionId);
+    expect(text).toContain('write error: Applicable project instructions were loaded before this write');
+    expect(text).toContain('TS rule: every file starts with a header comment.');
+    expect(text.indexOf('write error')).toBeLessThan(text.indexOf('write ok'));
+    // only the retry reached the editor, and Atrium did not write the file itself
+    expect(editor.writes).toEqual([expect.objectContaining({ sessionId, path: path.join(fs.realpathSync(world.ws), 'src/a.ts'), content: '// header\nexport {};\n' })]);
+    expect(fs.existsSync(path.join(world.ws, 'src/a.ts'))).toBe(false);
+  });
+
   it('cancels a turn mid-way; switches modes the agent offers', async () => {
     const world = await trustedWorld();
     const editor = startEditor(world.dataDir, 'scripted', envOf(world));

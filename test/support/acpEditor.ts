@@ -12,6 +12,8 @@ export interface EditorBehaviour {
   permission?(params: acp.RequestPermissionRequest): acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   /** Advertise and serve `fs/read_text_file` with this (default: not advertised). */
   readTextFile?(params: acp.ReadTextFileRequest): string | Promise<string>;
+  /** Advertise and serve `fs/write_text_file` (the editor's buffers); the requests are recorded in `writes`. */
+  writeTextFile?: boolean;
   /** Advertise terminals and run each as this fixed result (exit code and output), recording the requests. */
   terminal?: { exitCode: number; output: string };
 }
@@ -26,6 +28,8 @@ export interface TestEditor {
   permissions: acp.RequestPermissionRequest[];
   /** Every `fs/read_text_file` request received. */
   reads: acp.ReadTextFileRequest[];
+  /** Every `fs/write_text_file` request received. */
+  writes: acp.WriteTextFileRequest[];
   /** Every `terminal/*` request received: method and params. */
   terminals: Array<{ method: string; params: { terminalId?: string; command?: string } }>;
   /** Text of the agent message chunks received for a session so far. */
@@ -71,6 +75,13 @@ export function startEditor(dataDir: string, agent: string, env: NodeJS.ProcessE
       return { content: await read(params) };
     });
   }
+  const writes: acp.WriteTextFileRequest[] = [];
+  if (behaviour.writeTextFile) {
+    app = app.onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+      writes.push(params);
+      return {};
+    });
+  }
   const terminals: TestEditor['terminals'] = [];
   if (behaviour.terminal) {
     const t = behaviour.terminal;
@@ -103,6 +114,7 @@ export function startEditor(dataDir: string, agent: string, env: NodeJS.ProcessE
     updates,
     permissions,
     reads,
+    writes,
     terminals,
     agentText: (sessionId) =>
       (updates.get(sessionId) ?? [])
@@ -114,7 +126,8 @@ export function startEditor(dataDir: string, agent: string, env: NodeJS.ProcessE
     initialize: () =>
       conn.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { ...(behaviour.readTextFile ? { fs: { readTextFile: true } } : {}), ...(behaviour.terminal ? { terminal: true } : {}) },
+        clientCapabilities: {
+          ...(behaviour.readTextFile || behaviour.writeTextFile ? { fs: { readTextFile: Boolean(behaviour.readTextFile), writeTextFile: Boolean(behaviour.writeTextFile) } } : {}), ...(behaviour.terminal ? { terminal: true } : {}) },
         clientInfo: { name: 'test-editor', version: '1.0.0' },
       }),
   };
