@@ -55,7 +55,7 @@ async function serve(opts: GlobalOptions & { agent: string }): Promise<void> {
     engine.sessions.agents.resolve(opts.agent);
   } catch (error) {
     await engine.close();
-    throw new CliError(`${error instanceof Error ? error.message : String(error)} (atrium agents list shows the agents.)`);
+    throw new CliError(error instanceof Error ? error.message : String(error));
   }
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { maxMessageBytes: MAX_EDITOR_MESSAGE_BYTES });
   const connection = serveAcp({ engine, agentId: opts.agent, stream, version: APP_VERSION, log: (message) => process.stderr.write(`atrium acp: ${message}\n`) });
