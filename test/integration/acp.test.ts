@@ -240,6 +240,12 @@ describe('atrium acp in front of the scripted agent', () => {
 
   it('answers bad input with JSON-RPC errors and keeps serving; closing stdin ends the agent process tree', async () => {
     const world = await trustedWorld();
+    // an agent Atrium does not know: one line on stderr, exit 1, nothing on the ACP stream
+    const unknown = atrium(world, 'acp', '--agent', 'nope');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('No agent "nope"');
+    expect(unknown.stdout).toBe('');
+
     const editor = startEditor(world.dataDir, 'scripted', envOf(world));
     let raw = '';
     editor.child.stdout!.on('data', (d: Buffer) => (raw += d.toString()));
