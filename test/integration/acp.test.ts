@@ -214,6 +214,24 @@ describe('atrium acp in front of the scripted agent', () => {
     await expect(editor.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'nonsense' })).rejects.toBeInstanceOf(acp.RequestError);
   });
 
+  it('cancel while the editor is asked for a permission: the turn ends cancelled and the request is recorded as cancelled', async () => {
+    const world = await trustedWorld();
+    let answer!: (r: acp.RequestPermissionResponse) => void;
+    const editor = startEditor(world.dataDir, 'scripted', envOf(world), { permission: () => new Promise((resolve) => (answer = resolve)) });
+    await editor.initialize();
+    const { sessionId } = await newSession(editor, world.ws);
+    const turn = prompt(editor, sessionId, 'ask to edit');
+    await waitFor(() => editor.permissions.length === 1, 'the permission request in the editor');
+    await editor.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    // ACP: after session/cancel the client answers its pending requests `cancelled`
+    answer({ outcome: { outcome: 'cancelled' } });
+    expect((await turn).stopReason).toBe('cancelled');
+    const shown = atrium(world, 'session', 'show', sessionId, '--json');
+    const items = (shown.json as { transcript: { items: Array<{ kind: string; state?: string; answeredBy?: string }> } }).transcript.items;
+    expect(items.find((i) => i.kind === 'permission')).toMatchObject({ state: 'cancelled', answeredBy: 'cancel' });
+    expect((await prompt(editor, sessionId, 'after')).stopReason).toBe('end_turn');
+  });
+
   it('a SIGKILLed atrium acp leaves a resumable session: session/load from a new one replays it and the agent goes on', async () => {
     const world = await trustedWorld();
     const first = startEditor(world.dataDir, 'scripted', envOf(world));

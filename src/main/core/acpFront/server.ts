@@ -112,11 +112,15 @@ export function serveAcp(options: AcpFrontOptions): acp.AgentConnection {
     client?.notify(acp.methods.client.session.update, { sessionId: a.id, update }).catch((error: unknown) => log(`sending session/update failed: ${String(error)}`));
   };
 
-  /** Sends what was held for `a` (after the answer naming the session went out), `first` before it. */
+  /**
+   * Sends what was held for `a`, `first` before it, once the answer naming the session went out
+   * (the SDK writes a handler's answer before the next macrotask). Updates keep being held until
+   * then, so none overtakes the held ones.
+   */
   const release = (a: Attached, first: acp.SessionUpdate[] = []) => {
-    const held = a.held ?? [];
-    a.held = null;
     setImmediate(() => {
+      const held = a.held ?? [];
+      a.held = null;
       for (const u of [...first, ...held]) send(a, u);
     });
   };
