@@ -12,7 +12,7 @@ const MAX_EDITOR_MESSAGE_BYTES = 64 * 1024 * 1024;
  * custom agent server (Zed's `agent_servers`, JetBrains' `acp.json`). stdout carries only JSON-RPC;
  * everything else (the engine's console output included) goes to stderr. When the editor closes
  * stdin (or sends SIGTERM/SIGINT) the engine stops every agent process tree it started and the
- * process exits 0. A bad `--agent` or data directory exits 1 before anything is read.
+ * process exits 0. Idle shutdown does not apply: the editor decides how long a session stays open. A bad `--agent` or data directory exits 1 before anything is read.
  */
 export function registerAcpCommand(program: Command): void {
   program
@@ -37,7 +37,9 @@ export function registerAcpCommand(program: Command): void {
 async function serve(opts: GlobalOptions & { agent: string }): Promise<void> {
   const dataDir = resolveDataDir({ flag: opts.dataDir });
   const [{ createEngine }, { serveAcp }, acp] = await Promise.all([import('../../core/engine'), import('../../core/acpFront/server'), import('@agentclientprotocol/sdk')]);
-  const engine = createEngine({ dataDir, host: { kind: 'acp' } });
+  // the editor holds its sessions open: their agents run (and the sessions stay hosted here, read-only
+  // elsewhere) until the editor closes them or goes away, not until an idle timer fires
+  const engine = createEngine({ dataDir, host: { kind: 'acp' }, sessions: { idleMs: 0 } });
   let closing: Promise<void> | null = null;
   const shutdown = (why: string): Promise<void> => {
     closing ??= (async () => {
