@@ -190,9 +190,10 @@ export function serveAcp(options: AcpFrontOptions): acp.AgentConnection {
     }
   };
 
+  /** Records the editor's answer: an option is the user's choice; `cancelled` is what ACP clients answer when the turn is cancelled. */
   const answer = (a: Attached, requestId: string, optionId: string | null) => {
     try {
-      engine.sessions.answerPermission(a.id, requestId, optionId, 'user');
+      engine.sessions.answerPermission(a.id, requestId, optionId, optionId === null ? 'cancel' : 'user');
     } catch (error) {
       // answered meanwhile (cancel, a hook, shutdown): nothing to do
       if (!(error instanceof AtriumError)) log(`answering permission ${requestId} failed: ${String(error)}`);
