@@ -23,6 +23,8 @@ afterEach(async () => {
 const SCENARIO = {
   capabilities: { resume: true, loadSession: true },
   modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
+  configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }],
+  onNew: [{ commands: [{ name: 'review', description: 'Review the change' }] }],
   turns: [
     { match: '^ask', steps: [{ permission: { toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit' } }] },
     { match: '^wait', steps: [{ text: 'waiting…' }, { waitForCancel: true }] },
@@ -195,11 +197,12 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(fs.existsSync(path.join(world.ws, 'src/a.ts'))).toBe(false);
   });
 
-  it('cancels a turn mid-way; switches modes the agent offers', async () => {
+  it('cancels a turn mid-way; switches modes and config options the agent offers; forwards its slash commands', async () => {
     const world = await trustedWorld();
     const editor = startEditor(world.dataDir, 'scripted', envOf(world));
     await editor.initialize();
-    const { sessionId } = await newSession(editor, world.ws);
+    const { sessionId, configOptions } = await newSession(editor, world.ws);
+    expect(configOptions?.[0]).toMatchObject({ id: 'model', currentValue: 'a' });
     const turn = prompt(editor, sessionId, 'wait for me');
     await waitFor(() => editor.agentText(sessionId).includes('waiting…'), 'the turn to start');
     await editor.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
@@ -212,6 +215,12 @@ describe('atrium acp in front of the scripted agent', () => {
     const shown = atrium(world, 'session', 'show', sessionId, '--json');
     expect((shown.json as { session: { modes: { currentModeId: string } } }).session.modes.currentModeId).toBe('code');
     await expect(editor.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'nonsense' })).rejects.toBeInstanceOf(acp.RequestError);
+
+    // the agent's config options (a model choice) and slash commands reach the editor
+    const created = editor.updates.get(sessionId) ?? [];
+    expect(created.find((u) => u.sessionUpdate === 'available_commands_update')).toMatchObject({ availableCommands: [{ name: 'review' }] });
+    const configured = await editor.conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'b' });
+    expect(configured.configOptions[0]).toMatchObject({ id: 'model', currentValue: 'b' });
   });
 
   it('cancel while the editor is asked for a permission: the turn ends cancelled and the request is recorded as cancelled', async () => {
