@@ -66,7 +66,8 @@ async function prompt(editor: TestEditor, sessionId: string, text: string) {
 /** `atrium ARGS --data-dir <world's>` with the world's HOME. */
 const atrium = (world: PolicyWorld, ...args: string[]) => runCli([...args, '--data-dir', world.dataDir], { HOME: world.home });
 
-describe('atrium acp in front of the scripted agent', () => {
+// each test starts real processes (atrium acp, the agent, CLI commands): generous on a loaded machine
+describe('atrium acp in front of the scripted agent', { timeout: 180_000 }, () => {
   it('applies the workspace: rules reach the agent once, only the approved hook runs, the editor is told what is inactive; the session is listed with its transcript', async () => {
     const world = await trustedWorld();
     const editor = startEditor(world.dataDir, 'scripted', envOf(world));
@@ -197,7 +198,7 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(fs.existsSync(path.join(world.ws, 'src/a.ts'))).toBe(false);
   });
 
-  it('cancels a turn mid-way; switches modes and config options the agent offers; forwards its slash commands', async () => {
+  it('cancels a turn mid-way; switches modes and config options the agent offers; forwards its slash commands; closes it', async () => {
     const world = await trustedWorld();
     const editor = startEditor(world.dataDir, 'scripted', envOf(world));
     await editor.initialize();
@@ -221,6 +222,12 @@ describe('atrium acp in front of the scripted agent', () => {
     expect(created.find((u) => u.sessionUpdate === 'available_commands_update')).toMatchObject({ availableCommands: [{ name: 'review' }] });
     const configured = await editor.conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'b' });
     expect(configured.configOptions[0]).toMatchObject({ id: 'model', currentValue: 'b' });
+
+    // session/close ends it here (closed in Atrium, resumable later); the editor cannot prompt it any more
+    await editor.conn.agent.request(acp.methods.agent.session.close, { sessionId });
+    await expect(prompt(editor, sessionId, 'more')).rejects.toMatchObject({ code: -32002 });
+    const closed = atrium(world, 'session', 'show', sessionId, '--json');
+    expect((closed.json as { session: { state: string; hostedElsewhere: unknown } }).session).toMatchObject({ state: 'closed', hostedElsewhere: null });
   });
 
   it('cancel while the editor is asked for a permission: the turn ends cancelled and the request is recorded as cancelled', async () => {
