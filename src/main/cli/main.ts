@@ -3,6 +3,7 @@ import { APP_VERSION } from '../core/version';
 import { registerAgentsCommands } from './commands/agents';
 import { registerHooksCommands } from './commands/hooks';
 import { registerMcpCommands } from './commands/mcp';
+import { registerProvidersCommands } from './commands/providers';
 import { registerCommandCommand, registerResourcesCommand } from './commands/resources';
 import { registerRulesCommands } from './commands/rules';
 import { registerServeCommand } from './commands/serve';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerMcpCommands(program);
   registerResourcesCommand(program);
   registerCommandCommand(program);
+  registerProvidersCommands(program);
   applyExitOverride(program);
   acceptGlobalOptionsEarly(program);
   return program;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../formats/canonicalJson';
+import { parseDotenv } from '../formats/dotenv';
 import { parseJsonText } from '../formats/json';
 import { isRecord } from '../formats/text';
 import { parseTomlText } from '../formats/toml';
@@ -51,18 +52,9 @@ function trafficEnv(env: unknown): Record<string, string> {
   return out;
 }
 
-/** `KEY=value` lines of a dotenv file (quotes stripped, `export ` allowed), model-traffic ones only. */
+/** Model-traffic variables of a dotenv file. */
 function dotenvTraffic(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(raw);
-    if (!m) continue;
-    let v = m[2].trim();
-    if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1);
-    else v = v.replace(/\s+#.*$/, '');
-    env[m[1]] = v;
-  }
-  return trafficEnv(env);
+  return trafficEnv(Object.fromEntries([...parseDotenv(text)].map(([k, v]) => [k, v.value])));
 }
 
 /**

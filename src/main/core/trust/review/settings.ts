@@ -2,6 +2,7 @@ import type { TrustWarning } from '../../../../shared/contract';
 import { redirectsModelTraffic } from '../../credentials/modelVariables';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
+import { parseDotenv } from '../../formats/dotenv';
 import { parseJsonText } from '../../formats/json';
 import { codeLoadingEnvNames } from '../../hooks/codeLoadingEnv';
 import { commandRiskWarnings } from './risk';
@@ -82,6 +83,28 @@ export function modelTrafficWarning(path: string, line: number | null, names: st
     message: `redirects model traffic: sets ${names.join(', ')}, which would send your prompts and API key to an endpoint the repository chooses`,
     fix: 'Atrium never applies it before you trust the folder, and sends a key there only after you approve this exact definition in the workspace\'s Agent settings (or `atrium providers approve-endpoint`).',
   };
+}
+
+/**
+ * Adds an `env` item for a dotenv file when it sets variables that redirect model traffic
+ * (names only; values never shown). Other variables of the file are not reviewed.
+ */
+export function reviewDotenv(src: SourceText, out: ReviewCollector): void {
+  const vars = parseDotenv(src.text ?? '');
+  const names = [...vars.keys()].filter(redirectsModelTraffic);
+  if (names.length === 0) return;
+  const line = vars.get(names[0])?.line ?? null;
+  out.add({
+    kind: 'env',
+    path: src.rel,
+    line,
+    name: 'env',
+    summary: oneLine(`Redirects model traffic. Sets ${names.join(', ')} for agents that load this file (Gemini CLI)`),
+    executable: true,
+    tool: 'dotenv',
+    warnings: [...src.warnings, modelTrafficWarning(src.rel, line, names)],
+    detail: { envNames: names },
+  });
 }
 
 /** Adds the `env` item of a settings block: variable names only, never values. */
