@@ -5,6 +5,8 @@ import { expect, test } from '@playwright/test';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fakeAnthropic';
 import { AtriumPage } from './pages/AtriumPage';
 import { ProvidersPage } from './pages/ProvidersPage';
+import { SessionsPage } from './pages/SessionsPage';
+import { atriumCli, scriptedWorkspace } from './support/scriptedWorkspace';
 import { startAtrium, type ServedAtrium } from './support/server';
 
 let server: ServedAtrium | null = null;
@@ -73,4 +75,30 @@ test('Settings → Providers and keys: add, test connection, rotate, remove; wor
   await providers.remove('gw');
   await expect(page.getByTestId('prov-empty')).toBeVisible();
   expect(fs.readFileSync(path.join(server.dataDir, 'credentials.json'), 'utf8')).not.toContain(ROTATED);
+});
+
+test("a session shows the provider, endpoint and model it started with in its header and Workspace panel, and keeps them after the workspace's choice changes", async ({ page }) => {
+  const { dataDir } = scriptedWorkspace('atrium-e2e-provider-session-', { turns: [{ match: 'hello', steps: [{ text: 'Hi.' }, { stop: 'end_turn' }] }] });
+  atriumCli(dataDir, ['providers', 'add', 'local', '--kind', 'openai-compatible', '--name', 'Local model', '--base-url', 'http://127.0.0.1:9/v1'], { ATRIUM_CREDENTIALS: 'file' });
+  atriumCli(dataDir, ['workspace', 'agent-settings', 'project', '--agent', 'scripted', '--provider', 'local', '--model', 'qwen-local-7b'], { ATRIUM_CREDENTIALS: 'file' });
+  server = await startAtrium(dataDir, { ATRIUM_CREDENTIALS: 'file' });
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await sessions.openWorkspaceSessions(atrium, server.url);
+  await sessions.startSession('Scripted agent', 'hello');
+  const chip = page.getByTestId('session-endpoint');
+  await expect(chip).toHaveText('Local model · http://127.0.0.1:9/v1 · qwen-local-7b');
+  // the workspace's choice changes: the open session keeps what it recorded
+  atriumCli(dataDir, ['workspace', 'agent-settings', 'project', '--agent', 'scripted', '--provider', 'none', '--model', 'none'], { ATRIUM_CREDENTIALS: 'file' });
+  await page.reload();
+  await expect(chip).toHaveText('Local model · http://127.0.0.1:9/v1 · qwen-local-7b');
+  await sessions.button(/^Workspace$/).click();
+  const facts = sessions.policyPanel().getByTestId('session-endpoint-facts');
+  await expect(facts).toContainText('Local model (openai-compatible)');
+  await expect(facts).toContainText('qwen-local-7b');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: test.info().outputPath(`session-endpoint-${scheme}.png`) });
+  }
 });

@@ -19,7 +19,7 @@ export function AgentSettings({ workspace }: { workspace: Workspace }) {
     <div className="prov-section" aria-label="Agent settings">
       <p className="hint">
         Which provider and model each agent uses in this workspace. New sessions record them when they start; changing them never changes a running
-        session. Manage providers and keys in <button className="link-button" onClick={() => useApp.getState().showSettings()}>Settings → Providers and keys</button>.
+        session. Manage providers and keys in <button className="link-button prov-inline-link" onClick={() => useApp.getState().showSettings()}>Settings → Providers and keys</button>.
       </p>
       {settings.error && <div className="banner banner-error">{settings.error}</div>}
       {agents.data && settings.data && (
@@ -155,7 +155,13 @@ function EndpointCard({ workspace, endpoint: e }: { workspace: Workspace; endpoi
     if (!client) return;
     try {
       await client.request('providers.approveEndpoint', { workspaceId: workspace.id, digest: e.digest, approved });
-      toast(approved ? 'Approved: new sessions send model traffic and your key to this endpoint' : 'Approval withdrawn: new sessions no longer use it');
+      toast(
+        !approved
+          ? 'Approval withdrawn: new sessions no longer use it'
+          : trusted
+            ? 'Approved: new sessions send model traffic and your key to this endpoint'
+            : 'Approved: new sessions use this endpoint once you trust the folder',
+      );
     } catch (error) {
       toast.error((error as Error).message);
     }

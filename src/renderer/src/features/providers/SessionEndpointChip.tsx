@@ -22,3 +22,39 @@ export function SessionEndpointChip({ sessionId }: { sessionId: string }) {
     </span>
   );
 }
+
+/**
+ * The Workspace panel's "Model endpoint" section: which provider, endpoint and model the session
+ * talks to (recorded at its start), and the repository endpoint definition applied or withheld.
+ */
+export function SessionEndpointSection({ sessionId }: { sessionId: string }) {
+  const live = useLive('providers.sessionEndpoint', { sessionId });
+  const e = live.data?.endpoint;
+  if (live.data === null) return null;
+  return (
+    <section className="sess-policy-section" aria-label="Model endpoint">
+      <h3>Model endpoint</h3>
+      {!e ? (
+        <p className="muted">Not recorded: this session started before Atrium managed providers; its agent uses the environment Atrium was started with.</p>
+      ) : (
+        <dl className="facts compact sess-diag-facts" data-testid="session-endpoint-facts">
+          <dt>Provider</dt>
+          <dd>{e.providerName ? `${e.providerName} (${e.kind})` : e.source === 'repository' ? "the repository's endpoint (approved)" : 'none: the environment Atrium was started with'}</dd>
+          <dt>Endpoint</dt>
+          <dd>{e.endpoint ? <code className="selectable">{e.endpoint}</code> : <span className="muted">the agent&apos;s own default or your environment</span>}</dd>
+          <dt>Model</dt>
+          <dd>{e.model ?? <span className="muted">the agent&apos;s default</span>}</dd>
+          {e.repository && (
+            <>
+              <dt>Repository</dt>
+              <dd>
+                {e.repository.path}: {e.repository.applied ? 'applied (approved)' : 'withheld (not approved or not trusted)'} <code>{e.repository.digest.slice(0, 12)}…</code>
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
+      <p className="muted">Recorded when the session started; changing the workspace&apos;s choice or the provider later does not change it. A rotated key is used from the next agent start.</p>
+    </section>
+  );
+}
