@@ -17,6 +17,12 @@ export interface EndpointDefinition {
   agents: string[];
   /** True when Atrium applies it itself (Claude: launched without setting sources, so only Atrium can). */
   appliedByAtrium: boolean;
+  /**
+   * Who applies it: `atrium` (after trust and approval), `agent` (the agent reads the file itself
+   * once the folder is trusted), `none` (nothing under Atrium's launch reads it: Codex 0.166
+   * ignores a project's `model_provider` / `model_providers`).
+   */
+  appliedBy: 'atrium' | 'agent' | 'none';
 }
 
 /** Files larger than this are not read for endpoint settings (they are not settings files). */
@@ -41,7 +47,8 @@ export function endpointDigest(def: Pick<EndpointDefinition, 'path' | 'tool' | '
 
 function make(rel: string, tool: EndpointDefinition['tool'], variables: Record<string, string>, agents: string[], appliedByAtrium: boolean): EndpointDefinition | null {
   if (Object.keys(variables).length === 0) return null;
-  return { path: rel, tool, variables, agents, appliedByAtrium, digest: endpointDigest({ path: rel, tool, variables }) };
+  const appliedBy = appliedByAtrium ? 'atrium' : tool === 'codex' && variables.model === undefined ? 'none' : 'agent';
+  return { path: rel, tool, variables, agents, appliedByAtrium, appliedBy, digest: endpointDigest({ path: rel, tool, variables }) };
 }
 
 /** Model-traffic variables of an `env` object (secrets left out: a repository's key is never applied or shown). */

@@ -266,7 +266,7 @@ export class ProviderService {
       variables: d.variables,
       digest: d.digest,
       approved: this.approved(workspaceId, d.digest),
-      appliedBy: d.appliedByAtrium ? 'atrium' : 'agent',
+      appliedBy: d.appliedBy,
     }));
   }
 
@@ -410,7 +410,10 @@ export class ProviderService {
       for (const name of MODEL_TRAFFIC_VARIABLES) delete env[name];
       const vars = KIND_VARIABLES[snap.kind];
       Object.assign(env, vars.fixed);
+      // always explicit (the kind's default when the provider names none), so nothing the agent
+      // loads later (a repository .env: variables already set win) can point the key elsewhere
       if (snap.baseUrl) env[vars.baseUrl] = snap.baseUrl;
+      else if (snap.kind !== 'bedrock' && snap.kind !== 'vertex') env[vars.baseUrl] = vars.defaultUrl;
       if (snap.model && vars.model) env[vars.model] = snap.model;
       if (vars.headers && Object.keys(snap.headers).length) env[vars.headers] = headerLines(snap.headers);
       if (vars.key) {

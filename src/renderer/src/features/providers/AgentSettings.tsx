@@ -167,8 +167,10 @@ function EndpointCard({ workspace, endpoint: e }: { workspace: Workspace; endpoi
     }
   };
   const state =
-    e.appliedBy !== 'atrium'
-      ? `${e.tool === 'dotenv' ? 'Gemini CLI' : e.tool === 'codex' ? 'Codex' : 'Gemini CLI'} reads this itself once the folder is trusted; Atrium cannot withhold it from that agent.`
+    e.appliedBy === 'none'
+      ? "Nothing Atrium launches applies this (Codex ignores a repository's model_provider and model_providers)."
+      : e.appliedBy === 'agent'
+        ? `${e.tool === 'codex' ? 'Codex' : 'Gemini CLI'} reads this itself once the folder is trusted; a provider chosen above sets the endpoint and key itself, which this file cannot change.`
       : e.approved
         ? trusted
           ? 'Approved: new Claude Code sessions send model traffic, with your key, to this endpoint.'
