@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryBackend, type SafeStoragePort } from '../../../src/main/core/credentials/backend';
 import { FileBackend, SafeStorageBackend, CREDENTIALS_FILE, SAFE_CREDENTIALS_FILE } from '../../../src/main/core/credentials/fileBackend';
 import { REDACTED, redactSecrets } from '../../../src/main/core/credentials/redact';
+import { KeyringBackend } from '../../../src/main/core/credentials/keyringBackend';
 import { CredentialStore, openCredentialStore } from '../../../src/main/core/credentials/store';
 import { AgentProcess } from '../../../src/main/core/sessions/supervisor';
 import { tempDir } from '../../support/tempDir';
@@ -47,6 +48,28 @@ describe('the file credential backend', () => {
     expect(store.info.backend).toBe('file');
     store.set('p', 'sk-preferred-file-key');
     expect(fs.readFileSync(path.join(dir, CREDENTIALS_FILE), 'utf8')).toContain('provider:p');
+  });
+});
+
+describe('choosing the store', () => {
+  it('uses the OS keychain when it answers, else safeStorage with a real keyring behind it, else the 0600 file with the reason', () => {
+    const dir = tempDir('atrium-cred-auto-');
+    const xor = (b: Buffer) => Buffer.from([...b].map((x) => x ^ 0x33));
+    const port = (backend: string): SafeStoragePort => ({ isEncryptionAvailable: () => true, encryptString: (s) => xor(Buffer.from(s)), decryptString: (b) => xor(b).toString(), backend: () => backend });
+    const keyring = KeyringBackend.available(dir);
+    const plain = openCredentialStore(dir, { prefer: 'auto' });
+    const basic = openCredentialStore(dir, { prefer: 'auto', safeStorage: port('basic_text') });
+    const real = openCredentialStore(dir, { prefer: 'auto', safeStorage: port('gnome_libsecret') });
+    if (keyring.ok) {
+      // this machine has a keychain: everything shares it
+      for (const store of [plain, basic, real]) expect(store.info.backend).toBe('keychain');
+    } else {
+      expect(plain.info.backend).toBe('file');
+      expect(plain.info.warning).toContain(keyring.reason);
+      // Electron without a real keyring ("basic_text") encrypts with a hard-coded key: the file, honestly labelled, is no worse
+      expect(basic.info.backend).toBe('file');
+      expect(real.info.backend).toBe('safeStorage');
+    }
   });
 });
 

@@ -14,7 +14,7 @@ function platformLabel(): string {
 
 /**
  * Keys in the OS keychain through `@napi-rs/keyring` 2.1 (macOS Keychain, Windows Credential
- * Manager, the Secret Service on Linux). Accounts are prefixed with a hash of the data directory,
+ * Manager, the Secret Service on Linux, never the kernel keyring). Accounts are prefixed with a hash of the data directory,
  * so two Atrium data directories (a test, a second profile) never share keys.
  */
 export class KeyringBackend implements CredentialBackend {
@@ -26,7 +26,9 @@ export class KeyringBackend implements CredentialBackend {
   }
 
   private entry(account: string): Entry {
-    return new Entry(KEYRING_SERVICE, `${this.prefix}/${account}`);
+    // Linux: only the Secret Service. The binding's default falls back to the kernel keyring
+    // (keyutils), which forgets keys at logout or reboot and is not what a user calls a keychain.
+    return new Entry(KEYRING_SERVICE, `${this.prefix}/${account}`, { linux: { store: 'secret-service' } });
   }
 
   get(account: string): string | null {
