@@ -86,6 +86,10 @@ test("a session shows the provider, endpoint and model it started with in its he
   const sessions = new SessionsPage(page);
   await page.setViewportSize({ width: 1280, height: 800 });
   await sessions.openWorkspaceSessions(atrium, server.url);
+  await sessions.panel.getByRole('button', { name: /Start a session|New session/ }).click();
+  await sessions.dialog.getByRole('radio', { name: /Scripted agent/ }).check();
+  await expect(sessions.dialog.getByTestId('new-session-provider')).toContainText('provider local at http://127.0.0.1:9/v1, model qwen-local-7b');
+  await page.keyboard.press('Escape');
   await sessions.startSession('Scripted agent', 'hello');
   const chip = page.getByTestId('session-endpoint');
   await expect(chip).toHaveText('Local model · http://127.0.0.1:9/v1 · qwen-local-7b');
