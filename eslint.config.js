@@ -45,12 +45,13 @@ const gitSpawn = {
 // directly in src/main/core (engine.ts, dispatcher.ts, handlers.ts, migrations.ts, ...).
 const engineLayers = [
   ['formats'],
-  ['git', 'store', 'events', 'process'],
+  ['git', 'store', 'events', 'process', 'credentials'],
   ['workspaces', 'files'],
   ['rules', 'extensions', 'hooks'],
   ['resources'],
   ['trust'],
   ['sessions'],
+  ['providers'],
   ['api', 'acpFront', 'app'],
 ];
 const capabilities = ['rules', 'extensions', 'hooks'];

@@ -8,6 +8,7 @@ import { createDispatcher, type Dispatcher } from './core/dispatcher';
 import { createEngine, type Engine } from './core/engine';
 import type { HostHandlers } from './core/handlers';
 import { APP_VERSION } from './core/version';
+import { electronSafeStorage } from './credentialsPort';
 import { claimDeepLinkScheme, receiveDeepLinks } from './deepLinks';
 import { openExternalHandler, requireDesktopWindow } from './externalLinks';
 import { bindContract, forwardEvents, sendToWindows } from './ipc';
@@ -54,7 +55,7 @@ export async function startDesktop(outDir: string, argv: string[] = process.argv
   claimDeepLinkScheme(app);
   const flag = argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
   const dataDir = resolveDataDir({ flag, electronUserData: app.getPath('userData') });
-  const engine = createEngine({ dataDir, host: { kind: 'app' } });
+  const engine = createEngine({ dataDir, host: { kind: 'app' }, credentials: { safeStorage: electronSafeStorage() } });
   // sessions a crashed Atrium left active (their host is gone) become interrupted; live ones elsewhere are left alone
   engine.sessions.recover();
   // The pickup server needs the dispatcher and the dispatcher answers app.pickupServer: bind late.

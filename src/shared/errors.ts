@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   'COMMAND_NOT_CONFIRMED',
   // desktop app
   'UPDATE_NOT_READY',
+  // model providers
+  'CREDENTIALS_UNAVAILABLE',
 ] as const;
 
 /** One of {@link ERROR_CODES}. Capabilities append their codes to the list above. */

@@ -14,6 +14,8 @@ export type FakeReply =
 /** One request the fake endpoint received (body parsed). */
 export interface FakeRequest {
   path: string;
+  /** The request's headers (lowercase names), e.g. `x-api-key`: which key reached this endpoint. */
+  headers?: Record<string, string | string[] | undefined>;
   body: {
     model?: string;
     stream?: boolean;
@@ -62,7 +64,7 @@ export async function startFakeAnthropic(reply: (req: FakeRequest) => FakeReply)
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not here' } }));
         return;
       }
-      const entry: FakeRequest = { path: url, body };
+      const entry: FakeRequest = { path: url, headers: req.headers, body };
       requests.push(entry);
       let answer: FakeReply;
       try {

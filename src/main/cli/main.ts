@@ -4,6 +4,7 @@ import { registerAcpCommand } from './commands/acp';
 import { registerAgentsCommands } from './commands/agents';
 import { registerHooksCommands } from './commands/hooks';
 import { registerMcpCommands } from './commands/mcp';
+import { registerProvidersCommands } from './commands/providers';
 import { registerCommandCommand, registerResourcesCommand } from './commands/resources';
 import { registerRulesCommands } from './commands/rules';
 import { registerServeCommand } from './commands/serve';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerResourcesCommand(program);
   registerCommandCommand(program);
   registerAcpCommand(program);
+  registerProvidersCommands(program);
   applyExitOverride(program);
   acceptGlobalOptionsEarly(program);
   return program;

@@ -1,3 +1,4 @@
+import { openCredentialStore, type CredentialStoreOptions } from './credentials/store';
 import { openEngineCore } from './engineCore';
 import type { EventBus } from './events/bus';
 import { ExtensionsService } from './api/extensionsService';
@@ -5,6 +6,7 @@ import { projectPluginStates } from './extensions/plugins/states';
 import { HookService } from './hooks/service';
 import { WorkspaceResourcesCache } from './resources/cache';
 import { RulesService } from './api/rulesService';
+import { ProviderService } from './providers/service';
 import { SessionService, type SessionServiceOptions } from './sessions/service';
 import type { HandoverOptions } from './sessions/workspacePolicy/handover';
 import { WorkspacePolicy } from './sessions/workspacePolicy/policy';
@@ -49,6 +51,11 @@ export interface EngineOptions {
    * milliseconds (default 1000; 0 turns it off). See `store/externalWrites.ts`.
    */
   externalWritePollMs?: number;
+  /**
+   * Where provider keys are kept (see `openCredentialStore`): the desktop shell passes Electron's
+   * `safeStorage`; tests pass a backend. Default: the OS keychain, else a 0600 file.
+   */
+  credentials?: CredentialStoreOptions;
 }
 
 /**
@@ -91,6 +98,12 @@ export interface Engine {
    * handover codes and the idle-shutdown setting. Wired into `sessions` through its hook seam.
    */
   readonly policy: WorkspacePolicy;
+  /**
+   * Model providers, the shared credential store, per-workspace agent settings (provider, model,
+   * mode), repository endpoint approvals and each session's recorded endpoint. Wired into
+   * `sessions` through its hook seam after the policy.
+   */
+  readonly providers: ProviderService;
   /** Stops background work and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -126,6 +139,21 @@ export function createEngine(options: EngineOptions): Engine {
   const hooks = new HookService({ store, bus, homeDir, trustGate, workspaces, pluginStates: projectPluginStates, watch: options.watchHooks ?? options.watchResources ?? true, env: mcpEnv(options.sessions?.baseEnv) });
   const policy = new WorkspacePolicy({ store, bus, dataDir: options.dataDir, resources, hooks, sessions, workspaces, handover: options.handover });
   sessions.addHooks(policy);
+  const providers = new ProviderService({
+    store,
+    bus,
+    workspaces,
+    trustGate,
+    credentials: () => openCredentialStore(options.dataDir, options.credentials),
+    presetOf: (agentId) => {
+      try {
+        return sessions.agents.knownAgent(agentId)?.preset.id ?? null;
+      } catch {
+        return null;
+      }
+    },
+  });
+  sessions.addHooks(providers.hooks());
   sessions.configure({
     idleMs: () => policy.idleMinutes() * 60_000,
     permissionSurface: (sessionId, promptSurfaceId) => policy.surfaces.permissionTarget(sessionId, promptSurfaceId),
@@ -160,6 +188,7 @@ export function createEngine(options: EngineOptions): Engine {
     hooks,
     extensions: new ExtensionsService(resources, trustGate, homeDir),
     policy,
+    providers,
     async close() {
       if (closed) return;
       closed = true;

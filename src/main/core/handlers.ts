@@ -5,6 +5,7 @@ import type { CallContext } from './dispatcher';
 import type { Engine } from './engine';
 import { createExtensionsHandlers } from './api/extensions';
 import { createHooksHandlers } from './api/hooks';
+import { createProvidersHandlers } from './api/providers';
 import { createRulesHandlers } from './api/rules';
 import { createSessionHandlers } from './api/sessions';
 import { createTrustHandlers } from './api/trust';
@@ -50,6 +51,7 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     ...createSessionHandlers(engine),
     ...createHooksHandlers(engine),
     ...createExtensionsHandlers(engine),
+    ...createProvidersHandlers(engine),
   };
 }
 

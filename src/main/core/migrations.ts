@@ -1,4 +1,5 @@
 import { hooksAcknowledgedMigration, hooksMigration } from './hooks/schema';
+import { providersMigration } from './providers/schema';
 import { sessionItemChunksMigration } from './sessions/chunkSchema';
 import { sessionOwnerMigration } from './sessions/ownership';
 import { sessionsMigration } from './sessions/schema';
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   hooksAcknowledgedMigration,
   sessionOwnerMigration,
   sessionItemChunksMigration,
+  providersMigration,
 ];
 
 /** Options for {@link openStore}; `migrations` exists so tests can simulate older or future versions. */

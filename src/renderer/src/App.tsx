@@ -3,6 +3,7 @@ import { Toaster } from 'sonner';
 import { Tooltip } from 'radix-ui';
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { LinkDialog } from './features/links/LinkDialog';
+import { ProvidersSettingsView } from './features/providers/ProvidersSettingsView';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionsView } from './features/sessions/SessionsView';
 import { SessionView } from './features/sessions/SessionView';
@@ -30,6 +31,8 @@ export function App() {
             <SessionView key={sessionId} sessionId={sessionId} />
           ) : view === 'sessions' ? (
             <SessionsView />
+          ) : view === 'settings' ? (
+            <ProvidersSettingsView />
           ) : selected ? (
             <WorkspaceView key={selected.id} workspace={selected} />
           ) : (

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { appEvents, appRequests } from './app';
 import { extensionsEvents, extensionsRequests } from './extensions';
 import { hooksEvents, hooksRequests } from './hooks';
+import { providerEvents, providerRequests } from './providers';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionPolicyEvents, sessionPolicyRequests } from './sessionPolicy';
 import { sessionEvents, sessionRequests } from './sessionRequests';
@@ -17,6 +18,7 @@ export * from './app';
 export * from './define';
 export * from './extensions';
 export * from './hooks';
+export * from './providers';
 export * from './rules';
 export * from './sessionPolicy';
 export * from './sessionRequests';
@@ -33,6 +35,7 @@ export const requests = {
   ...sessionPolicyRequests,
   ...hooksRequests,
   ...extensionsRequests,
+  ...providerRequests,
 };
 
 export const events = {
@@ -44,6 +47,7 @@ export const events = {
   ...sessionPolicyEvents,
   ...hooksEvents,
   ...extensionsEvents,
+  ...providerEvents,
 };
 
 export type Requests = typeof requests;

@@ -35,6 +35,18 @@ export interface ClientIo {
   };
 }
 
+/**
+ * What `afterAttach` learns and may do: how the agent session was attached, and the live agent's
+ * settings (`session/set_config_option`, `session/set_mode`; both throw AtriumError
+ * AGENT_UNSUPPORTED | AGENT_ERROR), e.g. to select the workspace's default model.
+ */
+export interface AttachInfo {
+  via: 'new' | 'load' | 'resume';
+  outcome: ResumeOutcome | 'new';
+  setConfigOption?(configId: string, value: string | boolean): Promise<void>;
+  setMode?(modeId: string): Promise<void>;
+}
+
 /** Why an agent process stopped (see {@link SessionHooks.onAgentStopped}). */
 export type AgentStopReason = 'closed' | 'idle' | 'quit' | 'crashed';
 
@@ -79,7 +91,7 @@ export interface SessionHooks {
    * After the agent session was created or re-attached (`via` new/load/resume, `outcome` `new` or
    * the resume outcome), before the session becomes idle. Awaited; a throw is logged, not fatal.
    */
-  afterAttach?(ctx: HookContext, info: { via: 'new' | 'load' | 'resume'; outcome: ResumeOutcome | 'new' }): void | Promise<void>;
+  afterAttach?(ctx: HookContext, info: AttachInfo): void | Promise<void>;
   /**
    * Before a prompt is sent: rewrite or extend its content blocks (e.g. contextual rules). A throw
    * stops the prompt (turn ends `error` with the message), e.g. a blocking UserPromptSubmit hook.
@@ -158,7 +170,7 @@ export class HookChain {
     }
   }
 
-  async afterAttach(ctx: HookContext, info: { via: 'new' | 'load' | 'resume'; outcome: ResumeOutcome | 'new' }): Promise<void> {
+  async afterAttach(ctx: HookContext, info: AttachInfo): Promise<void> {
     for (const h of this.hooks) {
       try {
         await h.afterAttach?.(ctx, info);

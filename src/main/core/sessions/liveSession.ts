@@ -325,7 +325,8 @@ export class LiveSession {
         hookContext: () => this.hookContext(),
       });
       await settings.applyDesiredMode({ record: this.record, conn: this.conn, append: (e) => this.append(e) }, (resolved.preset ?? resolved.knownAs)?.initialModeId ?? null);
-      await this.deps.hooks.afterAttach(this.hookContext(), { via: result.via, outcome: result.outcome });
+      const target = { record: this.record, conn: this.conn, append: (e: JournalEvent) => this.append(e) };
+      await this.deps.hooks.afterAttach(this.hookContext(), { via: result.via, outcome: result.outcome, setConfigOption: (id, v) => settings.setConfigOption(target, id, v), setMode: (m) => settings.setMode(target, m) });
       this.attached = true;
       this.setState('idle', null);
       this.scheduleIdle();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { redactSecrets } from '../credentials/redact';
 import { ByteRing } from './ringBuffer';
 import { killProcessTree } from '../process/processTree';
 
@@ -8,6 +9,8 @@ export interface LaunchSpec {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Secrets (provider keys) to redact from the stderr Atrium keeps and shows; none when absent. */
+  redact?: string[];
 }
 
 /** How an agent process ended. `expected` is true when Atrium stopped it (close, quit, idle). */
@@ -43,12 +46,14 @@ function installExitHook(): void {
  * It never restarts anything: an exit is reported through `exited` and the session decides.
  */
 export class AgentProcess {
-  readonly stderr = new ByteRing(STDERR_RING_BYTES);
+  /** The stderr tail, with `spec.redact` secrets replaced whenever it is read. */
+  readonly stderr: ByteRing;
   readonly exited: Promise<ExitInfo>;
   private expected = false;
   private done = false;
 
   private constructor(readonly child: ChildProcessWithoutNullStreams, readonly spec: LaunchSpec) {
+    this.stderr = spec.redact?.length ? new RedactingRing(STDERR_RING_BYTES, spec.redact) : new ByteRing(STDERR_RING_BYTES);
     this.exited = new Promise<ExitInfo>((resolve) => {
       const finish = (code: number | null, signal: string | null, spawnError: string | null) => {
         if (this.done) return;
@@ -122,5 +127,16 @@ export class AgentProcess {
       return info;
     }
     return this.exited;
+  }
+}
+
+/** A stderr ring whose text never shows the given secrets (a key may span chunks, so it is redacted on read). */
+class RedactingRing extends ByteRing {
+  constructor(capacity: number, private readonly secrets: string[]) {
+    super(capacity);
+  }
+
+  override text(): string {
+    return redactSecrets(super.text(), this.secrets);
   }
 }

@@ -11,7 +11,7 @@ export interface AppState {
   workspacesLoaded: boolean;
   selectedId: string | null;
   /** What the main pane shows: the selected workspace, the global sessions list, or one session. */
-  view: 'workspace' | 'sessions' | 'session';
+  view: 'workspace' | 'sessions' | 'session' | 'settings';
   /** The open session (view `session`); its URL is `#/sessions/<id>`, so a reload returns to it. */
   sessionId: string | null;
   /** Where the session view's back button goes. */
@@ -23,6 +23,8 @@ export interface AppState {
   select(id: string | null, tab?: string): void;
   /** Shows the global sessions list (`#/sessions`). */
   showSessions(): void;
+  /** Shows Settings (`#/settings`). */
+  showSettings(): void;
   /** Opens a session in the main pane (`#/sessions/<id>`); `from` is where Back returns. */
   openSession(id: string, from?: AppState['returnTo']): void;
   openDialog(dialog: AppState['dialog']): void;
@@ -45,6 +47,10 @@ export const useApp = create<AppState>((set) => ({
   showSessions() {
     set({ selectedId: null, view: 'sessions', sessionId: null });
     setHash('#/sessions');
+  },
+  showSettings() {
+    set({ selectedId: null, view: 'settings', sessionId: null });
+    setHash('#/settings');
   },
   openSession(id, from) {
     set((s) => ({ selectedId: null, view: 'session', sessionId: id, returnTo: from ?? s.returnTo }));
@@ -74,6 +80,7 @@ function readRouteFromHash(): Pick<AppState, 'selectedId' | 'view' | 'sessionId'
   const session = /^#\/sessions\/([^/]+)/.exec(location.hash);
   if (session) return { selectedId: null, view: 'session', sessionId: decodeURIComponent(session[1]) };
   if (/^#\/sessions\/?$/.test(location.hash)) return { selectedId: null, view: 'sessions', sessionId: null };
+  if (/^#\/settings\/?$/.test(location.hash)) return { selectedId: null, view: 'settings', sessionId: null };
   return { selectedId: null, view: 'workspace', sessionId: null };
 }
 

@@ -69,6 +69,7 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId' | 'n
     ownBehaviour: [
       'In a workspace trusted in Atrium, Codex reads AGENTS.md and AGENTS.override.md itself, from the repository root down to the session folder (Atrium does not send them again).',
       'codex-acp marks every session folder trusted for Codex, so Codex reads the rest of the repository\'s .codex/config.toml by itself, also in a workspace Atrium does not trust (e.g. model, sandbox settings, shell_environment_policy, profiles; it ignores notify, model_provider and model_providers there); Atrium\'s mode sets approval and sandbox per turn.',
+      "Model traffic: Codex ignores a repository's model_provider and model_providers, but reads its model setting once it reads the project config. With a provider chosen in the workspace's Agent settings, Atrium sets OPENAI_API_KEY and OPENAI_BASE_URL itself.",
       'Codex reads ~/.codex/config.toml itself: it starts the MCP servers defined there and in your own CODEX_CONFIG (Atrium does not list them) and runs its notify program after each turn.',
       'Codex loads skills itself, also in a workspace Atrium does not trust (the repository\'s .agents/skills, ~/.agents/skills, ~/.codex/skills and its installed plugins).',
       'Codex hook events PreCompact, PostCompact, SubagentStart and SubagentStop never fire under Atrium (Codex\'s own hooks are off and the ACP boundary does not show them); PreToolUse runs only for tool calls Codex asks permission for.',
@@ -97,6 +98,7 @@ const ISOLATION: Record<string, Omit<AgentIsolation, 'agentId' | 'presetId' | 'n
     ownBehaviour: [
       'Gemini CLI reads GEMINI.md files itself in a workspace trusted in Atrium (Atrium does not send them again); in any other workspace Gemini loads none and Atrium sends them.',
       "In a workspace trusted in Atrium, Gemini still reads the rest of .gemini/settings.json (e.g. model, context and UI settings; not hooks, MCP servers, tool commands or auto-approvals) and loads .gemini/.env into its own environment (variables Atrium did not set), which the commands and approved MCP servers it starts inherit.",
+      "Model traffic: in a workspace trusted in Atrium, Gemini reads the repository's model setting (.gemini/settings.json) and loads .gemini/.env and .env, which may set GOOGLE_GEMINI_BASE_URL. With a provider chosen in the workspace's Agent settings, Atrium sets GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL itself and those files cannot change them (variables already set win); without one, a repository .env can send your key to its own endpoint once you trust the folder.",
       "Gemini reads its user-level ~/.gemini/settings.json, policies and installed extensions (their context files and commands; their hooks and MCP servers do not run).",
       'Gemini reads files from disk itself; its writes and the shell commands it runs come back as permission requests first.',
       'In a workspace Atrium does not fully trust, Gemini treats the folder as untrusted: it starts no MCP server at all, not even approved ones Atrium passes.',

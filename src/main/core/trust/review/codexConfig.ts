@@ -3,7 +3,7 @@ import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
 import type { ReviewEnv } from './resources';
 import { collectMcpServers } from './servers';
-import { describeKey, settingRisks } from './settings';
+import { describeKey, modelTrafficWarning, settingRisks } from './settings';
 import type { SourceText } from './sources';
 import { isRecord, lineOfText, oneLine, str } from '../../formats/text';
 import { parseTomlText } from '../../formats/toml';
@@ -44,6 +44,19 @@ export function reviewCodexConfig(src: SourceText, env: ReviewEnv & { bundleRead
   if (hooks !== undefined && !(isRecord(hooks) && Object.keys(hooks).length === 0)) collectHooks(hooks, { path, dialect: 'codex', tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('hooks') }, out);
   if (root.mcp_servers !== undefined && !env.bundleReadsMcp) {
     collectMcpServers(root.mcp_servers, { path, tool: 'codex', lineOf: () => null, fallbackLine: lineOfKey('mcp_servers'), dir: env.dir, homeDir: env.homeDir }, out);
+  }
+  const traffic = ['model_provider', 'model_providers'].filter((k) => root[k] !== undefined);
+  if (traffic.length) {
+    out.add({
+      kind: 'setting',
+      path,
+      line: lineOfKey(traffic[0]),
+      name: traffic.join(', '),
+      summary: oneLine(`Redirects model traffic: ${traffic.map((k) => describeKey(k, root[k])).join(', ')}`),
+      executable: true,
+      tool: 'codex',
+      warnings: [modelTrafficWarning(path, lineOfKey(traffic[0]), traffic)],
+    });
   }
   const keys = Object.keys(root).filter((k) => k !== 'hooks' && k !== 'mcp_servers');
   if (keys.length === 0 && src.warnings.length === 0) return;

@@ -14,7 +14,7 @@ import { reviewGeminiCommand, reviewInstruction, reviewResourceFile } from './ma
 import { markPluginOffItems } from './pluginOff';
 import { reviewStrayPlugin } from './plugins';
 import { reviewCatalog, type ReviewEnv } from './resources';
-import { reviewSettingsFile } from './settings';
+import { reviewDotenv, reviewSettingsFile } from './settings';
 import { collectReviewFiles, mapLimit, readSource, type LinkInfo, type ReviewFileSet, type SourceText } from './sources';
 
 /** What the review reports about the folder's trust (computed by the caller from the TrustService). */
@@ -30,6 +30,9 @@ export interface ReviewContext {
    */
   files?: FileAccess;
 }
+
+/** Dotenv files an agent loads into its own environment (Gemini CLI: `.gemini/.env`, then `.env`). */
+const DOTENV_FILES = ['.env', '.gemini/.env'];
 
 const CONFIG_DIR_NAMES = new Set(['.claude', '.blade', '.gemini', '.codex', '.cursor', '.agents', '.windsurf', '.cline', '.clinerules', '.github', '.vscode']);
 
@@ -100,6 +103,12 @@ export async function reviewFolder(dir: string, context: ReviewContext): Promise
   }
   const sources = await mapLimit(jobs, 32, (job) => read(job.rel));
   jobs.forEach((job, i) => dispatch(sources[i], job.role, env, out));
+
+  // 3b. dotenv files agents load by themselves (Gemini CLI, tools they start): only what redirects model traffic
+  for (const rel of DOTENV_FILES) {
+    const src = await read(rel).catch(() => null);
+    if (src?.text) reviewDotenv(src, out);
+  }
 
   // 4. links that lead out of the workspace or nowhere (unless the bundle read through them)
   const covered = [...coverage.files];

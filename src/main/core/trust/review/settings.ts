@@ -1,6 +1,8 @@
 import type { TrustWarning } from '../../../../shared/contract';
+import { redirectsModelTraffic } from '../../credentials/modelVariables';
 import type { ReviewCollector } from './collector';
 import { collectHooks } from './hooks';
+import { parseDotenv } from '../../formats/dotenv';
 import { parseJsonText } from '../../formats/json';
 import { codeLoadingEnvNames } from '../../hooks/codeLoadingEnv';
 import { commandRiskWarnings } from './risk';
@@ -60,9 +62,49 @@ export function reviewSettingsFile(src: SourceText, format: 'claude' | 'blade' |
   if (root.mcpServers !== undefined && !env.bundleReadsMcp) collectMcpServers(root.mcpServers, { path, tool: format, lineOf, dir: env.dir, homeDir: env.homeDir }, out);
   if (root.lspServers !== undefined) collectLspServers(root.lspServers, { path, tool: format, lineOf, dir: env.dir, homeDir: env.homeDir }, out);
   if (root.env !== undefined) collectEnv(root.env, path, format, lineOf(root.env) ?? lineOf(root), out);
+  if (format === 'gemini' && root.model !== undefined) {
+    const line = lineOf(root.model) ?? lineOf(root);
+    out.add({ kind: 'setting', path, line, name: 'model', summary: oneLine(`Redirects model traffic: ${describeKey('model', root.model)}`), executable: true, tool: format, warnings: [modelTrafficWarning(path, line, ['model'])] });
+  }
   collectHelpers(root, path, format, lineOf, out);
   collectPluginRefs(root, path, format, lineOf, env.projectPlugins ?? new Set(), out);
   collectOtherSettings(root, path, format, lineOf(root), fileWarnings, out, src);
+}
+
+/**
+ * The review's warning for settings that redirect model traffic (a base URL, a provider, a key):
+ * a repository could send the user's key to its own server (CVE-2026-21852). Atrium applies such
+ * a definition only after the folder is trusted and the definition approved by digest.
+ */
+export function modelTrafficWarning(path: string, line: number | null, names: string[]): TrustWarning {
+  return {
+    path,
+    line,
+    message: `redirects model traffic: sets ${names.join(', ')}, which would send your prompts and API key to an endpoint the repository chooses`,
+    fix: 'Atrium never applies it before you trust the folder, and sends a key there only after you approve this exact definition in the workspace\'s Agent settings (or `atrium providers approve-endpoint`).',
+  };
+}
+
+/**
+ * Adds an `env` item for a dotenv file when it sets variables that redirect model traffic
+ * (names only; values never shown). Other variables of the file are not reviewed.
+ */
+export function reviewDotenv(src: SourceText, out: ReviewCollector): void {
+  const vars = parseDotenv(src.text ?? '');
+  const names = [...vars.keys()].filter(redirectsModelTraffic);
+  if (names.length === 0) return;
+  const line = vars.get(names[0])?.line ?? null;
+  out.add({
+    kind: 'env',
+    path: src.rel,
+    line,
+    name: 'env',
+    summary: oneLine(`Redirects model traffic. Sets ${names.join(', ')} for agents that load this file (Gemini CLI)`),
+    executable: true,
+    tool: 'dotenv',
+    warnings: [...src.warnings, modelTrafficWarning(src.rel, line, names)],
+    detail: { envNames: names },
+  });
 }
 
 /** Adds the `env` item of a settings block: variable names only, never values. */
@@ -77,13 +119,15 @@ export function collectEnv(env: unknown, path: string, tool: string, line: numbe
   const warnings: TrustWarning[] = risky.length
     ? [{ path, line, message: `sets ${risky.join(', ')}, which can make programs the agent starts load other code (values hidden)`, fix: null }]
     : [];
+  const traffic = names.filter(redirectsModelTraffic);
+  if (traffic.length) warnings.push(modelTrafficWarning(path, line, traffic));
   out.add({
     kind: 'env',
     path,
     line,
     name: 'env',
-    summary: oneLine(`Sets ${names.length} environment variable${names.length === 1 ? '' : 's'}: ${names.join(', ')}`),
-    executable: risky.length > 0,
+    summary: oneLine(`${traffic.length ? 'Redirects model traffic. ' : ''}Sets ${names.length} environment variable${names.length === 1 ? '' : 's'}: ${names.join(', ')}`),
+    executable: risky.length > 0 || traffic.length > 0,
     tool,
     warnings,
     detail: { envNames: names },

@@ -4,6 +4,7 @@ import { Dialog } from 'radix-ui';
 import type { SessionMode } from '../../../../shared/contract';
 import { shortcut } from '../../components/format';
 import { useApp } from '../../state/appStore';
+import { NewSessionProviderNote } from '../providers/NewSessionProviderNote';
 import { AgentBehaviourNote } from './AgentBehaviourNote';
 import { AgentPicker } from './AgentPicker';
 import { DefineAgentForm } from './DefineAgentForm';
@@ -154,6 +155,7 @@ function NewSessionForm({ onClose }: { onClose(): void }) {
           />
         )}
         <AgentBehaviourNote agentId={agentId} />
+        <NewSessionProviderNote workspaceId={workspaceId} agentId={agentId} />
         <WorktreeOption git={git} checked={worktree} onChange={setWorktree} />
         <div className="sess-new-grid">
           <label className="field">

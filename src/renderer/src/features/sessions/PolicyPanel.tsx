@@ -1,6 +1,7 @@
 import { RefreshCw, X } from 'lucide-react';
 import type { PolicyRuleRef, SessionPolicy } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
+import { SessionEndpointSection } from '../providers/SessionEndpointChip';
 import { PolicyHooks } from './PolicyHooks';
 import { surfaceFor, surfaceKind } from './surface';
 
@@ -87,6 +88,7 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
           <p className="muted">Atrium did not pass these. This agent is not isolated: it may start MCP servers from the repository&apos;s own configuration by itself.</p>
         )}
       </section>
+      <SessionEndpointSection sessionId={policy.sessionId} />
       <section className="sess-policy-section" aria-label="Execution">
         <h3>Runs in</h3>
         <dl className="facts compact sess-diag-facts">

@@ -7,6 +7,7 @@ import { ModeSwitches } from './ModeSwitches';
 import { SessionTitle } from './SessionTitle';
 import { SessionStateBadge } from './StateBadge';
 import { UsageMeter } from './UsageMeter';
+import { SessionEndpointChip } from '../providers/SessionEndpointChip';
 
 /**
  * The session's header: back, title (renamable), state, agent, usage, mode/config switches, Close
@@ -61,6 +62,7 @@ export function SessionHeader({
             </span>
           )}
         </span>
+        <SessionEndpointChip sessionId={session.id} />
         <span className="spacer" />
         <UsageMeter usage={session.usage} />
         {actions}

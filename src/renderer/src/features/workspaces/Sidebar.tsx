@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Download, FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
+import { SidebarSettingsEntry } from '../providers/SidebarSettingsEntry';
 import { SidebarSessionsEntry } from '../sessions/SidebarSessionsEntry';
 import { UpdateStatus } from '../updates/UpdateStatus';
 import { ImportTrustDialog } from '../trust/ImportTrustDialog';
@@ -65,6 +66,7 @@ export function Sidebar() {
         </Tooltip.Root>
       </header>
       <SidebarSessionsEntry />
+      <SidebarSettingsEntry />
       <div className="sidebar-section-title">Workspaces</div>
       {workspaces.length === 0 ? (
         // not loaded yet (or never, without a valid token): say nothing rather than "none"

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ExtensionsTab } from '../extensions/ExtensionsTab';
 import { HooksTab } from '../hooks/HooksTab';
 import { HooksTabBadge } from '../hooks/HooksTabBadge';
+import { AgentSettings } from '../providers/AgentSettings';
 import { RulesTab } from '../rules/RulesTab';
 import { SessionsTab, SessionsTabBadge } from '../sessions/SessionsTab';
 import { RestrictedBanner } from '../trust/RestrictedBanner';
@@ -64,6 +65,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <Tabs.Trigger className="tab" value="hooks">
             Hooks {!workspace.missing && <HooksTabBadge workspaceId={workspace.id} name={workspace.name} />}
           </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="agent-settings">
+            Agent settings
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tab-content" value="overview">
           <Overview workspace={workspace} />
@@ -82,6 +86,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="hooks">
           <HooksTab workspace={workspace} />
+        </Tabs.Content>
+        <Tabs.Content className="tab-content" value="agent-settings">
+          <AgentSettings workspace={workspace} />
         </Tabs.Content>
       </Tabs.Root>
       <TrustReviewDialog workspace={workspace} review={review} agents={agentNotes} open={reviewOpen} onOpenChange={setReviewOpen} />
