@@ -105,8 +105,10 @@ function Plan({ item }: { item: Of<'plan'> }) {
       </div>
       <ul className="sess-plan-list" aria-label="Plan">
         {item.entries.map((e, i) => (
-          <li key={i} className={`sess-plan-entry sess-plan-${e.status}`} aria-checked={e.status === 'completed'} role="checkbox" aria-readonly>
+          <li key={i} className={`sess-plan-entry sess-plan-${e.status}`} data-plan-status={e.status}>
             {e.status === 'completed' ? <CircleCheck size={14} aria-hidden /> : e.status === 'in_progress' ? <CircleDot size={14} aria-hidden /> : <Circle size={14} aria-hidden />}
+            {/* a list of items (a read-only checkbox role inside <ul> is invalid ARIA); the state is read out as words */}
+            <span className="sr-only">{e.status === 'completed' ? 'done: ' : e.status === 'in_progress' ? '' : 'to do: '}</span>
             <span className="sess-plan-text">{e.content}</span>
             {e.priority === 'high' && <span className="badge badge-warn">high</span>}
             {e.status === 'in_progress' && <span className="muted sess-plan-now">in progress</span>}
