@@ -49,6 +49,12 @@ export interface EngineOptions {
    * milliseconds (default 1000; 0 turns it off). See `store/externalWrites.ts`.
    */
   externalWritePollMs?: number;
+  /**
+   * How often to check that every workspace folder still exists, so one deleted or renamed while
+   * Atrium runs shows as missing (with "Locate…") without a restart; milliseconds (default 2000; 0
+   * turns it off). See `WorkspaceService.checkPresence`.
+   */
+  workspacePresencePollMs?: number;
 }
 
 /**
@@ -144,6 +150,18 @@ export function createEngine(options: EngineOptions): Engine {
           },
         })
       : () => undefined;
+  const presenceMs = options.workspacePresencePollMs ?? 2000;
+  const presenceTimer =
+    presenceMs > 0 && workspaces
+      ? setInterval(() => {
+          try {
+            workspaces.checkPresence();
+          } catch (error) {
+            console.error('[atrium] checking that workspace folders exist failed:', error);
+          }
+        }, presenceMs)
+      : null;
+  presenceTimer?.unref();
   let closed = false;
   return {
     dataDir: options.dataDir,
@@ -164,6 +182,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (closed) return;
       closed = true;
       stopWatchingWrites();
+      if (presenceTimer) clearInterval(presenceTimer);
       await sessions.close();
       await policy.close();
       await hooks.close();

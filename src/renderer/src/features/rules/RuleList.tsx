@@ -77,7 +77,8 @@ export function RuleList({ data, selectedId, onSelect, query = '' }: { data: Rul
                   <ProblemBadge file={f} severity="warning" />
                 </span>
                 <span className="rule-meta" title={f.condition}>
-                  {f.format} · {formatBytes(f.bytes)} · {f.condition}
+                  {f.format} · {formatBytes(f.bytes)}
+                  {f.imports.length > 0 && f.bodyBytes !== f.bytes ? ` (${formatBytes(f.bodyBytes)} sent with imports)` : ''} · {f.condition}
                 </span>
               </button>
             );

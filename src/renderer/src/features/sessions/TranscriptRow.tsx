@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { RESUME_OUTCOME_WORDS, resumeOutcomeLabel } from '../../components/jargon';
 import { AlertTriangle, Brain, ChevronRight, Circle, CircleCheck, CircleDot, Info, OctagonAlert, ShieldCheck, ShieldQuestion, ShieldX } from 'lucide-react';
 import type { ContentSummary, TranscriptItem } from '../../../../shared/contract';
 import { STOP_LABEL } from './format';
@@ -142,7 +143,11 @@ function Notice({ sessionId, item }: { sessionId: string; item: Of<'notice'> }) 
     <div className={`sess-notice sess-notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'} data-notice-code={item.code} data-outcome={item.outcome ?? undefined}>
       <div className="sess-notice-head">
         <Icon size={14} aria-hidden />
-        {item.outcome && <span className="badge sess-outcome">{item.outcome}</span>}
+        {item.outcome && (
+          <span className="badge sess-outcome" title={RESUME_OUTCOME_WORDS[item.outcome]}>
+            {resumeOutcomeLabel(item.outcome)}
+          </span>
+        )}
         <span className="sess-notice-title">{item.title}</span>
         {item.detail && (
           <button className="link-button" aria-expanded={expanded} onClick={() => setOpen(!expanded)}>
