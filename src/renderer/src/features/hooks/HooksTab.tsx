@@ -170,7 +170,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
             </section>
           )}
           {groups.map(([event, list]) => (
-            <section key={event} className="hooks-group" aria-label={`${event} hooks`}>
+            <section key={event} className="hooks-group" aria-label={`${event} hooks${EVENT_ORDER.includes(event) ? '' : ' (as written, not fired by Atrium)'}`}>
               <h2 className="hooks-group-title">
                 {event} <span className="muted">{list.length}</span>
                 {!EVENT_ORDER.includes(event) && list.some((h) => h.state !== 'invalid') && <span className="hint"> · Atrium does not fire this event yet</span>}
