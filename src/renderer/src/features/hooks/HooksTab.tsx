@@ -153,7 +153,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
               value={query}
               onChange={setQuery}
               label="Filter hooks and MCP servers"
-              placeholder="Filter by event, command, file…"
+              placeholder="Filter hooks and servers…"
               shown={hooks.length + servers.length}
               total={inState.hooks.length + inState.servers.length}
               noun={filter === 'all' ? 'hooks and servers' : 'in this view'}
