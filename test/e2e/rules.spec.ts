@@ -145,7 +145,7 @@ test('Rules tab: a CLAUDE.md -> AGENTS.md symlink is shown once as "same file as
   await trust.trustThisFolder();
   await rules.open();
   await expect(rules.file('vendor/lib/AGENTS.md')).toContainText('active');
-  await expect(page.getByRole('region', { name: 'Scope vendor/lib' })).toContainText('submodule');
+  await expect(page.getByRole('group', { name: 'Scope vendor/lib' })).toContainText('submodule');
 
   await rules.testPath('src/a.ts');
   await expect(rules.explanation.locator('[data-reason="scope-contains-start"]')).toHaveCount(1);

@@ -99,7 +99,7 @@ test('a real linked worktree says it shares trust with its repository everywhere
     await expect(trust.headerSharesTrust).toHaveText(shares);
     const sharedDecision = `This folder is a worktree of ${repo}; the trust decision belongs to that main checkout and is shared by all its worktrees.`;
     await expect(trust.sharedDecisionIn(trust.banner)).toHaveText(sharedDecision);
-    await expect(atrium.workspaceItem('repo-feature')).toHaveAttribute('title', `${worktree}\n${shares}`);
+    await expect(atrium.workspaceItem('repo-feature')).toHaveAttribute('title', `repo-feature\n${worktree}\n${shares}`);
     await expect(atrium.workspaceItem('repo-feature').locator('[data-trust-state]')).toHaveAttribute('title', new RegExp(`This folder ${shares.replace(/[.()]/g, '\\$&')}`));
     await trust.openReview();
     await expect(trust.sharedDecisionIn(trust.review)).toHaveText(sharedDecision);
@@ -122,7 +122,7 @@ test('a real linked worktree says it shares trust with its repository everywhere
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('forged');
     await expect(trust.banner).toContainText('Restricted mode');
     await expect(atrium.workspaceItem('forged').locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
-    await expect(atrium.workspaceItem('forged')).toHaveAttribute('title', forged);
+    await expect(atrium.workspaceItem('forged')).toHaveAttribute('title', `forged\n${forged}`);
     await expect(page.getByTestId('shares-trust')).toHaveCount(0);
     await expect(page.getByTestId('shared-decision')).toHaveCount(0);
     await expect(page.getByTestId('workspace-trust-root')).toHaveText(forged);

@@ -89,7 +89,7 @@ test('rename and remove from the UI; another tab sees the change live; a vanishe
   await page.reload();
   await expect(atrium.workspaceItem('gone')).toContainText('missing');
   await atrium.workspaceItem('gone').click();
-  await expect(page.getByText('This folder no longer exists')).toBeVisible();
+  await expect(atrium.missingBanner()).toContainText('The folder is missing');
   await atrium.removeSelected();
   await expect(atrium.workspaceItems).toHaveCount(1);
   await expect(other.workspaceItems).toHaveCount(1);

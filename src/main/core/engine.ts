@@ -56,6 +56,12 @@ export interface EngineOptions {
    * `safeStorage`; tests pass a backend. Default: the OS keychain, else a 0600 file.
    */
   credentials?: CredentialStoreOptions;
+  /**
+   * How often to check that every workspace folder still exists, so one deleted or renamed while
+   * Atrium runs shows as missing (with "Locate…") without a restart; milliseconds (default 2000; 0
+   * turns it off). See `WorkspaceService.checkPresence`.
+   */
+  workspacePresencePollMs?: number;
 }
 
 /**
@@ -172,6 +178,18 @@ export function createEngine(options: EngineOptions): Engine {
           },
         })
       : () => undefined;
+  const presenceMs = options.workspacePresencePollMs ?? 2000;
+  const presenceTimer =
+    presenceMs > 0 && workspaces
+      ? setInterval(() => {
+          try {
+            workspaces.checkPresence();
+          } catch (error) {
+            console.error('[atrium] checking that workspace folders exist failed:', error);
+          }
+        }, presenceMs)
+      : null;
+  presenceTimer?.unref();
   let closed = false;
   return {
     dataDir: options.dataDir,
@@ -193,6 +211,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (closed) return;
       closed = true;
       stopWatchingWrites();
+      if (presenceTimer) clearInterval(presenceTimer);
       await sessions.close();
       await policy.close();
       await hooks.close();

@@ -44,6 +44,7 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     'workspaces.list': () => ({ workspaces: workspaces.list() }),
     'workspaces.add': ({ path, name }) => workspaces.add(path, name),
     'workspaces.rename': ({ id, name }) => ({ workspace: workspaces.rename(id, name) }),
+    'workspaces.relocate': ({ id, path }) => ({ workspace: workspaces.relocate(id, path) }),
     'workspaces.remove': ({ id }) => ({ removed: workspaces.remove(id) }),
     'workspaces.details': ({ id }) => ({ workspace: workspaces.details(id) }),
     ...createTrustHandlers(engine),

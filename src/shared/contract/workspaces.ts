@@ -63,6 +63,11 @@ export const workspaceRequests = defineRequests({
     params: z.object({ id: z.string().min(1), name: z.string().trim().min(1).max(200) }),
     result: z.object({ workspace: Workspace }),
   },
+  'workspaces.relocate': {
+    description: 'Points a workspace at the folder it moved to (absolute path), keeping its id, name and sessions; trust follows the new path.',
+    params: z.object({ id: z.string().min(1), path: z.string().min(1) }),
+    result: z.object({ workspace: Workspace }),
+  },
   'workspaces.remove': {
     description: "Removes Atrium's record of a workspace; never touches its files.",
     params: WorkspaceRef,

@@ -48,6 +48,20 @@ export class AtriumPage {
     await this.page.getByRole('alertdialog').getByRole('button', { name: 'Remove from Atrium' }).click();
   }
 
+  /** The selected workspace's "The folder is missing" banner, with its Locate… button. */
+  missingBanner(): Locator {
+    return this.main.getByRole('status', { name: 'Folder missing' });
+  }
+
+  /** Points the selected (missing) workspace at `folder` through Locate… in its banner. */
+  async locateSelected(folder: string): Promise<void> {
+    await this.missingBanner().getByRole('button', { name: 'Locate…' }).click();
+    const dialog = this.page.getByRole('dialog', { name: /^Locate / });
+    await dialog.getByLabel('New folder path').fill(folder);
+    await dialog.getByRole('button', { name: 'Use this folder' }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   heading(): Locator {
     return this.main.getByRole('heading', { level: 1 });
   }

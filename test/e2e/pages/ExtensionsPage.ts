@@ -11,7 +11,22 @@ export class ExtensionsPage {
 
   /** The section of a kind (`Skills`, `Commands`, `Subagents`, `Plugins`, `MCP servers`, `Output styles`, `LSP servers`). */
   section(title: string): Locator {
-    return this.page.getByRole('region', { name: new RegExp(`^${title} \\d+$`) });
+    return this.page.getByRole('region', { name: new RegExp(`^${title} \\d+( of \\d+)?$`) });
+  }
+
+  /** The tab's filter box (over every kind). */
+  filter(): Locator {
+    return this.page.getByRole('searchbox', { name: 'Filter extensions' });
+  }
+
+  /** The filter box's count ("2 of 31 extensions"). */
+  filterCount(): Locator {
+    return this.page.getByRole('search', { name: 'Filter extensions' }).getByTestId('filter-count');
+  }
+
+  /** The source badge ("project", "user", "plugin …") of a row. */
+  sourceBadge(id: string): Locator {
+    return this.row(id).locator('.ext-source').first();
   }
 
   /** The row of a resource by id. */

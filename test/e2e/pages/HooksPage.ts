@@ -28,6 +28,26 @@ export class HooksPage {
     return card.locator('[data-hook-state]').first();
   }
 
+  /** The filter box over the hooks and MCP servers. */
+  filter(): Locator {
+    return this.panel.getByRole('searchbox', { name: 'Filter hooks and MCP servers' });
+  }
+
+  /** The filter box's count ("2 of 14 hooks and servers"). */
+  filterCount(): Locator {
+    return this.panel.getByRole('search', { name: 'Filter hooks and MCP servers' }).getByTestId('filter-count');
+  }
+
+  /** Every hook card shown (not the MCP server cards). */
+  cards(): Locator {
+    return this.panel.locator('article.hook-card[data-hook-id]');
+  }
+
+  /** Every MCP server card shown. */
+  mcpCards(): Locator {
+    return this.panel.locator('article.hook-card[data-mcp-id]');
+  }
+
   /** The card of the MCP server named `name`. */
   mcpCard(name: string): Locator {
     return this.panel.getByRole('article', { name: `MCP server ${name}`, exact: true });

@@ -36,6 +36,31 @@ export class RulesPage {
     return this.fileList.locator(`[data-rule-path="${path}"]`);
   }
 
+  /** The Files view's filter box. */
+  filter(): Locator {
+    return this.page.getByRole('searchbox', { name: 'Filter rule files' });
+  }
+
+  /** The filter box's count ("3 of 16 files"). */
+  filterCount(): Locator {
+    return this.page.getByRole('search', { name: 'Filter rule files' }).getByTestId('filter-count');
+  }
+
+  /** Paths of the rule files the list shows, in order. */
+  listedPaths(): Promise<string[]> {
+    return this.fileList.locator('[data-rule-path]').evaluateAll((els) => els.map((el) => el.getAttribute('data-rule-path') ?? ''));
+  }
+
+  /** The detail pane's "Applies" value for a file that was not read, saying why. */
+  notReadReason(): Locator {
+    return this.detail.getByTestId('not-read-reason');
+  }
+
+  /** The Lint view's headings ("9 problems (…)", "3 notes …"). */
+  lintHeadings(): Locator {
+    return this.page.locator('.lint-list .lint-heading');
+  }
+
   /** The "N warnings" / "N errors" badge of a file in the list. */
   problems(path: string, severity: 'warning' | 'error' = 'warning'): Locator {
     return this.file(path).locator(`[data-problems="${severity}"]`);

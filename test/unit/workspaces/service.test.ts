@@ -151,3 +151,61 @@ describe('workspaces', () => {
     await b.close();
   });
 });
+
+describe('workspace folders that move while Atrium runs', () => {
+  it('checkPresence pushes the list when a folder disappears or comes back, and only then', () => {
+    const root = tempDir();
+    const dir = path.join(root, 'project');
+    fs.mkdirSync(dir);
+    engine.workspaces.add(dir);
+    expect(engine.workspaces.checkPresence()).toBe(false); // first look: the list clients have is current
+    events = [];
+    expect(engine.workspaces.checkPresence()).toBe(false);
+    fs.renameSync(dir, path.join(root, 'moved'));
+    expect(engine.workspaces.checkPresence()).toBe(true);
+    expect(events).toHaveLength(1);
+    expect((events[0].payload as { workspaces: Array<{ missing: boolean }> }).workspaces[0].missing).toBe(true);
+    expect(engine.workspaces.checkPresence()).toBe(false);
+    fs.renameSync(path.join(root, 'moved'), dir);
+    expect(engine.workspaces.checkPresence()).toBe(true);
+    expect(engine.workspaces.list()[0].missing).toBe(false);
+  });
+
+  it('checkPresence notices a folder that vanished before its first check, and one relocated then moved away before the next', () => {
+    const root = tempDir();
+    const dir = path.join(root, 'project');
+    fs.mkdirSync(dir);
+    const ws = engine.workspaces.add(dir).workspace;
+    fs.renameSync(dir, path.join(root, 'moved'));
+    events = [];
+    expect(engine.workspaces.checkPresence()).toBe(true);
+    expect(engine.workspaces.list()[0].missing).toBe(true);
+    engine.workspaces.relocate(ws.id, path.join(root, 'moved'));
+    fs.renameSync(path.join(root, 'moved'), dir); // before any check: missing again, at the new path
+    events = [];
+    expect(engine.workspaces.checkPresence()).toBe(true);
+    expect((events[0].payload as { workspaces: Array<{ missing: boolean }> }).workspaces[0].missing).toBe(true);
+  });
+
+  it('relocate points a workspace at its new folder (same id and name), refuses a missing path or a folder listed as another workspace', () => {
+    const root = tempDir();
+    const dir = path.join(root, 'project');
+    const other = path.join(root, 'other');
+    fs.mkdirSync(dir);
+    fs.mkdirSync(other);
+    const ws = engine.workspaces.add(dir, 'My project').workspace;
+    engine.workspaces.add(other);
+    const moved = path.join(root, 'project-moved');
+    fs.renameSync(dir, moved);
+    expect(engine.workspaces.get(ws.id).missing).toBe(true);
+    expect(() => engine.workspaces.relocate(ws.id, path.join(root, 'nowhere'))).toThrow(expect.objectContaining({ code: 'PATH_NOT_FOUND' }));
+    expect(() => engine.workspaces.relocate(ws.id, other)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    events = [];
+    const relocated = engine.workspaces.relocate(ws.id, moved);
+    expect(relocated).toMatchObject({ id: ws.id, name: 'My project', path: moved, missing: false });
+    expect(events.map((e) => e.event)).toEqual(['workspacesChanged']);
+    // the old path no longer finds it; the new one does
+    expect(engine.workspaces.find(dir)).toBeNull();
+    expect(engine.workspaces.find(moved)?.id).toBe(ws.id);
+  });
+});

@@ -1,5 +1,16 @@
 import type { RuleFile } from './types';
 
+/** Why a file of a trusted folder was not read, by its error code (see `readSource.ts`), as the list says it. */
+const NOT_READ: Readonly<Record<string, string>> = {
+  'too-large': 'over the size limit',
+  binary: 'binary file',
+  encoding: 'not UTF-8',
+  'dangling-symlink': 'symlink to nothing',
+  'symlink-escape': 'symlink out of the folder',
+  'not-a-file': 'not a file',
+  unreadable: 'unreadable',
+};
+
 /**
  * When a file loads, as one short phrase for lists (the Files list, `atrium rules list`):
  * "always", "when src/**, docs/**", "never: paths is empty", "not read (folder not trusted)"…
@@ -8,7 +19,7 @@ import type { RuleFile } from './types';
  * Pure.
  */
 export function describeCondition(file: RuleFile, unmatched: ReadonlySet<string>): string {
-  if (file.kind === 'unknown') return file.status === 'restricted' ? 'not read (folder not trusted)' : 'not read (see its warnings)';
+  if (file.kind === 'unknown') return file.status === 'restricted' ? 'not read (folder not trusted)' : `not read (${NOT_READ[file.warnings.find((w) => w.severity === 'error')?.code ?? ''] ?? 'see its warnings'})`;
   if (file.kind === 'always') return file.status === 'inert' ? 'always, but its body is empty' : 'always';
   if (file.kind === 'manual') return 'manual: only when mentioned, never automatically';
   if (file.kind === 'agent-requested') return 'agent-requested: Cursor offers it by description; Atrium never loads it automatically';

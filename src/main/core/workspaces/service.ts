@@ -103,6 +103,46 @@ export class WorkspaceService {
     return this.get(id);
   }
 
+  /**
+   * Points a workspace at the folder it now lives in (moved or renamed on disk), keeping its id,
+   * name, sessions and history. Trust is not carried over: it is derived from the new path, so a
+   * folder moved to a place nobody trusted opens in restricted mode until it is reviewed again.
+   * @throws AtriumError NOT_FOUND | PATH_NOT_ABSOLUTE | PATH_NOT_FOUND | NOT_A_DIRECTORY |
+   *   PATH_UNREADABLE | INVALID_PARAMS (the folder is already listed as another workspace)
+   */
+  relocate(id: string, inputPath: string): Workspace {
+    const canonical = canonicalDirectory(inputPath);
+    const identity = pathIdentity(canonical);
+    this.store.transaction(() => {
+      const row = this.store.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+      if (!row) throw new AtriumError('NOT_FOUND', `No workspace with id ${id}. It may have been removed; refresh the list.`);
+      const other = this.store.db.prepare('SELECT * FROM workspaces WHERE identity = ? AND id != ?').get(identity, id) as WorkspaceRow | undefined;
+      if (other) throw new AtriumError('INVALID_PARAMS', `${canonical} is already listed as the workspace "${other.name}". Choose the folder this workspace moved to, or remove one of the two.`);
+      this.store.db.prepare('UPDATE workspaces SET path = ?, identity = ? WHERE id = ?').run(canonical, identity, id);
+    });
+    this.emitChanged();
+    return this.get(id);
+  }
+
+  /**
+   * Notices a workspace folder deleted, moved or renamed (or back again) while Atrium runs, and
+   * re-pushes the list when any folder's presence changed since the last check: one `stat` per
+   * workspace, cheap enough for a timer (the engine polls it every 2 s by default).
+   * @returns true when it pushed
+   */
+  checkPresence(): boolean {
+    const rows = this.store.db.prepare('SELECT id, path FROM workspaces ORDER BY added_at, rowid').all() as Array<Pick<WorkspaceRow, 'id' | 'path'>>;
+    // the path is part of the key: a relocated workspace whose new folder vanishes before the next
+    // check is a change too, even though "missing" reads the same as before the relocation
+    const presence = JSON.stringify(rows.map((r) => [r.id, r.path, isExistingDirectory(r.path)]));
+    if (presence === this.lastPresence) return false;
+    this.lastPresence = presence;
+    // the first check compares with what clients were last sent (a folder may vanish before it)
+    return this.announceExternalChanges();
+  }
+
+  private lastPresence = '';
+
   /** Forgets the workspace; returns false when it was not listed. Never touches the folder. */
   remove(id: string): boolean {
     const changes = this.store.transaction(() => this.store.db.prepare('DELETE FROM workspaces WHERE id = ?').run(id).changes);

@@ -1,7 +1,10 @@
+import { useMemo, useState } from 'react';
 import { ShieldAlert } from 'lucide-react';
-import type { Workspace } from '../../../../shared/contract';
+import type { ExtensionsListResult, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
+import { FilterBox, matchesFilter } from '../../components/FilterBox';
 import { CommandsSection } from './CommandsSection';
+import { ExtensionsFilter } from './common';
 import { PluginsSection } from './PluginsSection';
 import { SkillsSection } from './SkillsSection';
 import { AgentsSection, LspSection, McpSection, StylesSection } from './sections';
@@ -16,6 +19,21 @@ const KINDS = [
   ['lsp', 'LSP'],
 ] as const;
 
+/** The fields the filter box searches in any extension: id, name, description, path, source, plugin, status, and what it runs. */
+function extensionMatches(x: object, query: string): boolean {
+  const r = x as Record<string, unknown>;
+  const text = (k: string) => (typeof r[k] === 'string' ? (r[k] as string) : null);
+  const args = Array.isArray(r.args) ? (r.args as unknown[]).filter((a): a is string => typeof a === 'string') : [];
+  return matchesFilter(query, [text('id'), text('id') ? `/${text('id')}` : null, text('name'), text('description'), text('path'), text('source'), text('plugin'), text('status'), text('command'), text('url'), text('transport'), text('marketplace'), ...args]);
+}
+
+/** `data` with every list narrowed to the entries matching `query`. */
+function filterExtensions(data: ExtensionsListResult, query: string): ExtensionsListResult {
+  if (!query.trim()) return data;
+  const keep = <T extends object>(list: T[]) => list.filter((x) => extensionMatches(x, query));
+  return { ...data, skills: keep(data.skills), commands: keep(data.commands), agents: keep(data.agents), plugins: keep(data.plugins), mcpServers: keep(data.mcpServers), styles: keep(data.styles), lspServers: keep(data.lspServers) };
+}
+
 /**
  * The Extensions tab: the workspace's skills, commands, subagents, plugins, MCP servers,
  * output styles and LSP servers as the resource bundle holds them, one section per kind, with
@@ -24,9 +42,20 @@ const KINDS = [
  */
 export function ExtensionsTab({ workspace, onReview }: { workspace: Workspace; onReview(): void }) {
   const live = useLive('extensions.list', { workspaceId: workspace.id }, ['extensionsChanged', 'trustChanged']);
-  const data = live.data;
-  if (live.error && !data) return <div className="banner banner-error">{live.error}</div>;
-  if (!data) return <p className="muted">Reading extensions…</p>;
+  const [query, setQuery] = useState('');
+  const all = live.data;
+  const data = useMemo(() => (all ? filterExtensions(all, query) : null), [all, query]);
+  if (live.error && !all) return <div className="banner banner-error">{live.error}</div>;
+  if (!data || !all) return <p className="muted">Reading extensions…</p>;
+  const totals: Record<(typeof KINDS)[number][0], number> = {
+    skills: all.skills.length,
+    commands: all.commands.length,
+    agents: all.agents.length,
+    plugins: all.plugins.length,
+    mcp: all.mcpServers.length,
+    styles: all.styles.length,
+    lsp: all.lspServers.length,
+  };
   const counts: Record<(typeof KINDS)[number][0], number> = {
     skills: data.skills.length,
     commands: data.commands.length,
@@ -37,8 +66,11 @@ export function ExtensionsTab({ workspace, onReview }: { workspace: Workspace; o
     lsp: data.lspServers.length,
   };
   const inactive = Object.entries(data.restrictedCounts).filter(([, n]) => n > 0);
+  const sum = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
   return (
+    <ExtensionsFilter.Provider value={{ query, totals }}>
     <div className="ext-tab">
+      <FilterBox value={query} onChange={setQuery} label="Filter extensions" placeholder="Filter extensions…" shown={sum(counts)} total={sum(totals)} noun="extensions" />
       <nav className="ext-nav" aria-label="Extension kinds">
         {KINDS.map(([k, label]) => (
           <a key={k} href={`#ext-section-${k}`} className="ext-nav-link" onClick={(e) => (e.preventDefault(), document.getElementById(`ext-section-${k}`)?.scrollIntoView({ block: 'start' }))}>
@@ -81,5 +113,6 @@ export function ExtensionsTab({ workspace, onReview }: { workspace: Workspace; o
       <StylesSection data={data} />
       <LspSection data={data} />
     </div>
+    </ExtensionsFilter.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { ChevronRight } from 'lucide-react';
 import type { ExtensionWarning } from '../../../../shared/contract';
 
@@ -74,14 +74,28 @@ export function Row({ name, badges, summary, path, warnings, children, testId }:
   );
 }
 
-/** A section per kind: heading with count, rows or an empty state that says where such files go. */
+/**
+ * The tab's filter as sections see it: the query and each kind's unfiltered count (the sections
+ * receive the filtered lists), so a section says "3 of 40" and, when nothing matches, says that
+ * instead of its empty state.
+ */
+export const ExtensionsFilter = createContext<{ query: string; totals: Readonly<Record<string, number>> }>({ query: '', totals: {} });
+
+/**
+ * A section per kind: heading with count, rows or an empty state that says where such files go.
+ * While the tab's filter is set, the heading reads "shown of total" and an empty result says no
+ * match rather than teaching where such files go.
+ */
 export function Section({ id, title, count, empty, children }: { id: string; title: string; count: number; empty: ReactNode; children: ReactNode }) {
+  const filter = useContext(ExtensionsFilter);
+  const total = filter.totals[id] ?? count;
+  const filtering = filter.query.trim() !== '' && total > 0;
   return (
     <section className="ext-section" aria-labelledby={`ext-${id}`} id={`ext-section-${id}`}>
       <h2 id={`ext-${id}`} className="ext-section-title">
-        {title} <span className="muted">{count}</span>
+        {title} <span className="muted">{filtering ? `${count} of ${total}` : count}</span>
       </h2>
-      {count === 0 ? <p className="ext-empty muted">{empty}</p> : <ul className="ext-list">{children}</ul>}
+      {count === 0 ? filtering ? <p className="ext-empty muted">None of the {total} matches the filter.</p> : <p className="ext-empty muted">{empty}</p> : <ul className="ext-list">{children}</ul>}
     </section>
   );
 }

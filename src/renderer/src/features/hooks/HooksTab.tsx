@@ -3,6 +3,7 @@ import { Lock, ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import type { Hook, HookListing, McpServer, Workspace } from '../../../../shared/contract';
 import { RequestError } from '../../api/client';
+import { FilterBox, matchesFilter } from '../../components/FilterBox';
 import { useApp } from '../../state/appStore';
 import { ApproveAllDialog, type Approvable, type ApprovalChoice } from './ApproveAllDialog';
 import { ConfirmApproveDialog } from './ConfirmApproveDialog';
@@ -28,6 +29,16 @@ function shown(state: string, filter: Filter): boolean {
   return state === 'invalid' || state === 'disabled';
 }
 
+/** What the filter box searches in a hook: event, matcher, `if`, command/URL/prompt, name, source file, plugin, state, id. */
+export function hookMatches(h: Hook, query: string): boolean {
+  return matchesFilter(query, [h.event, h.runsOn, h.matcher, h.if, h.type, h.command, h.url, h.prompt, h.name, h.source.file, h.source.scope, h.source.plugin, h.state, h.id, ...h.scripts.map((x) => x.path)]);
+}
+
+/** What the filter box searches in an MCP server: name, transport, command and arguments, URL, source file, state, id. */
+export function serverMatches(m: McpServer, query: string): boolean {
+  return matchesFilter(query, ['MCP server', m.name, m.transport, m.command, ...m.args, m.url, m.source.file, m.source.scope, m.source.plugin, m.state, m.id]);
+}
+
 const approvable = (state: string) => state === 'unapproved' || state === 'modified';
 
 /**
@@ -42,13 +53,15 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
   const client = useApp((s) => s.client);
   const { data, error, reload } = useHooksListing(workspace.missing ? null : workspace.id);
   const [filter, setFilter] = useState<Filter>('all');
+  const [query, setQuery] = useState('');
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<{ title(chosen: number, total: number): string; items: Approvable[] } | null>(null);
   const [confirmOne, setConfirmOne] = useState<Approvable | null>(null);
   const bulkButton = useRef<HTMLButtonElement>(null);
 
-  const hooks = useMemo(() => (data?.hooks ?? []).filter((h) => shown(h.state, filter)), [data, filter]);
-  const servers = useMemo(() => (data?.mcpServers ?? []).filter((s) => shown(s.state, filter)), [data, filter]);
+  const inState = useMemo(() => ({ hooks: (data?.hooks ?? []).filter((h) => shown(h.state, filter)), servers: (data?.mcpServers ?? []).filter((s) => shown(s.state, filter)) }), [data, filter]);
+  const hooks = useMemo(() => inState.hooks.filter((h) => hookMatches(h, query)), [inState, query]);
+  const servers = useMemo(() => inState.servers.filter((s) => serverMatches(s, query)), [inState, query]);
   const groups = useMemo(() => groupByEvent(hooks), [hooks]);
 
   const act = async (what: () => Promise<{ changes: unknown[] }>, done: (n: number) => string): Promise<boolean> => {
@@ -128,12 +141,23 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
               <ShieldCheck size={14} aria-hidden /> Approve all shown…
             </button>
           </div>
-          <div className="segmented hooks-filter" role="radiogroup" aria-label="Show">
-            {FILTERS.map(([value, label]) => (
-              <button key={value} role="radio" aria-checked={filter === value} className={filter === value ? 'active' : ''} onClick={() => setFilter(value)}>
-                {label}
-              </button>
-            ))}
+          <div className="hooks-filter-row">
+            <div className="segmented hooks-filter" role="radiogroup" aria-label="Show">
+              {FILTERS.map(([value, label]) => (
+                <button key={value} role="radio" aria-checked={filter === value} className={filter === value ? 'active' : ''} onClick={() => setFilter(value)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+            <FilterBox
+              value={query}
+              onChange={setQuery}
+              label="Filter hooks and MCP servers"
+              placeholder="Filter hooks and servers…"
+              shown={hooks.length + servers.length}
+              total={inState.hooks.length + inState.servers.length}
+              noun={filter === 'all' ? 'hooks and servers' : 'in this view'}
+            />
           </div>
           {data.warnings.length > 0 && (
             <section className="hooks-file-warnings" aria-label="File problems">
@@ -146,7 +170,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
             </section>
           )}
           {groups.map(([event, list]) => (
-            <section key={event} className="hooks-group" aria-label={`${event} hooks`}>
+            <section key={event} className="hooks-group" aria-label={`${event} hooks${EVENT_ORDER.includes(event) ? '' : ' (as written, not fired by Atrium)'}`}>
               <h2 className="hooks-group-title">
                 {event} <span className="muted">{list.length}</span>
                 {!EVENT_ORDER.includes(event) && list.some((h) => h.state !== 'invalid') && <span className="hint"> · Atrium does not fire this event yet</span>}
@@ -167,7 +191,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
               ))}
             </section>
           )}
-          {hooks.length === 0 && servers.length === 0 && <p className="muted">Nothing matches this filter.</p>}
+          {hooks.length === 0 && servers.length === 0 && <p className="muted">{query.trim() ? `Nothing matches “${query.trim()}” here. Esc in the filter box clears it.` : 'Nothing matches this filter.'}</p>}
         </>
       )}
       <HttpHosts listing={data} />

@@ -2,8 +2,21 @@ import { useState } from 'react';
 import Markdown from 'react-markdown';
 import { Tabs } from 'radix-ui';
 import { useLive } from '../../api/useLive';
+import type { RuleFileInfo } from '../../../../shared/contract';
+import { digestWords, priorityWords, ruleFormatWords } from '../../components/jargon';
 import { keepUrlAsWritten, untrustedMarkdownComponents } from '../links/AgentLink';
-import { formatBytes, showControls } from './format';
+import { formatBytes, rehypeShowControls, showControls } from './format';
+
+/**
+ * Why a file was not read, in words: restricted mode, or its own error (over the size limit with
+ * the limit, binary, not UTF-8, a symlink leaving the folder…), never "restricted" for a file of a
+ * trusted folder.
+ */
+export function notReadReason(f: RuleFileInfo): string {
+  if (f.status === 'restricted') return 'Not read: the folder is not trusted (restricted mode lists files by name only)';
+  const error = f.warnings.find((w) => w.severity === 'error');
+  return error ? `Not read: ${error.message.replace(/^The file is /, 'the file is ')}` : 'Not read (see the warnings above)';
+}
 
 /** One rule file with its provenance: rendered and raw text, frontmatter, patterns, digest, imports, warnings. */
 export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: string }) {
@@ -18,7 +31,15 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
       <header>
         <h2 className="rule-detail-title">{f.path}</h2>
         <p className="muted">
-          {f.format} · {f.source} · scope <code>{f.scope ? `${f.scope}/` : '/'}</code> · priority {f.priority} · {formatBytes(f.bytes)} · {f.status}
+          <abbr title={ruleFormatWords(f.format)}>{f.format}</abbr> · {f.source} · scope <code>{f.scope ? `${f.scope}/` : '/'}</code> · <abbr title={priorityWords(f.priority)}>priority {f.priority}</abbr> ·{' '}
+          <span title="Size of the file on disk">{formatBytes(f.bytes)} on disk</span>
+          {f.sha256 !== null && f.bodyBytes !== f.bytes && (
+            <span title="What budgets count and sessions receive: the body without frontmatter, with imports expanded">
+              {' '}
+              · {formatBytes(f.bodyBytes)} sent{f.imports.length > 0 ? ' with imports' : ''}
+            </span>
+          )}{' '}
+          · {f.status}
           {f.linkTarget && (
             <>
               {' '}
@@ -45,7 +66,7 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
           {f.kind === 'manual' && `Only when invoked by name${f.description ? `: ${f.description}` : ''}`}
           {f.kind === 'agent-requested' && `Cursor offers it to the agent by its description${f.description ? ` (“${f.description}”)` : ''}; Atrium never loads it automatically`}
           {f.kind === 'conditional' && (f.patterns.length > 0 ? `When a file matching a pattern (${f.conditionKey ?? 'paths'}) is touched` : `Never: ${f.condition.replace(/^never: /, '')}`)}
-          {f.kind === 'unknown' && 'Not read (restricted mode)'}
+          {f.kind === 'unknown' && <span data-testid="not-read-reason">{notReadReason(f)}</span>}
         </dd>
         {d.patterns.length > 0 && (
           <>
@@ -65,9 +86,11 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
             </dd>
           </>
         )}
-        <dt>Digest</dt>
+        <dt title={f.sha256 ? digestWords('file', f.sha256) : undefined}>Digest</dt>
         <dd>
-          <code className="selectable digest">{f.sha256 ?? '—'}</code>
+          <code className="selectable digest" title={f.sha256 ? digestWords('file', f.sha256) : 'No digest: the file was not read'}>
+            {f.sha256 ?? '—'}
+          </code>
         </dd>
         {f.imports.length > 0 && (
           <>
@@ -76,7 +99,9 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
               <ul className="plain-list">
                 {f.imports.map((imp) => (
                   <li key={`${imp.from}:${imp.path}`}>
-                    <code>{imp.path}</code> <span className="muted">from {imp.from}:{imp.line} · sha256 {imp.sha256.slice(0, 12)}</span>
+                    <code>{imp.path}</code> <span className="muted">
+                      from {imp.from}:{imp.line} · <span title={digestWords('file', imp.sha256)}>sha256 {imp.sha256.slice(0, 12)}</span>
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -102,9 +127,11 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
             </Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="rendered" className="markdown">
-            {d.frontmatter && <pre className="frontmatter">{d.frontmatter.raw}</pre>}
-            {/* The engine already writes smuggling characters as ⟨U+XXXX⟩; showControls makes sure no bidi control reaches the DOM raw. */}
-            <Markdown components={untrustedMarkdownComponents} urlTransform={keepUrlAsWritten}>
+            {d.frontmatter && <pre className="frontmatter">{showControls(d.frontmatter.raw)}</pre>}
+            {/* The engine already writes smuggling characters as ⟨U+XXXX⟩; showControls does the same for
+                every invisible or bidi character of the source, and rehypeShowControls for any that Markdown
+                itself produces (a character reference such as &#x202E; decodes only while rendering). */}
+            <Markdown components={untrustedMarkdownComponents} urlTransform={keepUrlAsWritten} rehypePlugins={[rehypeShowControls]}>
               {showControls(d.content ?? d.body ?? '')}
             </Markdown>
           </Tabs.Content>
@@ -112,7 +139,7 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
             <pre className="file-content">{showControls(d.raw)}</pre>
           </Tabs.Content>
           <Tabs.Content value="sent">
-            <pre className="file-content">{d.rendered ?? 'This file is not sent (it is not active).'}</pre>
+            <pre className="file-content">{d.rendered !== null ? showControls(d.rendered) : 'This file is not sent (it is not active).'}</pre>
           </Tabs.Content>
         </Tabs.Root>
       )}

@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import type { RuleFileInfo, RulesListResult } from '../../../../shared/contract';
+import { matchesFilter } from '../../components/FilterBox';
 import { formatBytes } from './format';
 import './rules.css';
 
@@ -12,15 +13,26 @@ const STATUS_CLASS: Record<RuleFileInfo['status'], string> = {
   restricted: 'badge-warn',
 };
 
-/** Rule files grouped by scope directory in catalog order (later = more specific). ↑/↓ move. */
-export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult; selectedId: string | null; onSelect(id: string): void }) {
+/** What the Files filter searches in a rule file: path, format, status, kind, condition, source and its problems. */
+export function ruleMatches(f: RuleFileInfo, query: string): boolean {
+  return matchesFilter(query, [f.path, f.format, f.status, f.kind, f.condition, f.source, f.description, ...f.warnings.map((w) => w.code)]);
+}
+
+/**
+ * Rule files grouped by scope directory in catalog order (later = more specific), limited to
+ * those matching `query` (scopes left without a match are hidden). ↑/↓/Home/End move.
+ */
+export function RuleList({ data, selectedId, onSelect, query = '' }: { data: RulesListResult; selectedId: string | null; onSelect(id: string): void; query?: string }) {
   const byId = new Map(data.files.map((f) => [f.id, f]));
-  const order = data.scopes.flatMap((s) => s.fileIds);
+  const scopes = data.scopes.map((s) => ({ ...s, fileIds: s.fileIds.filter((id) => byId.has(id) && ruleMatches(byId.get(id)!, query)) })).filter((s) => s.fileIds.length > 0);
+  const order = scopes.flatMap((s) => s.fileIds);
+  const focusable = selectedId && order.includes(selectedId) ? selectedId : order[0];
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
     e.preventDefault();
     const i = order.indexOf(selectedId ?? '');
-    const next = order[Math.max(0, Math.min(order.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))];
+    const target = e.key === 'Home' ? 0 : e.key === 'End' ? order.length - 1 : i + (e.key === 'ArrowDown' ? 1 : -1);
+    const next = order[Math.max(0, Math.min(order.length - 1, target))];
     if (next) {
       onSelect(next);
       document.querySelector<HTMLElement>(`[data-rule-id="${CSS.escape(next)}"]`)?.focus();
@@ -28,16 +40,17 @@ export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult
   };
   return (
     <div className="rule-list" role="listbox" aria-label="Rule files" onKeyDown={onKeyDown}>
-      {data.scopes.map((scope) => (
-        <section key={scope.scope} aria-label={`Scope ${scope.scope || '/'}`}>
-          <h3 className="rule-scope" title="Scope directory: the rules below apply to files in this folder">
+      {/* listbox > group > option, as ARIA requires: the scope heading is a visual label of its group */}
+      {scopes.map((scope) => (
+        <div role="group" key={scope.scope} aria-label={`Scope ${scope.scope || '/'}`}>
+          <div className="rule-scope" aria-hidden title="Scope directory: the rules below apply to files in this folder">
             {scope.scope ? `${scope.scope}/` : '/ (root)'}
             {data.nestedRoots.some((r) => r.path === scope.scope) && (
               <span className="badge badge-muted nested-root" title="A git repository of its own inside this one: agents that stop at a .git start here">
                 {data.nestedRoots.find((r) => r.path === scope.scope)!.kind}
               </span>
             )}
-          </h3>
+          </div>
           {scope.fileIds.map((id) => {
             const f = byId.get(id);
             if (!f) return null;
@@ -48,7 +61,7 @@ export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult
                 aria-selected={id === selectedId}
                 data-rule-id={id}
                 data-rule-path={f.path}
-                tabIndex={id === selectedId ? 0 : -1}
+                tabIndex={id === focusable ? 0 : -1}
                 className={`rule-row${id === selectedId ? ' selected' : ''}`}
                 onClick={() => onSelect(id)}
               >
@@ -64,12 +77,13 @@ export function RuleList({ data, selectedId, onSelect }: { data: RulesListResult
                   <ProblemBadge file={f} severity="warning" />
                 </span>
                 <span className="rule-meta" title={f.condition}>
-                  {f.format} · {formatBytes(f.bytes)} · {f.condition}
+                  {f.format} · {formatBytes(f.bytes)}
+                  {f.imports.length > 0 && f.bodyBytes !== f.bytes ? ` (${formatBytes(f.bodyBytes)} sent with imports)` : ''} · {f.condition}
                 </span>
               </button>
             );
           })}
-        </section>
+        </div>
       ))}
     </div>
   );

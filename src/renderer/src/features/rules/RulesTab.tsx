@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { ShieldAlert } from 'lucide-react';
 import type { RulesListResult, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
+import { FilterBox } from '../../components/FilterBox';
 import { LintList } from './LintList';
 import { RuleDetail } from './RuleDetail';
-import { RuleList } from './RuleList';
+import { RuleList, ruleMatches } from './RuleList';
 import { TestPathPanel } from './TestPathPanel';
 import './rules.css';
 
@@ -20,6 +21,7 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
   const lint = useLive('rules.lint', { workspaceId: workspace.id }, ['rulesChanged', 'trustChanged']);
   const [view, setView] = useState<View>('files');
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
   const data = list.data;
 
   useEffect(() => {
@@ -29,7 +31,10 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
 
   if (list.error && !data) return <div className="banner banner-error">{list.error}</div>;
   if (!data) return <p className="muted">Reading instruction files…</p>;
+  // The Lint label counts problems (errors and warnings); notes are listed below them, labelled as such.
   const lintCount = lint.data ? lint.data.counts.error + lint.data.counts.warning : 0;
+  const lintNotes = lint.data ? lint.data.findings.length - lintCount : 0;
+  const matching = data.files.filter((f) => ruleMatches(f, query)).length;
   // An untrusted workspace already carries the restricted-mode banner with the way to the review
   // (trust/RestrictedBanner): one notice is enough. The tab adds its own only when the workspace is
   // trusted but the catalog is not entirely (a trusted subfolder of an untrusted repository).
@@ -47,13 +52,26 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
               ['lint', `Lint${lintCount ? ` (${lintCount})` : ''}`],
             ] as const
           ).map(([v, label]) => (
-            <button key={v} role="tab" aria-selected={view === v} className={view === v ? 'active' : ''} onClick={() => setView(v)}>
+            <button
+              key={v}
+              role="tab"
+              aria-selected={view === v}
+              className={view === v ? 'active' : ''}
+              onClick={() => setView(v)}
+              title={
+                v === 'files'
+                  ? `${data.files.length} instruction files in Atrium's catalog (project and your own)${data.otherTools.length ? `; ${data.otherTools.length} more read only by other tools are listed below, not counted` : ''}`
+                  : v === 'lint' && lint.data
+                    ? `${lintCount} problem${lintCount === 1 ? '' : 's'} (errors and warnings)${lintNotes ? ` and ${lintNotes} note${lintNotes === 1 ? '' : 's'}, listed after them` : ''}`
+                    : undefined
+              }
+            >
               {label}
             </button>
           ))}
         </div>
-        <span className="muted rules-meta" title={`catalog digest ${data.catalogSha256}`}>
-          root <code>{data.root}</code> · {data.stats.activeFiles} active of {data.stats.ruleFiles} · sha256 {data.catalogSha256.slice(0, 12)}
+        <span className="muted rules-meta" title={`Catalog digest (sha256 over every file's path, status and content): ${data.catalogSha256}. It changes whenever any instruction file changes.`}>
+          root <code>{data.root}</code> · {data.stats.activeFiles} active of {data.stats.ruleFiles} · catalog digest {data.catalogSha256.slice(0, 12)}
         </span>
       </div>
       {ownNotice && (
@@ -80,7 +98,10 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
           <EmptyRules />
         ) : (
           <div className="rules-split">
-            <RuleList data={data} selectedId={selectedId} onSelect={setSelectedId} />
+            <div className="rules-list-pane">
+              <FilterBox value={query} onChange={setQuery} label="Filter rule files" placeholder="Filter by path, format, status…" shown={matching} total={data.files.length} noun="files" />
+              {matching === 0 ? <p className="muted rules-no-match">No rule file matches “{query.trim()}”. Esc clears the filter.</p> : <RuleList data={data} selectedId={selectedId} onSelect={setSelectedId} query={query} />}
+            </div>
             <div className="rules-detail">{selectedId ? <RuleDetail workspaceId={workspace.id} id={selectedId} /> : <p className="muted">Select a file.</p>}</div>
           </div>
         ))}

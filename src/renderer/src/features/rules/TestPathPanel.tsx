@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { RulesExplainResult, Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
+import { digestWords } from '../../components/jargon';
 import { formatBytes } from './format';
 import { isStartFolderError, useExplain } from './useExplain';
 import './rules.css';
@@ -170,7 +171,10 @@ function Explanation({ data, onOpenFile }: { data: RulesExplainResult; onOpenFil
         </details>
       )}
       <p className="muted">
-        {formatBytes(data.contentBytes)} sent · provenance <code>{data.provenanceSha256.slice(0, 16)}</code>
+        {formatBytes(data.contentBytes)} sent ·{' '}
+        <span title={digestWords('provenance', data.provenanceSha256)} data-testid="provenance">
+          provenance hash <code>{data.provenanceSha256.slice(0, 16)}</code>
+        </span>
       </p>
     </section>
   );
@@ -189,7 +193,10 @@ function RuleRows({ rows, onOpenFile, empty }: { rows: RulesExplainResult['stati
           ) : (
             <code>{r.path}</code>
           )}{' '}
-          <span className="muted">{formatBytes(r.bytes)}</span> — {r.sameAs && <span className="badge badge-muted same-as">same file as {r.sameAs}</span>} {r.detail}
+          <span className="muted" title="Bytes sent: the body without frontmatter, with imports expanded (the Files list shows the size on disk)">
+            {formatBytes(r.bytes)} sent
+          </span>{' '}
+          — {r.sameAs && <span className="badge badge-muted same-as">same file as {r.sameAs}</span>} {r.detail}
           {r.matchedPattern && !r.detail.includes(r.matchedPattern) && (
             <>
               {' '}

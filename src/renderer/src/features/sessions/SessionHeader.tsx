@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { RESUME_OUTCOME_WORDS, resumeOutcomeLabel } from '../../components/jargon';
 import './sessionHeader.css';
 import { ArrowLeft, Power, Stethoscope } from 'lucide-react';
 import type { SessionDetails } from '../../../../shared/contract';
@@ -56,9 +57,9 @@ export function SessionHeader({
           {session.agentVersion ? `@${session.agentVersion}` : ''}
           {workspaceName ? ` · ${workspaceName}` : ''}
           {session.resume && (
-            <span className={`sess-resume-chip sess-resume-${session.resume.outcome}`} title={session.resume.message ?? undefined}>
+            <span className={`sess-resume-chip sess-resume-${session.resume.outcome}`} title={[RESUME_OUTCOME_WORDS[session.resume.outcome], session.resume.message].filter(Boolean).join('\n') || undefined}>
               {' '}
-              · last resume: {session.resume.outcome}
+              · last resume: {resumeOutcomeLabel(session.resume.outcome)}
             </span>
           )}
         </span>

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { RESUME_OUTCOME_WORDS, resumeOutcomeLabel } from '../../components/jargon';
 import { AlertTriangle, Brain, ChevronRight, Circle, CircleCheck, CircleDot, Info, OctagonAlert, ShieldCheck, ShieldQuestion, ShieldX } from 'lucide-react';
 import type { ContentSummary, TranscriptItem } from '../../../../shared/contract';
 import { STOP_LABEL } from './format';
@@ -105,8 +106,10 @@ function Plan({ item }: { item: Of<'plan'> }) {
       </div>
       <ul className="sess-plan-list" aria-label="Plan">
         {item.entries.map((e, i) => (
-          <li key={i} className={`sess-plan-entry sess-plan-${e.status}`} aria-checked={e.status === 'completed'} role="checkbox" aria-readonly>
+          <li key={i} className={`sess-plan-entry sess-plan-${e.status}`} data-plan-status={e.status}>
             {e.status === 'completed' ? <CircleCheck size={14} aria-hidden /> : e.status === 'in_progress' ? <CircleDot size={14} aria-hidden /> : <Circle size={14} aria-hidden />}
+            {/* a list of items (a read-only checkbox role inside <ul> is invalid ARIA); the state is read out as words */}
+            <span className="sr-only">{e.status === 'completed' ? 'done: ' : e.status === 'in_progress' ? '' : 'to do: '}</span>
             <span className="sess-plan-text">{e.content}</span>
             {e.priority === 'high' && <span className="badge badge-warn">high</span>}
             {e.status === 'in_progress' && <span className="muted sess-plan-now">in progress</span>}
@@ -140,7 +143,11 @@ function Notice({ sessionId, item }: { sessionId: string; item: Of<'notice'> }) 
     <div className={`sess-notice sess-notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'} data-notice-code={item.code} data-outcome={item.outcome ?? undefined}>
       <div className="sess-notice-head">
         <Icon size={14} aria-hidden />
-        {item.outcome && <span className="badge sess-outcome">{item.outcome}</span>}
+        {item.outcome && (
+          <span className="badge sess-outcome" title={RESUME_OUTCOME_WORDS[item.outcome]}>
+            {resumeOutcomeLabel(item.outcome)}
+          </span>
+        )}
         <span className="sess-notice-title">{item.title}</span>
         {item.detail && (
           <button className="link-button" aria-expanded={expanded} onClick={() => setOpen(!expanded)}>

@@ -8,7 +8,17 @@ import { sharesTrustText } from '../trust/SharesTrust';
 import { TrustBadge } from '../trust/TrustBadge';
 import { Tooltip } from 'radix-ui';
 import { shortcut } from '../../components/format';
+import type { Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
+
+/**
+ * A sidebar row's tooltip: the full name first (the row may cut it with an ellipsis), then the
+ * folder, whether it is missing, and what it shares trust with.
+ */
+export function workspaceTooltip(w: Workspace, home: string | undefined): string {
+  const shares = sharesTrustText(w, home);
+  return [w.name, w.missing ? `${w.path} (folder missing: select it to locate it)` : w.path, shares].filter(Boolean).join('\n');
+}
 
 /**
  * The workspace list. Keyboard: ↑/↓/Home/End move and open that workspace, Enter/Space open the
@@ -80,14 +90,14 @@ export function Sidebar() {
                 aria-selected={w.id === selectedId}
                 className={`workspace-item${w.id === selectedId ? ' selected' : ''}`}
                 data-workspace-id={w.id}
-                title={sharesTrustText(w, home) ? `${w.path}\n${sharesTrustText(w, home)}` : w.path}
+                title={workspaceTooltip(w, home)}
                 tabIndex={w.id === selectedId || (!selectedId && i === 0) ? 0 : -1}
                 onClick={() => select(w.id)}
                 onKeyDown={(e) => onKeyDown(e, i, w.id)}
               >
                 {w.missing ? <FolderX size={15} className="muted" /> : w.worktreeOf ? <FolderGit2 size={15} /> : <FolderOpen size={15} />}
                 <span className="workspace-name">{w.name}</span>
-                {w.missing ? <span className="badge badge-warn">missing</span> : <TrustBadge trust={w.trust} compact sharesTrust={sharesTrustText(w, home)} />}
+                {w.missing ? <span className="badge badge-warn" data-testid="workspace-missing">missing</span> : <TrustBadge trust={w.trust} compact sharesTrust={sharesTrustText(w, home)} />}
               </button>
             </li>
           ))}

@@ -11,17 +11,19 @@ import { TrustBadge } from '../trust/TrustBadge';
 import { TrustReviewDialog } from '../trust/TrustReviewDialog';
 import { TrustTab } from '../trust/TrustTab';
 import { useTrustReview } from '../trust/useTrustReview';
-import { Pencil, Trash2 } from 'lucide-react';
+import { FolderSearch, Pencil, Trash2 } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import type { Workspace, WorkspaceDetails } from '../../../../shared/contract';
 import { displayPath } from '../../components/format';
 import { useApp } from '../../state/appStore';
+import { LocateWorkspaceDialog } from './LocateWorkspaceDialog';
 
 /** The selected workspace: header with actions, then tabs (Overview now; capabilities add theirs). */
 export function WorkspaceView({ workspace }: { workspace: Workspace }) {
   const openDialog = useApp((s) => s.openDialog);
   const home = useApp((s) => s.info?.homeDir);
   const [reviewOpen, setReviewOpen] = useState(false);
+  const [locateOpen, setLocateOpen] = useState(false);
   const [tab, setTab] = useState(() => useApp.getState().workspaceTab);
   const reviewed = useTrustReview(workspace.missing ? null : workspace.id).data;
   const review = reviewed?.review ?? null;
@@ -36,6 +38,11 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           {workspace.missing && <span className="badge badge-warn">missing</span>}
         </div>
         <div className="toolbar">
+          {workspace.missing && (
+            <button className="button primary" onClick={() => setLocateOpen(true)} title="Point this workspace at the folder's new place">
+              <FolderSearch size={14} /> Locate…
+            </button>
+          )}
           <button className="button" onClick={() => openDialog({ kind: 'rename', id: workspace.id })} title="Rename (F2 in the list)">
             <Pencil size={14} /> Rename
           </button>
@@ -44,6 +51,17 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           </button>
         </div>
       </header>
+      {workspace.missing && (
+        <div className="banner banner-warn missing-banner" role="status" aria-label="Folder missing">
+          <span>
+            <strong>The folder is missing.</strong> Nothing is at <code>{workspace.path}</code> any more. If you moved or renamed it, locate it to keep this
+            workspace and its sessions; Atrium never deletes files.
+          </span>
+          <button className="button" onClick={() => setLocateOpen(true)}>
+            Locate…
+          </button>
+        </div>
+      )}
       <RestrictedBanner workspace={workspace} review={review} onReview={() => setReviewOpen(true)} />
       <Tabs.Root className="tabs" value={tab} onValueChange={setTab}>
         <Tabs.List className="tab-list" aria-label="Workspace sections">
@@ -76,13 +94,13 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <SessionsTab workspace={workspace} />
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="rules">
-          {workspace.missing ? <p className="muted">The folder is missing.</p> : <RulesTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
+          {workspace.missing ? <p className="muted">The folder is missing: locate it (above) to see its rules.</p> : <RulesTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="trust">
           <TrustTab workspace={workspace} review={review} agents={agentNotes} onReview={() => setReviewOpen(true)} />
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="extensions">
-          {workspace.missing ? <p className="muted">The folder is missing.</p> : <ExtensionsTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
+          {workspace.missing ? <p className="muted">The folder is missing: locate it (above) to see its extensions.</p> : <ExtensionsTab workspace={workspace} onReview={() => setReviewOpen(true)} />}
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="hooks">
           <HooksTab workspace={workspace} />
@@ -92,6 +110,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
         </Tabs.Content>
       </Tabs.Root>
       <TrustReviewDialog workspace={workspace} review={review} agents={agentNotes} open={reviewOpen} onOpenChange={setReviewOpen} />
+      <LocateWorkspaceDialog workspace={workspace} open={locateOpen} onOpenChange={setLocateOpen} />
     </section>
   );
 }
@@ -111,16 +130,10 @@ function Overview({ workspace }: { workspace: Workspace }) {
     return () => {
       live = false;
     };
-  }, [client, workspace.id, workspace.missing, workspace.name]);
+  }, [client, workspace.id, workspace.missing, workspace.name, workspace.path]);
 
   return (
     <div className="overview">
-      {workspace.missing && (
-        <div className="banner banner-warn" role="status">
-          This folder no longer exists at <code>{workspace.path}</code>. If you moved it, remove this workspace and add the folder at
-          its new place; Atrium never deletes files.
-        </div>
-      )}
       {error && <div className="banner banner-error">{error}</div>}
       <dl className="facts">
         <dt>Path</dt>
