@@ -6,6 +6,7 @@ import type { Engine } from './engine';
 import { createExtensionsHandlers } from './api/extensions';
 import { createHooksHandlers } from './api/hooks';
 import { createRulesHandlers } from './api/rules';
+import { createSettingsHandlers } from './api/settings';
 import { createSessionHandlers } from './api/sessions';
 import { createTrustHandlers } from './api/trust';
 
@@ -50,6 +51,7 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     ...createSessionHandlers(engine),
     ...createHooksHandlers(engine),
     ...createExtensionsHandlers(engine),
+    ...createSettingsHandlers(engine),
   };
 }
 

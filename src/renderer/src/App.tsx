@@ -6,6 +6,7 @@ import { LinkDialog } from './features/links/LinkDialog';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionsView } from './features/sessions/SessionsView';
 import { SessionView } from './features/sessions/SessionView';
+import { SettingsView } from './features/settings/SettingsView';
 import { AddWorkspaceDialog } from './features/workspaces/AddWorkspaceDialog';
 import { RemoveWorkspaceDialog } from './features/workspaces/RemoveWorkspaceDialog';
 import { RenameWorkspaceDialog } from './features/workspaces/RenameWorkspaceDialog';
@@ -26,7 +27,9 @@ export function App() {
         <Sidebar />
         <main className="main" aria-label="Workspace">
           <ConnectionBanner />
-          {view === 'session' && sessionId ? (
+          {view === 'settings' ? (
+            <SettingsView />
+          ) : view === 'session' && sessionId ? (
             <SessionView key={sessionId} sessionId={sessionId} />
           ) : view === 'sessions' ? (
             <SessionsView />
@@ -60,6 +63,10 @@ function useGlobalShortcuts() {
       if (mod && !e.shiftKey && e.key.toLowerCase() === 'o') {
         e.preventDefault();
         useApp.getState().openDialog({ kind: 'add' });
+      }
+      if (mod && !e.shiftKey && !e.altKey && e.key === ',') {
+        e.preventDefault();
+        useApp.getState().showSettings();
       }
     };
     window.addEventListener('keydown', onKey);

@@ -10,6 +10,7 @@ import { hooksEvents, hooksRequests } from './hooks';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionPolicyEvents, sessionPolicyRequests } from './sessionPolicy';
 import { sessionEvents, sessionRequests } from './sessionRequests';
+import { settingsEvents, settingsRequests } from './settings';
 import { trustEvents, trustRequests } from './trust';
 import { workspaceEvents, workspaceRequests } from './workspaces';
 
@@ -21,6 +22,7 @@ export * from './rules';
 export * from './sessionPolicy';
 export * from './sessionRequests';
 export * from './sessions';
+export * from './settings';
 export * from './trust';
 export * from './workspaces';
 
@@ -33,6 +35,7 @@ export const requests = {
   ...sessionPolicyRequests,
   ...hooksRequests,
   ...extensionsRequests,
+  ...settingsRequests,
 };
 
 export const events = {
@@ -44,6 +47,7 @@ export const events = {
   ...sessionPolicyEvents,
   ...hooksEvents,
   ...extensionsEvents,
+  ...settingsEvents,
 };
 
 export type Requests = typeof requests;

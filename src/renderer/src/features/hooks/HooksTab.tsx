@@ -1,9 +1,10 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { Lock, ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import type { Hook, HookListing, McpServer, Workspace } from '../../../../shared/contract';
 import { RequestError } from '../../api/client';
-import { useApp } from '../../state/appStore';
+import { useApp, useRouteParam } from '../../state/appStore';
 import { ApproveAllDialog, type Approvable, type ApprovalChoice } from './ApproveAllDialog';
 import { ConfirmApproveDialog } from './ConfirmApproveDialog';
 import { HookCard } from './HookCard';
@@ -50,6 +51,15 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
   const hooks = useMemo(() => (data?.hooks ?? []).filter((h) => shown(h.state, filter)), [data, filter]);
   const servers = useMemo(() => (data?.mcpServers ?? []).filter((s) => shown(s.state, filter)), [data, filter]);
   const groups = useMemo(() => groupByEvent(hooks), [hooks]);
+  // `?hook=<id>` in the address: bring that hook into view once the listing is there (a reload, Back, a copied link)
+  const hookParam = useRouteParam('hook');
+  const listed = data !== null;
+  useEffect(() => {
+    if (!listed || !hookParam) return;
+    const card = document.querySelector<HTMLElement>(`[data-hook-id="${CSS.escape(hookParam)}"]`);
+    card?.scrollIntoView({ block: 'start' });
+    card?.focus({ preventScroll: true });
+  }, [listed, hookParam]);
 
   const act = async (what: () => Promise<{ changes: unknown[] }>, done: (n: number) => string): Promise<boolean> => {
     if (!client) return false;
@@ -60,7 +70,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
       askNotificationPermission();
       return true;
     } catch (e) {
-      toast.error((e as Error).message);
+      errorToast((e as Error).message);
       if (e instanceof RequestError && (e.code === 'HOOK_DIGEST_MISMATCH' || e.code === 'HOOK_UNCOVERED')) reload();
       return false;
     } finally {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { OpenInEditor } from '../../components/OpenInEditor';
 import Markdown from 'react-markdown';
 import { Tabs } from 'radix-ui';
 import { useLive } from '../../api/useLive';
@@ -16,7 +17,10 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
   return (
     <article className="rule-detail" aria-label={`Rule file ${f.path}`}>
       <header>
-        <h2 className="rule-detail-title">{f.path}</h2>
+        <div className="rule-detail-head">
+          <h2 className="rule-detail-title">{f.path}</h2>
+          <OpenInEditor path={d.absolutePath} />
+        </div>
         <p className="muted">
           {f.format} · {f.source} · scope <code>{f.scope ? `${f.scope}/` : '/'}</code> · priority {f.priority} · {formatBytes(f.bytes)} · {f.status}
           {f.linkTarget && (

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { RulesExplainResult, Workspace } from '../../../../shared/contract';
-import { useApp } from '../../state/appStore';
+import { setRouteParams, useApp, useRouteParam } from '../../state/appStore';
 import { formatBytes } from './format';
 import { isStartFolderError, useExplain } from './useExplain';
 import './rules.css';
@@ -20,10 +20,19 @@ const AGENTS: Array<[Agent, string]> = [
  */
 export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace; onOpenFile(id: string): void }) {
   const client = useApp((s) => s.client);
-  const [path, setPath] = useState('');
-  const [from, setFrom] = useState('');
-  const [agent, setAgent] = useState<Agent>('atrium');
-  const [query, setQuery] = useState<{ path: string; from?: string } | null>(null);
+  // the query is part of the address (`?view=test&test=<path>&from=<dir>&agent=<id>`): a reload or Back shows it again
+  const testParam = useRouteParam('test');
+  const fromParam = useRouteParam('from');
+  const agentParam = useRouteParam('agent');
+  const agent: Agent = AGENTS.some(([a]) => a === agentParam) ? (agentParam as Agent) : 'atrium';
+  const query = testParam ? { path: testParam, from: fromParam ?? undefined } : null;
+  const [path, setPath] = useState(testParam ?? '');
+  const [from, setFrom] = useState(fromParam ?? '');
+  useEffect(() => {
+    setPath(testParam ?? '');
+    setFrom(fromParam ?? '');
+  }, [testParam, fromParam]);
+  const setAgent = (a: Agent) => setRouteParams({ agent: a === 'atrium' ? null : a }, { replace: true });
   const [completions, setCompletions] = useState<string[]>([]);
   const listId = useId();
   const fromErrorId = useId();
@@ -43,7 +52,7 @@ export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace;
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    if (path.trim()) setQuery({ path: path.trim(), from: from.trim() || undefined });
+    if (path.trim()) setRouteParams({ test: path.trim(), from: from.trim() || null });
   };
 
   return (
