@@ -1,7 +1,7 @@
 import { useEffect, type CSSProperties } from 'react';
 import { Toaster } from 'sonner';
 import { Tooltip } from 'radix-ui';
-import { ConnectionBanner } from './components/ConnectionBanner';
+import { ConnectionBanner, useActionsBlocked } from './components/ConnectionBanner';
 import { LinkDialog } from './features/links/LinkDialog';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionsView } from './features/sessions/SessionsView';
@@ -20,10 +20,14 @@ export function App() {
   const selected = useSelectedWorkspace();
   const view = useApp((s) => s.view);
   const sessionId = useApp((s) => s.sessionId);
+  const blocked = useActionsBlocked();
   useGlobalShortcuts();
   return (
     <Tooltip.Provider delayDuration={400}>
-      <div className="app">
+      {/* while the server is unreachable every control is disabled (a fieldset disables all of them at
+          once), with the reason in the banner and as the controls' tooltip */}
+      <fieldset className="app" disabled={blocked !== null} title={blocked ?? undefined} data-blocked={blocked !== null || undefined}>
+        <legend className="sr-only">Atrium</legend>
         <Sidebar />
         <main className="main" aria-label="Workspace">
           <ConnectionBanner />
@@ -39,7 +43,7 @@ export function App() {
             <WelcomeView />
           )}
         </main>
-      </div>
+      </fieldset>
       <AddWorkspaceDialog />
       <RenameWorkspaceDialog />
       <RemoveWorkspaceDialog />
