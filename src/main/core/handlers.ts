@@ -9,6 +9,7 @@ import { createRulesHandlers } from './api/rules';
 import { createSettingsHandlers } from './api/settings';
 import { createSessionHandlers } from './api/sessions';
 import { createTrustHandlers } from './api/trust';
+import { completeFolder, expandHome } from './workspaces/folderInput';
 
 type Params<M extends RequestName> = z.output<Requests[M]['params']>;
 /** `context`: who is calling, as the transport vouches for it (see dispatcher `CallContext`). */
@@ -42,7 +43,8 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     'app.installUpdate': desktopOnly,
     ...host,
     'workspaces.list': () => ({ workspaces: workspaces.list() }),
-    'workspaces.add': ({ path, name }) => workspaces.add(path, name),
+    'workspaces.add': ({ path, name }) => workspaces.add(expandHome(path, engine.homeDir), name),
+    'workspaces.completeFolder': ({ prefix }) => ({ folders: completeFolder(prefix, engine.homeDir) }),
     'workspaces.rename': ({ id, name }) => ({ workspace: workspaces.rename(id, name) }),
     'workspaces.remove': ({ id }) => ({ removed: workspaces.remove(id) }),
     'workspaces.details': ({ id }) => ({ workspace: workspaces.details(id) }),

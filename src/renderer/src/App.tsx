@@ -14,6 +14,7 @@ import { Sidebar } from './features/workspaces/Sidebar';
 import { WelcomeView } from './features/workspaces/WelcomeView';
 import { WorkspaceView } from './features/workspaces/WorkspaceView';
 import { useApp, useSelectedWorkspace } from './state/appStore';
+import './styles/navigation.css';
 
 /** The app shell: workspace sidebar on the left; the selected workspace, the sessions list or one session (or a welcome) on the right. */
 export function App() {

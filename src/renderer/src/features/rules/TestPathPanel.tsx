@@ -1,4 +1,5 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCompletions } from '../../components/useCompletions';
 import type { RulesExplainResult, Workspace } from '../../../../shared/contract';
 import { setRouteParams, useApp, useRouteParam } from '../../state/appStore';
 import { formatBytes } from './format';
@@ -33,22 +34,16 @@ export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace;
     setFrom(fromParam ?? '');
   }, [testParam, fromParam]);
   const setAgent = (a: Agent) => setRouteParams({ agent: a === 'atrium' ? null : a }, { replace: true });
-  const [completions, setCompletions] = useState<string[]>([]);
   const listId = useId();
   const fromErrorId = useId();
   const result = useExplain(query ? { workspaceId: workspace.id, path: query.path, from: query.from, agent } : null);
   const fromError = isStartFolderError(result.error, query?.from) ? result.error : null;
 
-  useEffect(() => {
-    if (!client) return;
-    const handle = setTimeout(() => {
-      client
-        .request('rules.completePath', { workspaceId: workspace.id, prefix: path, limit: 50 })
-        .then((r) => setCompletions(r.entries.map((e) => e.path)))
-        .catch(() => setCompletions([]));
-    }, 120);
-    return () => clearTimeout(handle);
-  }, [client, workspace.id, path]);
+  const fetchCompletions = useCallback(
+    (prefix: string) => client!.request('rules.completePath', { workspaceId: workspace.id, prefix, limit: 50 }).then((r) => r.entries.map((e) => e.path)),
+    [client, workspace.id],
+  );
+  const completions = useCompletions(path, client ? fetchCompletions : null);
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
