@@ -9,7 +9,8 @@ import path from 'node:path';
 export function expandHome(input: string, home: string): string {
   const raw = input.trim();
   if (raw === '~') return home;
-  if (raw.startsWith('~/') || (path.sep === '\\' && raw.startsWith('~\\'))) return path.join(home, raw.slice(2));
+  // concatenated, not path.join: a typed trailing `/.` or `/` is part of what completion reads
+  if (raw.startsWith('~/') || (path.sep === '\\' && raw.startsWith('~\\'))) return home.replace(/[\\/]$/, '') + raw.slice(1);
   return raw;
 }
 
