@@ -27,8 +27,7 @@ export function App() {
     <Tooltip.Provider delayDuration={400}>
       {/* while the server is unreachable every control is disabled (a fieldset disables all of them at
           once), with the reason in the banner and as the controls' tooltip */}
-      <fieldset className="app" disabled={blocked !== null} title={blocked ?? undefined} data-blocked={blocked !== null || undefined}>
-        <legend className="sr-only">Atrium</legend>
+      <fieldset className="app" role="presentation" disabled={blocked !== null} title={blocked ?? undefined} data-blocked={blocked !== null || undefined}>
         <Sidebar />
         <main className="main" aria-label="Workspace">
           <ConnectionBanner />
