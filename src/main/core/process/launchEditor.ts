@@ -65,7 +65,7 @@ export function editorCommand(editor: EditorChoice, target: string, line: number
   try {
     stat = fs.statSync(target);
   } catch {
-    throw new AtriumError('INVALID_PARAMS', `${target} does not exist (any more).`);
+    throw new AtriumError('INVALID_PARAMS', `\`${target}\` does not exist (any more), so there is nothing to open.`);
   }
   const withLine = line && stat.isFile() ? `${target}:${line}` : target;
   if (editor === 'system') {
@@ -73,7 +73,7 @@ export function editorCommand(editor: EditorChoice, target: string, line: number
     if (platform === 'darwin') return { file: '/usr/bin/open', args: stat.isDirectory() ? [target] : ['-t', target] };
     if (platform === 'win32') return { file: path.join(process.env.SystemRoot ?? 'C:\\Windows', 'explorer.exe'), args: [folder] };
     const opener = findEditorTool('xdg-open', env.path, env.workspaceDirs, platform);
-    if (!opener) throw new AtriumError('NOT_FOUND', 'xdg-open is not installed, so the system default cannot be used; choose an editor in Settings.');
+    if (!opener) throw new AtriumError('NOT_FOUND', '`xdg-open` is not installed, so the system default cannot be used; choose an editor in Settings.');
     return { file: opener, args: [folder] };
   }
   const tool = EDITOR_TOOLS[editor];

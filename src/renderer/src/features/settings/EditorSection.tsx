@@ -27,11 +27,17 @@ export function EditorSection() {
   const name = useId();
   const choose = (editor: EditorChoice) => {
     if (!client) return;
+    // shown at once (a radio must follow the click); put back if the engine refuses
+    const before = useApp.getState().settings;
+    useApp.setState({ settings: { ...(before ?? { editor: null }), editor } });
     setBusy(true);
     client
       .request('settings.set', { editor })
       .then((settings) => useApp.setState({ settings }))
-      .catch((e: Error) => errorToast(`Could not change the editor: ${e.message}`))
+      .catch((e: Error) => {
+        useApp.setState({ settings: before });
+        errorToast(`Could not change the editor: ${e.message}`);
+      })
       .finally(() => setBusy(false));
   };
   return (
