@@ -25,6 +25,7 @@ export function AddWorkspaceDialog() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const listId = useId();
+  const hintId = useId();
   const workspaces = useApp((s) => s.workspaces);
   const recent = useMemo(() => recentParents(workspaces), [workspaces]);
   const fetchFolders = useCallback((prefix: string) => (prefix.trim() ? client!.request('workspaces.completeFolder', { prefix }).then((r) => r.folders) : Promise.resolve([])), [client]);
@@ -89,15 +90,17 @@ export function AddWorkspaceDialog() {
                 spellCheck={false}
                 autoComplete="off"
                 aria-invalid={Boolean(error)}
-                aria-describedby={error ? 'add-error' : undefined}
+                aria-describedby={error ? `add-error ${hintId}` : hintId}
               />
               <datalist id={listId} data-testid="folder-completions">
                 {completions.map((c) => (
                   <option key={c} value={c} />
                 ))}
               </datalist>
-              <span className="hint">A full path; <code>~</code> is your home folder ({info?.homeDir ?? 'home'}). Completion lists its folders as you type.</span>
             </label>
+            <p id={hintId} className="hint add-path-hint">
+              A full path; <code>~</code> is your home folder{info?.homeDir ? ` (${info.homeDir})` : ''}. Completion lists the folders in it as you type.
+            </p>
             {recent.length > 0 && (
               <div className="recent-folders" role="group" aria-label="Recent folders">
                 <span className="muted">Recent folders:</span>
