@@ -43,7 +43,7 @@ const SHAPE = /^atrium:\/\/([a-z]+)(\/[^?#]*)?(?:\?([^#]*))?$/i;
  * {@link MAX_DEEP_LINK_LENGTH}; whitespace, control characters or backslashes anywhere; a fragment;
  * user, password or port; an unknown host; extra or empty path segments; a segment that is not an
  * id after percent-decoding (so `..`, `%2e%2e`, `%2f` are refused) or that is badly encoded; a query
- * on anything but `open`; for `open`, any parameter besides exactly one `path`, and a path that is
+ * on anything but `open` and a session's `?item=<n>`; an unknown workspace tab; for `open`, any parameter besides exactly one `path`, and a path that is
  * relative, over {@link MAX_DEEP_LINK_PATH_LENGTH}, contains control characters, or has a `.` or
  * `..` segment. Never throws.
  */

@@ -64,7 +64,8 @@ function useGlobalShortcuts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.metaKey || e.ctrlKey;
-      if (mod && !e.shiftKey && e.key.toLowerCase() === 'o') {
+      // no new dialog while the server is unreachable (the controls are disabled too)
+      if (mod && !e.shiftKey && e.key.toLowerCase() === 'o' && useApp.getState().connection === 'open') {
         e.preventDefault();
         useApp.getState().openDialog({ kind: 'add' });
       }
