@@ -130,7 +130,7 @@ function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookI
         {script.size} bytes · sha256 {script.sha256.slice(0, 12)}…
       </span>
       {script.outsideWorkspace && <span className="badge badge-warn">outside the workspace</span>}
-      {absolute && <OpenInEditor path={absolute} compact label={`Open ${script.path} in your editor`} />}
+      {absolute && <OpenInEditor path={absolute} compact label="Open this script in your editor" />}
       {open && (
         <div className="hook-script-body">
           {file.error && <p className="field-error">{file.error}</p>}
