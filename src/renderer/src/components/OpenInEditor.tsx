@@ -1,23 +1,10 @@
 import { SquareArrowOutUpRight } from 'lucide-react';
 import { toast } from 'sonner';
-import type { EditorChoice } from '../../../shared/contract';
 import { useApp } from '../state/appStore';
+import { EDITOR_NAMES, editorUrl } from './editorUrl';
 import { errorToast } from './errorToast';
 
-/** Names of the editor choices, as Settings and the buttons say them. */
-export const EDITOR_NAMES: Record<EditorChoice, string> = { vscode: 'VS Code', cursor: 'Cursor', zed: 'Zed', system: 'System default' };
-
-/**
- * The link an editor registers with the OS for opening a file (`vscode://file/<path>:<line>`,
- * `cursor://file/…`, `zed://file/…`), or null for `system`. Each path segment is percent-encoded
- * (a `#` or `?` in a file name must not end the path).
- */
-export function editorUrl(editor: EditorChoice, absolutePath: string, line?: number): string | null {
-  if (editor === 'system') return null;
-  const p = absolutePath.replace(/\\/g, '/');
-  const encoded = (p.startsWith('/') ? '' : '/') + p.split('/').map(encodeURIComponent).join('/');
-  return `${editor}://file${encoded}${line ? `:${line}` : ''}`;
-}
+export { EDITOR_NAMES };
 
 /**
  * "Open in editor" for one absolute path (a file, optionally at a line, or a folder), with the
