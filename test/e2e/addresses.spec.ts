@@ -119,3 +119,31 @@ test('a transcript item has an address: a reload scrolls to it and marks it', as
     await page.screenshot({ path: test.info().outputPath(`transcript-item-address-${scheme}.png`) });
   }
 });
+
+test('the address of a transcript item older than the loaded page pages it in and scrolls to it', async ({ page }) => {
+  const reads = Array.from({ length: 170 }, (_, i) => ({ toolCall: { id: `r${i}`, title: `Read file ${i}`, kind: 'read', status: 'completed' } }));
+  const made = scriptedWorkspace('atrium-e2e-addr-long-', { turns: [{ match: 'long', steps: [...reads, { text: 'Read them all.' }] }] });
+  server = await startAtrium(made.dataDir);
+  const atrium = new AtriumPage(page);
+  const address = new AddressBar(page);
+  const sessions = new SessionsPage(page);
+  await sessions.openWorkspaceSessions(atrium, server.url);
+  await sessions.startSession('Scripted agent', 'long');
+  await expect(sessions.transcript).toContainText('Read them all.', { timeout: 60_000 });
+  const sessionId = await sessions.sessionId();
+  // the prompt is the oldest item: scroll up until it is paged in, note its id
+  const prompt = sessions.transcript.locator('.sess-item[data-kind="user_message"]').filter({ hasText: 'long' });
+  await expect(async () => {
+    await sessions.transcript.evaluate((el) => (el.scrollTop = 0));
+    await expect(prompt).toBeAttached({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  const itemId = await prompt.getAttribute('data-item-id');
+
+  // a fresh load of that item's address starts from the newest page, pages back to the prompt and marks it
+  await page.goto(`${server.origin}/#/sessions/${encodeURIComponent(sessionId)}?item=${itemId}`);
+  await address.reload(); // a hash-only goto is a same-document navigation: load the page afresh
+  const marked = sessions.transcript.locator(`.sess-item[data-item-id="${itemId}"]`);
+  await expect(marked).toHaveAttribute('aria-current', 'location', { timeout: 30_000 });
+  await expect(marked).toBeInViewport();
+  expect(await address.hash()).toBe(`#/sessions/${sessionId}?item=${itemId}`);
+});
