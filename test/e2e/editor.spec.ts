@@ -76,6 +76,11 @@ test('Settings chooses the editor once; Open in editor opens rule files, hook fi
   await rules.open();
   await rules.file('AGENTS.md').click();
   await expect(settings.openInEditor(rules.detail)).toHaveAttribute('href', `vscode://file${fs.realpathSync(made.ws)}/AGENTS.md`);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: test.info().outputPath(`rule-open-in-editor-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await hooks.open();
   const hookFile = settings.openInEditor(hooks.card('echo editor-hook'));
   await expect(hookFile).toHaveAttribute('href', new RegExp(`^vscode://file${fs.realpathSync(made.ws)}/\\.claude/settings\\.json:\\d+$`));

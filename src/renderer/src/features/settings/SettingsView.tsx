@@ -24,7 +24,7 @@ export function SettingsView() {
         <h1 id="settings-title" ref={heading} tabIndex={-1}>
           Settings
         </h1>
-        <span className="muted">{shortcut(',')} opens this page</span>
+        <span className="muted">Shortcut: <kbd>{shortcut(',')}</kbd></span>
       </header>
       <div className="settings-body">
         <nav className="settings-nav" aria-label="Settings sections">
