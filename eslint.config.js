@@ -27,6 +27,8 @@ const childProcessOwners = [
   'src/main/core/sessions/terminals.ts',
   'src/main/core/process/processTree.ts',
   'src/main/core/sessions/supervisor.ts',
+  // opens a path in the user's editor: an absolute tool found outside every workspace, no shell
+  'src/main/core/process/launchEditor.ts',
 ];
 const noChildProcess = {
   group: ['child_process', 'node:child_process'],

@@ -8,27 +8,33 @@ export const MAX_DEEP_LINK_LENGTH = 2048;
 /** Longest folder path `atrium://open?path=` accepts, in characters. */
 export const MAX_DEEP_LINK_PATH_LENGTH = 1024;
 
+/** The workspace tabs a link may name (the renderer's `WORKSPACE_TABS`, state/route.ts; a test keeps them equal). */
+export const LINK_WORKSPACE_TABS = ['overview', 'sessions', 'rules', 'trust', 'extensions', 'hooks'] as const;
+
 /**
- * Where an `atrium://` address may lead; the whole mapping:
- * - `atrium://workspace/<id>` → that workspace (`#/workspace/<id>`);
+ * Where an `atrium://` address may lead; the whole mapping, onto the renderer's addresses
+ * (src/renderer/src/state/route.ts):
+ * - `atrium://workspace/<id>[/<tab>]` → that workspace, on that tab (`#/workspace/<id>[/<tab>]`);
  * - `atrium://sessions` → the sessions list (`#/sessions`);
- * - `atrium://session/<id>` → that session (`#/sessions/<id>`);
+ * - `atrium://session/<id>[?item=<n>]` → that session, at that transcript item (`#/sessions/<id>[?item=<n>]`);
+ * - `atrium://settings[/<section>]` → settings (`#/settings[/<section>]`);
  * - `atrium://open?path=<absolute folder>` → the listed workspace of that folder. An unlisted
  *   folder is never added or trusted from a link (a link can come from any web page or program).
  * An id is 1–128 letters, digits, `-` or `_` (the engine's ids are UUIDs). One trailing `/` is
  * tolerated (some platforms append it); the scheme and host are case-insensitive.
  */
 export type DeepLink =
-  | { kind: 'workspace'; id: string }
+  | { kind: 'workspace'; id: string; tab?: (typeof LINK_WORKSPACE_TABS)[number] }
   | { kind: 'sessions' }
-  | { kind: 'session'; id: string }
+  | { kind: 'session'; id: string; item?: number }
+  | { kind: 'settings'; section?: string }
   | { kind: 'open'; path: string };
 
 /** The result of {@link parseDeepLink}: the link, or why the address was refused (for the log). */
 export type DeepLinkParse = { ok: true; link: DeepLink } | { ok: false; reason: string };
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-const HOSTS = new Set(['workspace', 'session', 'sessions', 'open']);
+const HOSTS = new Set(['workspace', 'session', 'sessions', 'settings', 'open']);
 const SHAPE = /^atrium:\/\/([a-z]+)(\/[^?#]*)?(?:\?([^#]*))?$/i;
 
 /**
@@ -37,7 +43,7 @@ const SHAPE = /^atrium:\/\/([a-z]+)(\/[^?#]*)?(?:\?([^#]*))?$/i;
  * {@link MAX_DEEP_LINK_LENGTH}; whitespace, control characters or backslashes anywhere; a fragment;
  * user, password or port; an unknown host; extra or empty path segments; a segment that is not an
  * id after percent-decoding (so `..`, `%2e%2e`, `%2f` are refused) or that is badly encoded; a query
- * on anything but `open`; for `open`, any parameter besides exactly one `path`, and a path that is
+ * on anything but `open` and a session's `?item=<n>`; an unknown workspace tab; for `open`, any parameter besides exactly one `path`, and a path that is
  * relative, over {@link MAX_DEEP_LINK_PATH_LENGTH}, contains control characters, or has a `.` or
  * `..` segment. Never throws.
  */
@@ -57,14 +63,27 @@ export function parseDeepLink(raw: unknown): DeepLinkParse {
   } catch {
     return refuse('bad percent-encoding in the path');
   }
-  if (host !== 'open' && query !== undefined) return refuse(`${host} takes no query`);
+  if (host !== 'open' && host !== 'session' && query !== undefined) return refuse(`${host} takes no query`);
   switch (host) {
-    case 'workspace':
-    case 'session': {
-      if (segments.length !== 1) return refuse(`${host} takes exactly one id: ${DEEP_LINK_SCHEME}://${host}/<id>`);
-      if (!ID.test(segments[0])) return refuse(`not a valid ${host} id`);
-      return { ok: true, link: { kind: host, id: segments[0] } };
+    case 'workspace': {
+      if (segments.length !== 1 && segments.length !== 2) return refuse(`workspace takes an id and optionally a tab: ${DEEP_LINK_SCHEME}://workspace/<id>[/<tab>]`);
+      if (!ID.test(segments[0])) return refuse('not a valid workspace id');
+      if (segments.length === 1) return { ok: true, link: { kind: 'workspace', id: segments[0] } };
+      const tab = LINK_WORKSPACE_TABS.find((t) => t === segments[1]);
+      if (!tab) return refuse(`unknown workspace tab (one of ${LINK_WORKSPACE_TABS.join(', ')})`);
+      return { ok: true, link: { kind: 'workspace', id: segments[0], tab } };
     }
+    case 'session': {
+      if (segments.length !== 1) return refuse(`session takes exactly one id: ${DEEP_LINK_SCHEME}://session/<id>`);
+      if (!ID.test(segments[0])) return refuse('not a valid session id');
+      if (query === undefined) return { ok: true, link: { kind: 'session', id: segments[0] } };
+      const item = /^item=([1-9][0-9]{0,14})$/.exec(query);
+      if (!item) return refuse('session takes only ?item=<transcript item id>');
+      return { ok: true, link: { kind: 'session', id: segments[0], item: Number(item[1]) } };
+    }
+    case 'settings':
+      if (segments.length > 1 || (segments.length === 1 && !ID.test(segments[0]))) return refuse(`settings takes at most a section: ${DEEP_LINK_SCHEME}://settings[/<section>]`);
+      return { ok: true, link: segments.length === 1 ? { kind: 'settings', section: segments[0] } : { kind: 'settings' } };
     case 'sessions':
       if (segments.length !== 0) return refuse(`sessions takes no path (a single session is ${DEEP_LINK_SCHEME}://session/<id>)`);
       return { ok: true, link: { kind: 'sessions' } };
@@ -107,11 +126,13 @@ function refuse(reason: string): DeepLinkParse {
 export function routeHash(link: Exclude<DeepLink, { kind: 'open' }>): string {
   switch (link.kind) {
     case 'workspace':
-      return `#/workspace/${encodeURIComponent(link.id)}`;
+      return `#/workspace/${encodeURIComponent(link.id)}${link.tab && link.tab !== 'overview' ? `/${link.tab}` : ''}`;
     case 'session':
-      return `#/sessions/${encodeURIComponent(link.id)}`;
+      return `#/sessions/${encodeURIComponent(link.id)}${link.item ? `?item=${link.item}` : ''}`;
     case 'sessions':
       return '#/sessions';
+    case 'settings':
+      return `#/settings${link.section ? `/${encodeURIComponent(link.section)}` : ''}`;
   }
 }
 

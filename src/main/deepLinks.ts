@@ -78,6 +78,7 @@ export async function routeDeepLink(target: DeepLinkTarget, url: string | null):
 async function resolveLink(target: DeepLinkTarget, link: DeepLink): Promise<string | null> {
   switch (link.kind) {
     case 'sessions':
+    case 'settings':
       return routeHash(link);
     case 'session':
       // throws SESSION_NOT_FOUND for an unknown id

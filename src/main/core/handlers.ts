@@ -7,8 +7,10 @@ import { createExtensionsHandlers } from './api/extensions';
 import { createHooksHandlers } from './api/hooks';
 import { createProvidersHandlers } from './api/providers';
 import { createRulesHandlers } from './api/rules';
+import { createSettingsHandlers } from './api/settings';
 import { createSessionHandlers } from './api/sessions';
 import { createTrustHandlers } from './api/trust';
+import { completeFolder, expandHome } from './workspaces/folderInput';
 
 type Params<M extends RequestName> = z.output<Requests[M]['params']>;
 /** `context`: who is calling, as the transport vouches for it (see dispatcher `CallContext`). */
@@ -42,7 +44,8 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     'app.installUpdate': desktopOnly,
     ...host,
     'workspaces.list': () => ({ workspaces: workspaces.list() }),
-    'workspaces.add': ({ path, name }) => workspaces.add(path, name),
+    'workspaces.add': ({ path, name }) => workspaces.add(expandHome(path, engine.homeDir), name),
+    'workspaces.completeFolder': ({ prefix }) => ({ folders: completeFolder(prefix, engine.homeDir) }),
     'workspaces.rename': ({ id, name }) => ({ workspace: workspaces.rename(id, name) }),
     'workspaces.relocate': ({ id, path }) => ({ workspace: workspaces.relocate(id, path) }),
     'workspaces.remove': ({ id }) => ({ removed: workspaces.remove(id) }),
@@ -53,6 +56,7 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     ...createHooksHandlers(engine),
     ...createExtensionsHandlers(engine),
     ...createProvidersHandlers(engine),
+    ...createSettingsHandlers(engine),
   };
 }
 

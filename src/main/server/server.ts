@@ -37,7 +37,36 @@ export interface RunningServer {
 }
 
 /** Body of every 401: what to do next. */
-const UNAUTHORIZED = 'Unauthorized: open the full address `atrium serve` printed (it ends in #token=…); the token changes every time the server starts.\n';
+const UNAUTHORIZED = 'Unauthorized: open the full address `atrium serve` printed (it ends in #token=…); the token changes when the server starts without a fixed --port.\n';
+
+/**
+ * The 401 a browser navigation gets (an address with an old `?token=`): a styled page, light or
+ * dark with the system, that says what happened and what to do. No script, no external resource;
+ * the inline style is allowed by the CSP's `style-src 'unsafe-inline'`. Its one link is this
+ * origin's `/` (the app, which waits for a valid token and connects as soon as one arrives).
+ */
+export const UNAUTHORIZED_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><title>Atrium: this address has an old token</title>
+<style>
+:root { color-scheme: light dark; --bg: #fff; --text: #1f2328; --muted: #636c76; --code: #f2f2f5; --border: #dcdce2; --accent: #2f5fd0; }
+@media (prefers-color-scheme: dark) { :root { --bg: #1e1f22; --text: #dfe1e5; --muted: #9197a1; --code: #2a2c30; --border: #34363b; --accent: #8fb0f5; } }
+body { margin: 0; background: var(--bg); color: var(--text); font: 14px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, Ubuntu, sans-serif; }
+main { max-width: 560px; margin: 12vh auto; padding: 24px 28px; border: 1px solid var(--border); border-radius: 10px; }
+h1 { font-size: 18px; margin: 0 0 8px; } p, li { color: var(--text); } .muted { color: var(--muted); }
+code { font: 13px ui-monospace, 'SF Mono', Menlo, Consolas, monospace; background: var(--code); padding: 1px 4px; border-radius: 4px; }
+a { color: var(--accent); }
+</style></head>
+<body><main role="main">
+<h1>This Atrium address has an old token</h1>
+<p>The Atrium server at this address does not accept the token in it: the server was restarted with a new one.</p>
+<ol>
+<li>Open the full address <code>atrium serve</code> printed when it started (it ends in <code>#token=…</code>). Tabs of this Atrium that are still open reconnect by themselves once you do.</li>
+<li>To keep one address across restarts, start it with a fixed port and the same data directory: <code>atrium serve --port 8123</code>.</li>
+</ol>
+<p class="muted">Or <a href="/">open Atrium without the old token</a>: it connects as soon as this browser has the new address open in another tab.</p>
+</main></body></html>
+`;
 
 /**
  * Browser mode: serves the built renderer and the contract over one WebSocket (`/ws`), on the
@@ -100,7 +129,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return;
     }
     const presented = presentedTokens(req, url, ['bearer', 'query']);
-    if (checkTokens(presented, token) === 'wrong') return text(401, UNAUTHORIZED);
+    if (checkTokens(presented, token) === 'wrong') {
+      if (!/text\/html/.test(req.headers.accept ?? '')) return text(401, UNAUTHORIZED);
+      res.writeHead(401, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(UNAUTHORIZED_PAGE);
+      return;
+    }
     if (url.searchParams.has('token')) {
       // An address with ?token= (the form before the fragment): move the token where no server sees it again.
       url.searchParams.delete('token');

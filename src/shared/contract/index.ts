@@ -11,6 +11,7 @@ import { providerEvents, providerRequests } from './providers';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionPolicyEvents, sessionPolicyRequests } from './sessionPolicy';
 import { sessionEvents, sessionRequests } from './sessionRequests';
+import { settingsEvents, settingsRequests } from './settings';
 import { trustEvents, trustRequests } from './trust';
 import { workspaceEvents, workspaceRequests } from './workspaces';
 
@@ -23,6 +24,7 @@ export * from './rules';
 export * from './sessionPolicy';
 export * from './sessionRequests';
 export * from './sessions';
+export * from './settings';
 export * from './trust';
 export * from './workspaces';
 
@@ -36,6 +38,7 @@ export const requests = {
   ...hooksRequests,
   ...extensionsRequests,
   ...providerRequests,
+  ...settingsRequests,
 };
 
 export const events = {
@@ -48,6 +51,7 @@ export const events = {
   ...hooksEvents,
   ...extensionsEvents,
   ...providerEvents,
+  ...settingsEvents,
 };
 
 export type Requests = typeof requests;

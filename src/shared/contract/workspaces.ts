@@ -53,8 +53,13 @@ export const workspaceRequests = defineRequests({
     params: z.object({}),
     result: z.object({ workspaces: z.array(Workspace) }),
   },
+  'workspaces.completeFolder': {
+    description: 'Folder completion for Add workspace: subfolders of a typed absolute path (a leading ~ is the home folder) whose names start with its last segment (at most 50).',
+    params: z.object({ prefix: z.string().max(4096) }),
+    result: z.object({ folders: z.array(z.string()) }),
+  },
   'workspaces.add': {
-    description: 'Adds a folder (absolute path); returns the existing workspace if the folder is already listed.',
+    description: 'Adds a folder (absolute path; a leading ~ is the home folder); returns the existing workspace if the folder is already listed.',
     params: z.object({ path: z.string().min(1), name: z.string().min(1).max(200).optional() }),
     result: z.object({ workspace: Workspace, created: z.boolean() }),
   },

@@ -36,6 +36,19 @@ export class AtriumPage {
     return this.page.getByRole('dialog', { name: 'Add a workspace' });
   }
 
+  /** The folder completions the Add dialog offers for what is typed (its datalist's values). */
+  async folderCompletions(): Promise<string[]> {
+    return this.addDialog()
+      .getByTestId('folder-completions')
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  }
+
+  /** A "Recent folders" button of the Add dialog (the folder a recent workspace lives in). */
+  recentFolder(label: string): Locator {
+    return this.addDialog().getByRole('group', { name: 'Recent folders' }).getByRole('button', { name: label, exact: true });
+  }
+
   async renameSelected(name: string): Promise<void> {
     await this.main.getByRole('button', { name: 'Rename' }).click();
     const dialog = this.page.getByRole('dialog', { name: 'Rename workspace' });

@@ -18,10 +18,10 @@ export interface ServedAtrium {
 
 /**
  * Starts `node bin/atrium.js serve --json --port <port>` on `dataDir` (a fresh temp dir by default;
- * port 0, a free one, by default). Open `url` in a page: it carries the token in its fragment.
+ * port 0, a free one, by default; `extraArgs` appended, e.g. `--new-token`). Open `url` in a page: it carries the token in its fragment.
  */
-export async function startAtrium(dataDir = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-data-')), env: NodeJS.ProcessEnv = {}, listenPort = 0): Promise<ServedAtrium> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'serve', '--json', '--port', String(listenPort), '--data-dir', dataDir], {
+export async function startAtrium(dataDir = mkdtempSync(path.join(os.tmpdir(), 'atrium-e2e-data-')), env: NodeJS.ProcessEnv = {}, listenPort = 0, extraArgs: readonly string[] = []): Promise<ServedAtrium> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/atrium.js'), 'serve', '--json', '--port', String(listenPort), '--data-dir', dataDir, ...extraArgs], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,10 +25,16 @@ describe('atrium:// links → app routes', () => {
     expect(routeHash({ kind: 'workspace', id: ID })).toBe(`#/workspace/${ID}`);
     expect(routeHash({ kind: 'session', id: ID })).toBe(`#/sessions/${ID}`);
     expect(routeHash({ kind: 'sessions' })).toBe('#/sessions');
+    expect(link(`atrium://workspace/${ID}/rules`)).toEqual({ kind: 'workspace', id: ID, tab: 'rules' });
+    expect(link(`atrium://session/${ID}?item=7`)).toEqual({ kind: 'session', id: ID, item: 7 });
+    expect(link('atrium://settings/editor')).toEqual({ kind: 'settings', section: 'editor' });
+    expect(routeHash({ kind: 'workspace', id: ID, tab: 'hooks' })).toBe(`#/workspace/${ID}/hooks`);
+    expect(routeHash({ kind: 'session', id: ID, item: 7 })).toBe(`#/sessions/${ID}?item=7`);
+    expect(routeHash({ kind: 'settings' })).toBe('#/settings');
   });
 
   it('refuses unknown hosts, other schemes and non-strings with a reason', () => {
-    expect(reason('atrium://settings')).toMatch(/unknown host "settings"/);
+    expect(reason('atrium://preferences')).toMatch(/unknown host "preferences"/);
     expect(reason('atrium://evil.example/workspace/x')).toMatch(/not of the form/);
     expect(reason(`https://workspace/${ID}`)).toMatch(/not of the form/);
     expect(reason(`atrium:workspace/${ID}`)).toMatch(/not of the form/);
@@ -63,6 +69,10 @@ describe('atrium:// links → app routes', () => {
       `atrium://me@workspace/${ID}`,
       `atrium://workspace:80/${ID}`,
       `atrium://workspace/${ID}/trust/more`,
+      `atrium://workspace/${ID}/nosuchtab`,
+      `atrium://session/${ID}?item=0`,
+      `atrium://session/${ID}?item=1&x=2`,
+      'atrium://settings/a/b',
       `atrium://workspace//${ID}`,
       'atrium://workspace/',
       'atrium://workspace',

@@ -445,7 +445,7 @@ describe('Desktop security (fake electron module)', () => {
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
       const links = [
         'atrium://workspace/..%2f..%2fsettings',
-        'atrium://settings',
+        'atrium://preferences',
         'atrium://workspace/3f2b8c1e-0000-4c4e-9a51-0b6f1d2e3c4a',
         'atrium://session/3f2b8c1e-0000-4c4e-9a51-0b6f1d2e3c4a',
         `atrium://open?path=/${'x'.repeat(5000)}`,
@@ -457,7 +457,7 @@ describe('Desktop security (fake electron module)', () => {
       expect(lines).toEqual(links.map(() => expect.stringMatching(/^\[atrium\] ignored the link "atrium:\/\//)));
       const lineFor = (start: string) => lines.find((l) => l.startsWith(`[atrium] ignored the link ${JSON.stringify(start)}`)) ?? '';
       expect(lineFor(links[0])).toContain('not a valid workspace id');
-      expect(lineFor(links[1])).toContain('unknown host "settings"');
+      expect(lineFor(links[1])).toContain('unknown host "preferences"');
       expect(lineFor(links[2])).toContain('no workspace has the id');
       expect(lineFor(links[3])).toMatch(/session.*not found|no session/i);
       expect(lines.find((l) => l.includes('longer than 2048'))!.length).toBeLessThan(400);

@@ -25,7 +25,8 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'interface to bind (default 127.0.0.1; anything else exposes Atrium to the network)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = pick a free one)', '0')
     .option('--renderer-dir <dir>', 'built renderer to serve (default: the one next to this CLI)')
-    .action(async (opts: GlobalOptions & { host: string; port: string; rendererDir?: string }) => {
+    .option('--new-token', 'with --port: replace the token kept for this address (open tabs then need the new address)')
+    .action(async (opts: GlobalOptions & { host: string; port: string; rendererDir?: string; newToken?: boolean }) => {
       const json = Boolean(opts.json);
       try {
         const port = Number(opts.port);
@@ -38,11 +39,12 @@ export function registerServeCommand(program: Command): void {
         const dataDir = resolveDataDir({ flag: opts.dataDir });
         // one server per data directory: it owns the discovery file `atrium session pickup` reads
         // the engine, the server and the WebSocket code load only when `serve` runs
-        const [{ createEngine }, { createDispatcher }, { startServer }, { claimServerInfo, liveServerInfo, removeServerInfo }] = await Promise.all([
+        const [{ createEngine }, { createDispatcher }, { startServer }, { claimServerInfo, liveServerInfo, removeServerInfo }, { pinnedToken }] = await Promise.all([
           import('../../core/engine'),
           import('../../core/dispatcher'),
           import('../../server/server'),
           import('../remote'),
+          import('../../server/serveToken'),
         ]);
         const running = await liveServerInfo(dataDir);
         if (running) throw alreadyServing(running);
@@ -55,7 +57,11 @@ export function registerServeCommand(program: Command): void {
             throw new AtriumError('UNSUPPORTED', 'The folder picker exists only in the desktop app; type the folder path instead.');
           },
         });
-        const server = await startServer({ engine, dispatcher, host: opts.host, port, rendererDir: path.resolve(opts.rendererDir ?? defaultRendererDir()) });
+        // A fixed --port keeps its token across restarts (same data directory), so open tabs reconnect
+        // by themselves; port 0 is a new address each time and gets a fresh token (serveToken.ts).
+        const hostInUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+        const token = port !== 0 ? pinnedToken(dataDir, `http://${hostInUrl}:${port}`, Boolean(opts.newToken)) : undefined;
+        const server = await startServer({ engine, dispatcher, host: opts.host, port, token, rendererDir: path.resolve(opts.rendererDir ?? defaultRendererDir()) });
         // discovery for `atrium session pickup CODE` in a terminal (0600: it holds the token)
         const claim = await claimServerInfo(dataDir, { origin: server.origin, token: server.token, pid: process.pid, startedAt: new Date().toISOString() });
         if (!claim.claimed) {

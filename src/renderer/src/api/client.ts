@@ -1,6 +1,6 @@
 import type { EventName, ParamsOf, PayloadOf, RequestName, ResultOf } from '../../../shared/contract';
 import type { AtriumBridge } from '../../../shared/bridge';
-import { BrowserToken, checkTokenAtOrigin } from './browserToken';
+import { BrowserToken, checkTokenAtOrigin, TOKEN_STORAGE_KEY } from './browserToken';
 import { createWebSocketBridge } from './websocketBridge';
 
 /** A request that failed in the engine; `code` is one of the contract's error codes. */
@@ -60,7 +60,9 @@ export function createClient(bridge: AtriumBridge & { onConnection?: AtriumClien
  * WebSocket to the server that served the page, with the token from the address fragment
  * (`#token=…`, taken out of the address at once) or this origin's `localStorage`
  * ({@link BrowserToken}). A `#token=` pasted into the address later (same-document navigation)
- * reconnects with it.
+ * reconnects with it, and so does a token another tab of this origin stores (the user opened the
+ * address a restarted server printed in a new tab: every orphaned tab comes back by itself).
+ * The token only ever comes from this origin's own storage, which no other origin can write.
  */
 export function connect(): AtriumClient {
   const injected = (window as unknown as { atrium?: AtriumBridge }).atrium;
@@ -71,6 +73,9 @@ export function connect(): AtriumClient {
   const bridge = createWebSocketBridge(url, token);
   window.addEventListener('hashchange', () => {
     if (token.takeFromAddress(location, history)) bridge.reauthenticate();
+  });
+  window.addEventListener('storage', (e) => {
+    if (e.key === TOKEN_STORAGE_KEY && e.newValue) bridge.reauthenticate();
   });
   return createClient(bridge);
 }

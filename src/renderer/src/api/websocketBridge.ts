@@ -20,7 +20,7 @@ export type WebSocketBridge = AtriumBridge & {
 
 const UNAUTHORIZED = {
   code: 'UNAUTHORIZED',
-  message: 'This tab has no valid token for this Atrium server. Open the full address `atrium serve` printed (it ends in #token=…); the token changes every time the server starts.',
+  message: 'This tab has no valid token for this Atrium server. Open the full address `atrium serve` printed (it ends in #token=…); the token changes when the server starts without a fixed `--port`.',
 };
 
 /**
@@ -51,7 +51,8 @@ export function createWebSocketBridge(url: string, auth: BridgeAuth): WebSocketB
   };
 
   const later = () => {
-    retry = Math.min(retry + 1, 6);
+    // at most 4 s apart, so a server restarted on the same port is found again quickly
+    retry = Math.min(retry + 1, 4);
     timer = setTimeout(() => void open(), 250 * 2 ** retry);
   };
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { toast } from 'sonner';
 import type { ExtensionsListResult, PluginInfo } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
@@ -58,7 +59,7 @@ function PluginDetail({ workspaceId, plugin }: { workspaceId: string; plugin: Pl
     client
       ?.request('extensions.setPluginEnabled', { workspaceId, id: plugin.id, scope, enabled })
       .then((r) => toast.success(`${plugin.name} ${r.plugin.enabled ? 'enabled' : 'disabled'} in ${r.file}`))
-      .catch((e: Error) => toast.error(e.message))
+      .catch((e: Error) => errorToast(e.message))
       .finally(() => setBusy(false));
   };
   return (

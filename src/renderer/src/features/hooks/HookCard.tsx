@@ -1,7 +1,10 @@
 import { useState } from 'react';
-import { AlertTriangle, ChevronRight, FileCode } from 'lucide-react';
+import { AlertTriangle, ChevronRight, FileCode, Link2 } from 'lucide-react';
 import type { Hook } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
+import { OpenInEditor } from '../../components/OpenInEditor';
+import { useApp, useRouteParam } from '../../state/appStore';
+import { formatRoute } from '../../state/route';
 import { HookDiff } from './HookDiff';
 import { HookStateBadge } from './StateBadge';
 import { DangerList, UncoveredList } from './Uncovered';
@@ -30,8 +33,11 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
   const showDiff = !diffHidden;
   const canApprove = hook.state === 'unapproved' || hook.state === 'modified' || (hook.state === 'disabled' && hook.approval?.digest !== hook.digest);
   const literal = literalOf(hook);
+  const targeted = useRouteParam('hook') === hook.id;
   return (
-    <article className={`hook-card hook-card-${hook.state}${hook.uncovered.length ? ' hook-card-uncovered' : ''}`} tabIndex={-1} data-hook-id={hook.id} data-state={hook.state} aria-label={`${hook.event} hook: ${literal}`}>
+    <article
+      className={`hook-card hook-card-${hook.state}${hook.uncovered.length ? ' hook-card-uncovered' : ''}${targeted ? ' hook-card-targeted' : ''}`}
+      aria-current={targeted ? 'location' : undefined} tabIndex={-1} data-hook-id={hook.id} data-state={hook.state} aria-label={`${hook.event} hook: ${literal}`}>
       <header className="hook-card-head">
         <HookStateBadge state={hook.state} heldBack={hook.heldBack} />
         <span className="hook-chip" title="Handler type">
@@ -56,6 +62,10 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
         <span className="hook-source" title={hook.source.absolutePath}>
           {sourceLabel(hook)}
         </span>
+        <OpenInEditor path={hook.source.absolutePath} line={hook.line ?? undefined} compact label="Open the settings file in your editor" />
+        <a className="link-button hook-permalink" href={hookAddress(workspaceId, hook.id)} aria-label="Link to this hook" title="Link to this hook (its address; copy it to come back here)">
+          <Link2 size={12} aria-hidden />
+        </a>
         <span className="hook-timeout" title={`Timeout${hook.timeout === null ? ' (format default)' : ''}`}>
           {formatMs(hook.timeoutMs)}
         </span>
@@ -107,6 +117,9 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
 function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookId: string; script: Hook['scripts'][number] }) {
   const [open, setOpen] = useState(false);
   const file = useLive('hooks.readScript', open ? { workspaceId, id: hookId, script: script.path } : null);
+  const workspacePath = useApp((s) => s.workspaces.find((w) => w.id === workspaceId)?.path ?? null);
+  const home = useApp((s) => s.info?.homeDir ?? null);
+  const absolute = scriptPath(script.path, workspacePath, home);
   return (
     <li>
       <button className="link-button hook-script-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -117,6 +130,7 @@ function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookI
         {script.size} bytes · sha256 {script.sha256.slice(0, 12)}…
       </span>
       {script.outsideWorkspace && <span className="badge badge-warn">outside the workspace</span>}
+      {absolute && <OpenInEditor path={absolute} compact label="Open this script in your editor" />}
       {open && (
         <div className="hook-script-body">
           {file.error && <p className="field-error">{file.error}</p>}
@@ -132,4 +146,16 @@ function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookI
 export function formatMs(ms: number): string {
   if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
   return `${ms / 1000} s`;
+}
+
+/** The address of one hook in the Hooks tab (see state/route.ts). */
+export function hookAddress(workspaceId: string, hookId: string): string {
+  return formatRoute({ kind: 'workspace', id: workspaceId, tab: 'hooks', params: { hook: hookId } });
+}
+
+/** A script's absolute path: as listed (`~/…` under home, absolute, or relative to the workspace folder); null when unknown. */
+export function scriptPath(p: string, workspacePath: string | null, home: string | null): string | null {
+  if (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)) return p;
+  if (p.startsWith('~/')) return home ? `${home}/${p.slice(2)}` : null;
+  return workspacePath ? `${workspacePath}/${p}` : null;
 }

@@ -1,10 +1,11 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { Lock, ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import type { Hook, HookListing, McpServer, Workspace } from '../../../../shared/contract';
 import { RequestError } from '../../api/client';
 import { FilterBox, matchesFilter } from '../../components/FilterBox';
-import { useApp } from '../../state/appStore';
+import { useApp, useRouteParam } from '../../state/appStore';
 import { ApproveAllDialog, type Approvable, type ApprovalChoice } from './ApproveAllDialog';
 import { ConfirmApproveDialog } from './ConfirmApproveDialog';
 import { HookCard } from './HookCard';
@@ -63,6 +64,15 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
   const hooks = useMemo(() => inState.hooks.filter((h) => hookMatches(h, query)), [inState, query]);
   const servers = useMemo(() => inState.servers.filter((s) => serverMatches(s, query)), [inState, query]);
   const groups = useMemo(() => groupByEvent(hooks), [hooks]);
+  // `?hook=<id>` in the address: bring that hook into view once the listing is there (a reload, Back, a copied link)
+  const hookParam = useRouteParam('hook');
+  const listed = data !== null;
+  useEffect(() => {
+    if (!listed || !hookParam) return;
+    const card = document.querySelector<HTMLElement>(`[data-hook-id="${CSS.escape(hookParam)}"]`);
+    card?.scrollIntoView({ block: 'start' });
+    card?.focus({ preventScroll: true });
+  }, [listed, hookParam]);
 
   const act = async (what: () => Promise<{ changes: unknown[] }>, done: (n: number) => string): Promise<boolean> => {
     if (!client) return false;
@@ -73,7 +83,7 @@ export function HooksTab({ workspace }: { workspace: Workspace }) {
       askNotificationPermission();
       return true;
     } catch (e) {
-      toast.error((e as Error).message);
+      errorToast((e as Error).message);
       if (e instanceof RequestError && (e.code === 'HOOK_DIGEST_MISMATCH' || e.code === 'HOOK_UNCOVERED')) reload();
       return false;
     } finally {

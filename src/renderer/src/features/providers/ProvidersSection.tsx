@@ -25,8 +25,7 @@ export function ProvidersSection() {
   const providers = live.data?.providers ?? [];
   const store = live.data?.store;
   return (
-    <section className="prov-section" aria-labelledby="prov-title">
-      <h2 id="prov-title">Providers and keys</h2>
+    <div className="prov-section">
       <p className="hint">
         A provider is an endpoint an agent talks to (your company gateway, Anthropic directly, a local model). Pick one per workspace and agent in the
         workspace's Agent settings; sessions record it when they start.
@@ -73,7 +72,7 @@ export function ProvidersSection() {
           Add provider
         </button>
       )}
-    </section>
+    </div>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { OpenInEditor } from '../../components/OpenInEditor';
 import Markdown from 'react-markdown';
 import { Tabs } from 'radix-ui';
 import { useLive } from '../../api/useLive';
@@ -29,7 +30,10 @@ export function RuleDetail({ workspaceId, id }: { workspaceId: string; id: strin
   return (
     <article className="rule-detail" aria-label={`Rule file ${f.path}`}>
       <header>
-        <h2 className="rule-detail-title">{f.path}</h2>
+        <div className="rule-detail-head">
+          <h2 className="rule-detail-title">{f.path}</h2>
+          <OpenInEditor path={d.absolutePath} />
+        </div>
         <p className="muted">
           <abbr title={ruleFormatWords(f.format)}>{f.format}</abbr> · {f.source} · scope <code>{f.scope ? `${f.scope}/` : '/'}</code> · <abbr title={priorityWords(f.priority)}>priority {f.priority}</abbr> ·{' '}
           <span title="Size of the file on disk">{formatBytes(f.bytes)} on disk</span>

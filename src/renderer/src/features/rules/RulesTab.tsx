@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ShieldAlert } from 'lucide-react';
 import type { RulesListResult, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { FilterBox } from '../../components/FilterBox';
+import { setRouteParams, useRouteParam } from '../../state/appStore';
 import { LintList } from './LintList';
 import { RuleDetail } from './RuleDetail';
 import { RuleList, ruleMatches } from './RuleList';
@@ -19,15 +20,15 @@ type View = 'files' | 'test' | 'lint';
 export function RulesTab({ workspace, onReview }: { workspace: Workspace; onReview(): void }) {
   const list = useLive('rules.list', { workspaceId: workspace.id }, ['rulesChanged', 'trustChanged']);
   const lint = useLive('rules.lint', { workspaceId: workspace.id }, ['rulesChanged', 'trustChanged']);
-  const [view, setView] = useState<View>('files');
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // the view and the selected file are part of the address (`?view=test`, `?file=<id>`): a reload returns here
+  const viewParam = useRouteParam('view');
+  const view: View = viewParam === 'test' || viewParam === 'lint' ? viewParam : 'files';
+  const fileParam = useRouteParam('file');
   const [query, setQuery] = useState('');
   const data = list.data;
-
-  useEffect(() => {
-    if (!data) return;
-    if (!selectedId || !data.files.some((f) => f.id === selectedId)) setSelectedId(data.files.find((f) => f.status !== 'restricted')?.id ?? null);
-  }, [data, selectedId]);
+  const selectedId = data ? (data.files.some((f) => f.id === fileParam) ? fileParam : (data.files.find((f) => f.status !== 'restricted')?.id ?? null)) : null;
+  const setView = (v: View) => setRouteParams({ view: v === 'files' ? null : v });
+  const openFile = (id: string) => setRouteParams({ view: null, file: id });
 
   if (list.error && !data) return <div className="banner banner-error">{list.error}</div>;
   if (!data) return <p className="muted">Reading instruction files…</p>;
@@ -100,13 +101,13 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
           <div className="rules-split">
             <div className="rules-list-pane">
               <FilterBox value={query} onChange={setQuery} label="Filter rule files" placeholder="Filter by path, format, status…" shown={matching} total={data.files.length} noun="files" />
-              {matching === 0 ? <p className="muted rules-no-match">No rule file matches “{query.trim()}”. Esc clears the filter.</p> : <RuleList data={data} selectedId={selectedId} onSelect={setSelectedId} query={query} />}
+              {matching === 0 ? <p className="muted rules-no-match">No rule file matches “{query.trim()}”. Esc clears the filter.</p> : <RuleList data={data} selectedId={selectedId} onSelect={(id) => setRouteParams({ file: id })} query={query} />}
             </div>
             <div className="rules-detail">{selectedId ? <RuleDetail workspaceId={workspace.id} id={selectedId} /> : <p className="muted">Select a file.</p>}</div>
           </div>
         ))}
-      {view === 'test' && <TestPathPanel workspace={workspace} onOpenFile={(id) => (setSelectedId(id), setView('files'))} />}
-      {view === 'lint' && <LintList data={lint.data} files={data.files} onOpenFile={(id) => (setSelectedId(id), setView('files'))} />}
+      {view === 'test' && <TestPathPanel workspace={workspace} onOpenFile={openFile} />}
+      {view === 'lint' && <LintList data={lint.data} files={data.files} onOpenFile={openFile} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCompletions } from '../../components/useCompletions';
 import type { RulesExplainResult, Workspace } from '../../../../shared/contract';
-import { useApp } from '../../state/appStore';
+import { setRouteParams, useApp, useRouteParam } from '../../state/appStore';
 import { digestWords } from '../../components/jargon';
 import { formatBytes } from './format';
 import { isStartFolderError, useExplain } from './useExplain';
@@ -21,30 +22,33 @@ const AGENTS: Array<[Agent, string]> = [
  */
 export function TestPathPanel({ workspace, onOpenFile }: { workspace: Workspace; onOpenFile(id: string): void }) {
   const client = useApp((s) => s.client);
-  const [path, setPath] = useState('');
-  const [from, setFrom] = useState('');
-  const [agent, setAgent] = useState<Agent>('atrium');
-  const [query, setQuery] = useState<{ path: string; from?: string } | null>(null);
-  const [completions, setCompletions] = useState<string[]>([]);
+  // the query is part of the address (`?view=test&test=<path>&from=<dir>&agent=<id>`): a reload or Back shows it again
+  const testParam = useRouteParam('test');
+  const fromParam = useRouteParam('from');
+  const agentParam = useRouteParam('agent');
+  const agent: Agent = AGENTS.some(([a]) => a === agentParam) ? (agentParam as Agent) : 'atrium';
+  const query = testParam ? { path: testParam, from: fromParam ?? undefined } : null;
+  const [path, setPath] = useState(testParam ?? '');
+  const [from, setFrom] = useState(fromParam ?? '');
+  useEffect(() => {
+    setPath(testParam ?? '');
+    setFrom(fromParam ?? '');
+  }, [testParam, fromParam]);
+  const setAgent = (a: Agent) => setRouteParams({ agent: a === 'atrium' ? null : a }, { replace: true });
   const listId = useId();
   const fromErrorId = useId();
   const result = useExplain(query ? { workspaceId: workspace.id, path: query.path, from: query.from, agent } : null);
   const fromError = isStartFolderError(result.error, query?.from) ? result.error : null;
 
-  useEffect(() => {
-    if (!client) return;
-    const handle = setTimeout(() => {
-      client
-        .request('rules.completePath', { workspaceId: workspace.id, prefix: path, limit: 50 })
-        .then((r) => setCompletions(r.entries.map((e) => e.path)))
-        .catch(() => setCompletions([]));
-    }, 120);
-    return () => clearTimeout(handle);
-  }, [client, workspace.id, path]);
+  const fetchCompletions = useCallback(
+    (prefix: string) => client!.request('rules.completePath', { workspaceId: workspace.id, prefix, limit: 50 }).then((r) => r.entries.map((e) => e.path)),
+    [client, workspace.id],
+  );
+  const completions = useCompletions(path, client ? fetchCompletions : null);
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    if (path.trim()) setQuery({ path: path.trim(), from: from.trim() || undefined });
+    if (path.trim()) setRouteParams({ test: path.trim(), from: from.trim() || null });
   };
 
   return (

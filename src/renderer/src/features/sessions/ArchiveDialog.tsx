@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { Archive } from 'lucide-react';
 import { AlertDialog } from 'radix-ui';
 import { toast } from 'sonner';
@@ -28,7 +29,7 @@ export function ArchiveButton({ sessionId, execution, onArchived, disabledReason
       onArchived();
     } catch (e) {
       if (e instanceof RequestError && e.code === 'WORKTREE_DIRTY') setDirty(e.message);
-      else toast.error(`Could not archive: ${(e as Error).message}`);
+      else errorToast(`Could not archive: ${(e as Error).message}`);
     } finally {
       setBusy(false);
     }

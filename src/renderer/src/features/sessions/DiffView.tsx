@@ -1,5 +1,6 @@
 import { memo, useMemo } from 'react';
 import { DiffLines, diffRows } from '../../components/DiffLines';
+import { OpenInEditor } from '../../components/OpenInEditor';
 
 /** An ACP diff (a file's old and new text) as a unified line diff with +/− gutters. */
 export const DiffView = memo(function DiffView({ path, oldText, newText, truncated }: { path: string; oldText: string | null; newText: string; truncated: boolean }) {
@@ -10,6 +11,7 @@ export const DiffView = memo(function DiffView({ path, oldText, newText, truncat
     <figure className="sess-diff">
       <figcaption className="sess-diff-head">
         <code className="sess-path">{path}</code>
+        {isAbsolutePath(path) && <OpenInEditor path={path} compact />}
         <span className="muted">
           {oldText === null ? 'new file' : 'changed'} · <span className="sess-add">+{added}</span> <span className="sess-del">−{removed}</span>
           {truncated && ' · truncated to 256 KiB'}
@@ -19,3 +21,8 @@ export const DiffView = memo(function DiffView({ path, oldText, newText, truncat
     </figure>
   );
 });
+
+/** A POSIX (`/…`) or Windows (`C:\\…`, `C:/…`) absolute path: ACP sends absolute paths, but an agent may not. */
+export function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
+}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { Share2, X } from 'lucide-react';
-import { toast } from 'sonner';
 import type { HandoverCode } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { surfaceKey } from './surface';
@@ -16,7 +16,7 @@ export function HandoverButton({ sessionId, onIssued, disabledReason = null }: {
     try {
       onIssued(await client.request('sessions.handover', { sessionId, surfaceKey }));
     } catch (e) {
-      toast.error(`Could not issue a handover code: ${(e as Error).message}`);
+      errorToast(`Could not issue a handover code: ${(e as Error).message}`);
     } finally {
       setBusy(false);
     }
@@ -67,7 +67,7 @@ function DesktopPickupServer() {
     try {
       setUrl((await client.request('app.pickupServer', { enable: !url })).url);
     } catch (e) {
-      toast.error((e as Error).message);
+      errorToast((e as Error).message);
     }
   };
   return (

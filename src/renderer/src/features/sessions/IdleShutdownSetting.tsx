@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { toast } from 'sonner';
 import { useLive } from '../../api/useLive';
 import { useApp } from '../../state/appStore';
@@ -26,7 +27,7 @@ export function IdleShutdownSetting() {
       toast(minutes === 0 ? 'Idle agents keep running' : `Idle agents stop after ${minutes} min; their sessions resume on the next prompt`);
       live.reload();
     } catch (e) {
-      toast.error(`Could not change the setting: ${(e as Error).message}`);
+      errorToast(`Could not change the setting: ${(e as Error).message}`);
     } finally {
       setSaving(false);
     }

@@ -1,4 +1,5 @@
 import { RefreshCw, X } from 'lucide-react';
+import { OpenInEditor } from '../../components/OpenInEditor';
 import type { PolicyRuleRef, SessionPolicy } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { SessionEndpointSection } from '../providers/SessionEndpointChip';
@@ -94,7 +95,7 @@ function PolicyBody({ policy, workspaceId }: { policy: SessionPolicy; workspaceI
         <dl className="facts compact sess-diag-facts">
           <dt>{ex.kind === 'worktree' ? 'Worktree' : 'Folder'}</dt>
           <dd>
-            <code className="selectable">{ex.dir}</code>
+            <code className="selectable">{ex.dir}</code> {!ex.removedAt && <OpenInEditor path={ex.dir} compact />}
             {ex.removedAt && <span className="muted"> (removed {new Date(ex.removedAt).toLocaleString()})</span>}
           </dd>
           {ex.kind === 'worktree' && (

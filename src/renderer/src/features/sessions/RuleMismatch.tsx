@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { ShieldAlert } from 'lucide-react';
-import { toast } from 'sonner';
 import type { ProvenanceMismatch } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 
@@ -20,7 +20,7 @@ export function RuleMismatch({ sessionId, mismatch, onResolved }: { sessionId: s
       onResolved();
       if (session.id !== sessionId) openSession(session.id);
     } catch (e) {
-      toast.error(`Could not ${action === 'new' ? 'start a new session' : 'continue'}: ${(e as Error).message}`);
+      errorToast(`Could not ${action === 'new' ? 'start a new session' : 'continue'}: ${(e as Error).message}`);
     } finally {
       setBusy(false);
     }

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Loader2 } from 'lucide-react';
+import { Link2, Loader2 } from 'lucide-react';
 import type { TranscriptItem } from '../../../../shared/contract';
 import { TranscriptRow } from './TranscriptRow';
+import { useRouteParam } from '../../state/appStore';
+import { formatRoute } from '../../state/route';
 
 /** Distance from the bottom (px) within which the view keeps following new output. */
 const STICK_PX = 48;
@@ -11,6 +13,9 @@ const STICK_PX = 48;
  * The virtualized transcript: rows are measured as they render, new output is followed while the
  * view is at the bottom, and scrolling near the top pages in older items (`onLoadOlder`). Rows
  * outside the viewport are not in the DOM, so a session with 10⁵ items scrolls like one with 10.
+ * An item in the address (`#/sessions/<id>?item=<item id>`, each row's link icon) is paged in if
+ * it is older than what is loaded, scrolled to and marked; following new output stops until the
+ * user scrolls back to the bottom.
  */
 export function Transcript({
   sessionId,
@@ -37,6 +42,29 @@ export function Transcript({
     getItemKey: (i) => items[i].id,
   });
   const total = virtualizer.getTotalSize();
+
+  const itemParam = useRouteParam('item');
+  const targetId = itemParam !== null && /^\d+$/.test(itemParam) ? Number(itemParam) : null;
+  const targetIndex = targetId === null ? -1 : items.findIndex((i) => i.id === targetId);
+  const reached = useRef<number | null>(null);
+  useEffect(() => {
+    if (targetId === null) {
+      reached.current = null;
+      return;
+    }
+    if (reached.current === targetId) return;
+    if (targetIndex >= 0) {
+      atBottom.current = false;
+      reached.current = targetId;
+      virtualizer.scrollToIndex(targetIndex, { align: 'start' });
+      return;
+    }
+    // older than the loaded page: page in until it is there (or nothing is left before it)
+    if (hasBefore && !loadingOlder && items.length > 0 && items[0].id > targetId) {
+      atBottom.current = false;
+      onLoadOlder();
+    }
+  }, [targetId, targetIndex, hasBefore, loadingOlder, items, onLoadOlder, virtualizer]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -81,7 +109,19 @@ export function Transcript({
         {virtualizer.getVirtualItems().map((v) => {
           const item = items[v.index];
           return (
-            <div key={v.key} className="sess-item" data-index={v.index} data-item-id={item.id} data-kind={item.kind} ref={virtualizer.measureElement} style={{ transform: `translateY(${v.start}px)` }}>
+            <div
+              key={v.key}
+              className={`sess-item${item.id === targetId ? ' sess-item-targeted' : ''}`}
+              data-index={v.index}
+              data-item-id={item.id}
+              data-kind={item.kind}
+              aria-current={item.id === targetId ? 'location' : undefined}
+              ref={virtualizer.measureElement}
+              style={{ transform: `translateY(${v.start}px)` }}
+            >
+              <a className="sess-item-link" href={formatRoute({ kind: 'session', id: sessionId, params: { item: String(item.id) } })} aria-label="Link to this item" title="Link to this item (its address; copy it to come back here)">
+                <Link2 size={11} aria-hidden />
+              </a>
               <TranscriptRow sessionId={sessionId} item={item} />
             </div>
           );

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { toast } from 'sonner';
 import { RequestError } from '../../api/client';
 import { useApp } from '../../state/appStore';
@@ -31,8 +32,8 @@ export function useSessionActions(sessionId: string): SessionActions {
         return await fn();
       } catch (e) {
         // another Atrium process runs this session: its message says where; the generic hint would mislead
-        if (e instanceof RequestError && e.code === 'SESSION_HOSTED_ELSEWHERE') toast.error(`${what}: ${e.message}`, { description: HOSTED_ELSEWHERE_HINT });
-        else toast.error(`${what}: ${(e as Error).message}`, next ? { description: next } : undefined);
+        if (e instanceof RequestError && e.code === 'SESSION_HOSTED_ELSEWHERE') errorToast(`${what}: ${e.message}`, { description: HOSTED_ELSEWHERE_HINT });
+        else errorToast(`${what}: ${(e as Error).message}`, next ? { description: next } : undefined);
         return null;
       }
     };
@@ -53,7 +54,7 @@ export function useSessionActions(sessionId: string): SessionActions {
       },
       async resume() {
         const r = await run('Could not resume', () => client!.request('sessions.resume', { sessionId }), 'Open Diagnostics for the agent’s stderr.');
-        if (r?.session.state === 'failed') toast.error('The agent could not be resumed', { description: `${r.session.lastError ?? 'See the notice in the transcript.'} Open Diagnostics for its stderr.` });
+        if (r?.session.state === 'failed') errorToast('The agent could not be resumed', { description: `${r.session.lastError ?? 'See the notice in the transcript.'} Open Diagnostics for its stderr.` });
       },
       async close() {
         await run('Could not close the session', () => client!.request('sessions.close', { sessionId }));

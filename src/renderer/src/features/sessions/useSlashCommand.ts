@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { errorToast } from '../../components/errorToast';
 import type { AgentCommand, SessionCommand, SessionCommandPreview, SessionCommandRun } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { useApp } from '../../state/appStore';
@@ -133,7 +133,7 @@ export function useSlashCommand(sessionId: string, agentCommands: readonly Agent
         setRun(null);
         return true;
       } catch (e) {
-        toast.error(`Could not send /${invocation.command.invoke}: ${(e as Error).message}`, { description: 'Your text is still in the input.' });
+        errorToast(`Could not send /${invocation.command.invoke}: ${(e as Error).message}`, { description: 'Your text is still in the input.' });
         setNonce((n) => n + 1);
         return false;
       }

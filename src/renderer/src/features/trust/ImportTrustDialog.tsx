@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
 import type { TrustImportSuggestion } from '../../../../shared/contract';
@@ -32,7 +33,7 @@ export function ImportTrustDialog({ open, onOpenChange }: { open: boolean; onOpe
       toast(`Recorded ${recorded.length} decision${recorded.length === 1 ? '' : 's'}`);
       onOpenChange(false);
     } catch (e) {
-      toast.error((e as Error).message);
+      errorToast((e as Error).message);
     }
   };
 

@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { AlertTriangle, ChevronRight, Terminal } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
@@ -47,7 +48,7 @@ export function TrustReviewDialog({ workspace, review, agents, open, onOpenChang
       toast(state === 'trusted' ? `Trusted ${s.decidedBy ?? s.trustRoot}` : `Marked ${s.decidedBy ?? s.trustRoot} untrusted`);
       onOpenChange(false);
     } catch (e) {
-      toast.error((e as Error).message);
+      errorToast((e as Error).message);
     } finally {
       setBusy(false);
     }

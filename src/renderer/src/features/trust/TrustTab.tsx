@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { errorToast } from '../../components/errorToast';
 import { AlertDialog } from 'radix-ui';
 import { toast } from 'sonner';
 import type { AgentTrustNote, TrustReview, TrustStatus, Workspace } from '../../../../shared/contract';
@@ -32,7 +33,7 @@ export function TrustTab({ workspace, review, agents, onReview }: { workspace: W
       await what();
       toast(done);
     } catch (e) {
-      toast.error((e as Error).message);
+      errorToast((e as Error).message);
     }
   };
   const setState = (state: 'trusted' | 'untrusted') => client && run(() => client.request('trust.set', { workspaceId: workspace.id, state }), state === 'trusted' ? 'Trusted' : 'Marked untrusted');

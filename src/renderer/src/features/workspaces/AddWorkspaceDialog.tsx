@@ -1,4 +1,7 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import type { Workspace } from '../../../../shared/contract';
+import { displayPath } from '../../components/format';
+import { useCompletions } from '../../components/useCompletions';
 import { FolderSearch } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
@@ -6,8 +9,10 @@ import { useApp } from '../../state/appStore';
 import { FormDialogFooter } from '../../components/DialogActions';
 
 /**
- * Adding a folder: the native folder picker in the desktop app, a path field in the browser
- * (the engine validates the path; its message is shown under the field).
+ * Adding a folder: the native folder picker in the desktop app, a path field everywhere (a
+ * leading `~` is the home folder, expanded by the engine) with folder completion as you type and
+ * the folders your recent workspaces live in as one-click starting points. The engine validates
+ * the path; its message is shown under the field.
  */
 export function AddWorkspaceDialog() {
   const dialog = useApp((s) => s.dialog);
@@ -19,6 +24,12 @@ export function AddWorkspaceDialog() {
   const [path, setPath] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const listId = useId();
+  const hintId = useId();
+  const workspaces = useApp((s) => s.workspaces);
+  const recent = useMemo(() => recentParents(workspaces), [workspaces]);
+  const fetchFolders = useCallback((prefix: string) => (prefix.trim() ? client!.request('workspaces.completeFolder', { prefix }).then((r) => r.folders) : Promise.resolve([])), [client]);
+  const completions = useCompletions(path, client && open ? fetchFolders : null);
 
   useEffect(() => {
     if (!open) return;
@@ -72,19 +83,49 @@ export function AddWorkspaceDialog() {
               <input
                 autoFocus
                 name="path"
+                list={listId}
                 value={path}
                 onChange={(e) => setPath(e.target.value)}
-                placeholder={info?.homeDir ? `${info.homeDir}/src/project` : '/home/you/src/project'}
+                placeholder="~/src/project"
                 spellCheck={false}
                 autoComplete="off"
                 aria-invalid={Boolean(error)}
-                aria-describedby={error ? 'add-error' : undefined}
+                aria-describedby={error ? `add-error ${hintId}` : hintId}
               />
+              <datalist id={listId} data-testid="folder-completions">
+                {completions.map((c) => (
+                  <option key={c} value={c} />
+                ))}
+              </datalist>
             </label>
+            <p id={hintId} className="hint add-path-hint">
+              A full path; <code>~</code> is your home folder{info?.homeDir ? ` (${info.homeDir})` : ''}. Completion lists the folders in it as you type.
+            </p>
+            {recent.length > 0 && (
+              <div className="recent-folders" role="group" aria-label="Recent folders">
+                <span className="muted">Recent folders:</span>
+                {recent.map((dir) => (
+                  <button key={dir} type="button" className="chip-button" title={`Start from ${dir}`} onClick={() => setPath(`${displayPath(dir, info?.homeDir)}/`)}>
+                    {displayPath(dir, info?.homeDir)}/
+                  </button>
+                ))}
+              </div>
+            )}
             <FormDialogFooter error={error} errorId="add-error" submitLabel="Add workspace" disabled={busy} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/** The folders the most recently added workspaces live in (their parents), newest first, at most 5, each once. */
+export function recentParents(workspaces: Workspace[]): string[] {
+  const parents: string[] = [];
+  for (const w of [...workspaces].sort((a, b) => b.addedAt.localeCompare(a.addedAt))) {
+    const parent = w.path.replace(/[\\/][^\\/]+[\\/]?$/, '');
+    if (parent && parent !== w.path && !parents.includes(parent)) parents.push(parent);
+    if (parents.length === 5) break;
+  }
+  return parents;
 }

@@ -1,4 +1,5 @@
 import { AlertDialog } from 'radix-ui';
+import { errorToast } from '../../components/errorToast';
 import { toast } from 'sonner';
 import { useApp } from '../../state/appStore';
 import { ConfirmActions } from '../../components/DialogActions';
@@ -17,7 +18,7 @@ export function RemoveWorkspaceDialog() {
       if (useApp.getState().selectedId === workspace.id) select(null);
       toast(`Removed ${workspace.name} from Atrium. Its files are untouched.`);
     } catch (e) {
-      toast.error((e as Error).message);
+      errorToast((e as Error).message);
     }
     openDialog(null);
   };

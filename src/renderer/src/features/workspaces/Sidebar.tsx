@@ -1,6 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { Download, FolderGit2, FolderOpen, FolderX, Plus } from 'lucide-react';
-import { SidebarSettingsEntry } from '../providers/SidebarSettingsEntry';
+import { Download, FolderGit2, FolderOpen, FolderX, Plus, Settings } from 'lucide-react';
 import { SidebarSessionsEntry } from '../sessions/SidebarSessionsEntry';
 import { UpdateStatus } from '../updates/UpdateStatus';
 import { ImportTrustDialog } from '../trust/ImportTrustDialog';
@@ -32,6 +31,8 @@ export function Sidebar() {
   const selectedId = useApp((s) => s.selectedId);
   const select = useApp((s) => s.select);
   const openDialog = useApp((s) => s.openDialog);
+  const showSettings = useApp((s) => s.showSettings);
+  const inSettings = useApp((s) => s.view === 'settings');
   const listRef = useRef<HTMLUListElement>(null);
   const [importOpen, setImportOpen] = useState(false);
 
@@ -76,7 +77,6 @@ export function Sidebar() {
         </Tooltip.Root>
       </header>
       <SidebarSessionsEntry />
-      <SidebarSettingsEntry />
       <div className="sidebar-section-title">Workspaces</div>
       {workspaces.length === 0 ? (
         // not loaded yet (or never, without a valid token): say nothing rather than "none"
@@ -105,6 +105,9 @@ export function Sidebar() {
       )}
       <footer className="sidebar-footer">
         <UpdateStatus />
+        <button className={`link-button sidebar-settings${inSettings ? ' active' : ''}`} aria-current={inSettings ? 'page' : undefined} onClick={() => showSettings()} title={`Settings (${shortcut(',')})`}>
+          <Settings size={13} /> Settings
+        </button>
         <button className="link-button" onClick={() => setImportOpen(true)} title="Suggestions from Claude Code, Codex and Gemini CLI; you confirm each">
           <Download size={13} /> Import trust decisions…
         </button>

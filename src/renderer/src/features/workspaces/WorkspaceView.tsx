@@ -24,7 +24,9 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
   const home = useApp((s) => s.info?.homeDir);
   const [reviewOpen, setReviewOpen] = useState(false);
   const [locateOpen, setLocateOpen] = useState(false);
-  const [tab, setTab] = useState(() => useApp.getState().workspaceTab);
+  const tab = useApp((s) => s.workspaceTab);
+  const select = useApp((s) => s.select);
+  const setTab = (t: string) => select(workspace.id, t);
   const reviewed = useTrustReview(workspace.missing ? null : workspace.id).data;
   const review = reviewed?.review ?? null;
   const agentNotes = reviewed?.agents ?? null;
