@@ -24,7 +24,22 @@ import './trustViews.css';
  * itself. Decides in one place: trust this folder, trust the parent folder (after a separate
  * confirmation naming what else becomes trusted), or keep restricted.
  */
-export function TrustReviewDialog({ workspace, review, agents, open, onOpenChange }: { workspace: Workspace; review: TrustReview | null; agents: AgentTrustNote[] | null; open: boolean; onOpenChange(open: boolean): void }) {
+export function TrustReviewDialog({
+  workspace,
+  review,
+  agents,
+  open,
+  onOpenChange,
+  onOpenTab,
+}: {
+  workspace: Workspace;
+  review: TrustReview | null;
+  agents: AgentTrustNote[] | null;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** Opens a tab of the workspace: the next step a trust toast offers ("2 hooks need approval → Hooks"). */
+  onOpenTab?(tab: 'hooks'): void;
+}) {
   const client = useApp((s) => s.client);
   const home = useApp((s) => s.info?.homeDir);
   const status = useLive('trust.status', open ? { workspaceId: workspace.id } : null, ['trustChanged']).data?.status ?? null;
@@ -47,7 +62,13 @@ export function TrustReviewDialog({ workspace, review, agents, open, onOpenChang
     setBusy(true);
     try {
       const { status: s } = await client.request('trust.set', { workspaceId: workspace.id, state, parent });
-      toast(state === 'trusted' ? `Trusted ${displayPath(s.decidedBy ?? s.trustRoot, home)}` : `Marked ${displayPath(s.decidedBy ?? s.trustRoot, home)} untrusted`);
+      const where = displayPath(s.decidedBy ?? s.trustRoot, home);
+      const waiting = facts ? facts.needApproval.hooks + facts.needApproval.servers : 0;
+      if (state === 'trusted' && waiting > 0 && onOpenTab) {
+        // the next step: what trusting did not switch on yet, and where to approve it
+        const what = [facts!.needApproval.hooks > 0 && count(facts!.needApproval.hooks, 'hook'), facts!.needApproval.servers > 0 && count(facts!.needApproval.servers, 'MCP server')].filter(Boolean).join(' and ');
+        toast(`Trusted ${where}`, { description: `${what} ${waiting === 1 ? 'needs' : 'need'} approval before ${waiting === 1 ? 'it runs' : 'they run'}.`, action: { label: 'Hooks →', onClick: () => onOpenTab('hooks') }, duration: 10_000 });
+      } else toast(state === 'trusted' ? `Trusted ${where}` : `Marked ${where} untrusted`);
       setConfirmParent(null);
       onOpenChange(false);
     } catch (e) {

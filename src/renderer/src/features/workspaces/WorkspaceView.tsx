@@ -1,20 +1,20 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ExtensionsTab } from '../extensions/ExtensionsTab';
 import { HooksTab } from '../hooks/HooksTab';
 import { HooksTabBadge } from '../hooks/HooksTabBadge';
 import { RulesTab } from '../rules/RulesTab';
 import { SessionsTab, SessionsTabBadge } from '../sessions/SessionsTab';
 import { RestrictedBanner } from '../trust/RestrictedBanner';
-import { SharesTrust, sharesTrustText } from '../trust/SharesTrust';
+import { SharesTrust } from '../trust/SharesTrust';
 import { TrustBadge } from '../trust/TrustBadge';
 import { TrustReviewDialog } from '../trust/TrustReviewDialog';
 import { TrustTab } from '../trust/TrustTab';
 import { useTrustReview } from '../trust/useTrustReview';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Tabs } from 'radix-ui';
-import type { Workspace, WorkspaceDetails } from '../../../../shared/contract';
-import { displayPath } from '../../components/format';
+import type { Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
+import { Overview } from './OverviewTab';
 
 /** The selected workspace: header with actions, then tabs (Overview now; capabilities add theirs). */
 export function WorkspaceView({ workspace }: { workspace: Workspace }) {
@@ -66,7 +66,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tab-content" value="overview">
-          <Overview workspace={workspace} />
+          <Overview workspace={workspace} review={review} onOpenTab={setTab} onReview={() => setReviewOpen(true)} />
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="sessions">
           <SessionsTab workspace={workspace} />
@@ -84,63 +84,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <HooksTab workspace={workspace} />
         </Tabs.Content>
       </Tabs.Root>
-      <TrustReviewDialog workspace={workspace} review={review} agents={agentNotes} open={reviewOpen} onOpenChange={setReviewOpen} />
+      <TrustReviewDialog workspace={workspace} review={review} agents={agentNotes} open={reviewOpen} onOpenChange={setReviewOpen} onOpenTab={setTab} />
     </section>
   );
-}
-
-function Overview({ workspace }: { workspace: Workspace }) {
-  const client = useApp((s) => s.client);
-  const home = useApp((s) => s.info?.homeDir);
-  const [details, setDetails] = useState<WorkspaceDetails | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    client
-      ?.request('workspaces.details', { id: workspace.id })
-      .then((r) => live && setDetails(r.workspace))
-      .catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, [client, workspace.id, workspace.missing, workspace.name]);
-
-  return (
-    <div className="overview">
-      {workspace.missing && (
-        <div className="banner banner-warn" role="status">
-          This folder no longer exists at <code>{workspace.path}</code>. If you moved it, remove this workspace and add the folder at
-          its new place; Atrium never deletes files.
-        </div>
-      )}
-      {error && <div className="banner banner-error">{error}</div>}
-      <dl className="facts">
-        <dt>Path</dt>
-        <dd>
-          <code className="selectable" data-testid="workspace-path">{workspace.path}</code>
-        </dd>
-        <dt>Trust root</dt>
-        <dd>
-          <code className="selectable" data-testid="workspace-trust-root">{displayPath(workspace.trustRoot, home)}</code>
-          {workspace.worktreeOf && (
-            <p className="hint">
-              This folder {sharesTrustText(workspace, home)}: one decision covers the repository and all its linked worktrees.
-            </p>
-          )}
-        </dd>
-        <dt>Git</dt>
-        <dd data-testid="workspace-git">{details ? describeGit(details, home) : '…'}</dd>
-        <dt>Added</dt>
-        <dd>{new Date(workspace.addedAt).toLocaleString()}</dd>
-      </dl>
-    </div>
-  );
-}
-
-function describeGit(d: WorkspaceDetails, home: string | undefined): string {
-  if (d.git.kind === 'none') return 'Not a git repository';
-  const top = d.git.workTree && d.git.workTree !== d.path ? ` (inside ${displayPath(d.git.workTree, home)})` : '';
-  if (d.git.kind === 'worktree') return `Linked worktree of ${displayPath(d.git.mainCheckout ?? '?', home)}${top}`;
-  return `Git repository${top}`;
 }
