@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { appEvents, appRequests } from './app';
 import { extensionsEvents, extensionsRequests } from './extensions';
 import { hooksEvents, hooksRequests } from './hooks';
+import { permissionsGrantedRequests } from './permissionsGranted';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionPolicyEvents, sessionPolicyRequests } from './sessionPolicy';
 import { sessionEvents, sessionRequests } from './sessionRequests';
@@ -17,6 +18,7 @@ export * from './app';
 export * from './define';
 export * from './extensions';
 export * from './hooks';
+export * from './permissionsGranted';
 export * from './rules';
 export * from './sessionPolicy';
 export * from './sessionRequests';
@@ -31,6 +33,7 @@ export const requests = {
   ...rulesRequests,
   ...sessionRequests,
   ...sessionPolicyRequests,
+  ...permissionsGrantedRequests,
   ...hooksRequests,
   ...extensionsRequests,
 };
