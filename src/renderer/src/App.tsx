@@ -6,6 +6,7 @@ import { LinkDialog } from './features/links/LinkDialog';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionsView } from './features/sessions/SessionsView';
 import { SessionView } from './features/sessions/SessionView';
+import { TrustedFoldersView } from './features/trust/TrustedFoldersView';
 import { AddWorkspaceDialog } from './features/workspaces/AddWorkspaceDialog';
 import { RemoveWorkspaceDialog } from './features/workspaces/RemoveWorkspaceDialog';
 import { RenameWorkspaceDialog } from './features/workspaces/RenameWorkspaceDialog';
@@ -30,6 +31,8 @@ export function App() {
             <SessionView key={sessionId} sessionId={sessionId} />
           ) : view === 'sessions' ? (
             <SessionsView />
+          ) : view === 'trust' ? (
+            <TrustedFoldersView />
           ) : selected ? (
             <WorkspaceView key={selected.id} workspace={selected} />
           ) : (

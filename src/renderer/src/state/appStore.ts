@@ -10,8 +10,10 @@ export interface AppState {
   workspaces: Workspace[];
   workspacesLoaded: boolean;
   selectedId: string | null;
-  /** What the main pane shows: the selected workspace, the global sessions list, or one session. */
-  view: 'workspace' | 'sessions' | 'session';
+  /** What the main pane shows: the selected workspace, the global sessions list, one session, or the Trusted folders page. */
+  view: 'workspace' | 'sessions' | 'session' | 'trust';
+  /** The section of the Trusted folders page (`#/trust`, `#/trust/permissions`). */
+  trustTab: 'folders' | 'permissions';
   /** The open session (view `session`); its URL is `#/sessions/<id>`, so a reload returns to it. */
   sessionId: string | null;
   /** Where the session view's back button goes. */
@@ -25,6 +27,8 @@ export interface AppState {
   showSessions(): void;
   /** Opens a session in the main pane (`#/sessions/<id>`); `from` is where Back returns. */
   openSession(id: string, from?: AppState['returnTo']): void;
+  /** Shows the global Trusted folders page (`#/trust`) or its Permissions granted section (`#/trust/permissions`). */
+  showTrust(tab?: AppState['trustTab']): void;
   openDialog(dialog: AppState['dialog']): void;
 }
 
@@ -34,9 +38,10 @@ export const useApp = create<AppState>((set) => ({
   connection: 'connecting',
   workspaces: [],
   workspacesLoaded: false,
-  ...readRouteFromHash(),
   returnTo: { kind: 'sessions' },
   workspaceTab: 'overview',
+  trustTab: 'folders',
+  ...readRouteFromHash(),
   dialog: null,
   select(id, tab = 'overview') {
     set({ selectedId: id, view: 'workspace', sessionId: null, workspaceTab: tab });
@@ -49,6 +54,10 @@ export const useApp = create<AppState>((set) => ({
   openSession(id, from) {
     set((s) => ({ selectedId: null, view: 'session', sessionId: id, returnTo: from ?? s.returnTo }));
     setHash(`#/sessions/${encodeURIComponent(id)}`);
+  },
+  showTrust(tab = 'folders') {
+    set({ selectedId: null, view: 'trust', sessionId: null, trustTab: tab });
+    setHash(tab === 'permissions' ? '#/trust/permissions' : '#/trust');
   },
   openDialog(dialog) {
     set({ dialog });
@@ -67,8 +76,10 @@ if (typeof window !== 'undefined') {
   window.addEventListener('hashchange', follow);
 }
 
-/** `#/workspace/<id>`, `#/sessions` and `#/sessions/<id>` → the initial route. */
-function readRouteFromHash(): Pick<AppState, 'selectedId' | 'view' | 'sessionId'> {
+/** `#/workspace/<id>`, `#/sessions`, `#/sessions/<id>`, `#/trust` and `#/trust/permissions` → the initial route. */
+function readRouteFromHash(): Pick<AppState, 'selectedId' | 'view' | 'sessionId'> & Partial<Pick<AppState, 'trustTab'>> {
+  const trust = /^#\/trust(\/permissions)?\/?$/.exec(location.hash);
+  if (trust) return { selectedId: null, view: 'trust', sessionId: null, trustTab: trust[1] ? 'permissions' : 'folders' };
   const ws = /^#\/workspace\/([^/]+)/.exec(location.hash);
   if (ws) return { selectedId: decodeURIComponent(ws[1]), view: 'workspace', sessionId: null };
   const session = /^#\/sessions\/([^/]+)/.exec(location.hash);
