@@ -87,13 +87,14 @@ test('Trusted folders lists every decision with what it covers (a parent covers 
   }
   await page.emulateMedia({ colorScheme: 'light' });
 
-  // a covered workspace is a link to its Trust tab
+  // a covered workspace is a link to its Trust tab, which links back to the page
   await parentRow.getByRole('button', { name: 'sibling' }).click();
   await expect(atrium.heading()).toHaveText('sibling');
   await expect(trust.trustPanel()).toBeVisible();
+  await trust.trustPanel().getByRole('button', { name: /^All trusted folders/ }).click();
+  await expect(folders.heading).toBeVisible();
 
   // revoke: the confirmation names the workspaces that change; afterwards they are restricted again
-  await folders.open();
   await parentRow.getByRole('button', { name: /^Revoke the decision for/ }).click();
   const dialog = page.getByRole('alertdialog', { name: /^Revoke trust in / });
   await expect(dialog.getByRole('list', { name: 'Workspaces this changes' })).toContainText('project');
