@@ -70,7 +70,7 @@ export function reviewFacts(review: TrustReview, groups: Array<[TrustItemKind, T
  * run code), what runs code, what still needs approval after trusting, and the warnings.
  * `onJump(kind)` opens that group and moves to it.
  */
-export function ReviewSummary({ facts, onJump }: { facts: ReturnType<typeof reviewFacts>; onJump(kind: TrustItemKind): void }) {
+export function ReviewSummary({ facts, trusted, onJump }: { facts: ReturnType<typeof reviewFacts>; trusted: boolean; onJump(kind: TrustItemKind): void }) {
   const { hooks, servers } = facts.needApproval;
   return (
     <section className="review-summary" aria-label="Summary">
@@ -96,15 +96,15 @@ export function ReviewSummary({ facts, onJump }: { facts: ReturnType<typeof revi
                 .map((k) => count(k.executable, KIND_NOUN[k.kind]))
                 .join(', ')}`}
         </dd>
-        <dt>After trusting</dt>
+        <dt>{trusted ? 'Approvals' : 'After trusting'}</dt>
         <dd data-testid="summary-after-trust">
           {!facts.needApprovalKnown
             ? 'Checking approvals…'
             : hooks + servers === 0
               ? facts.approved > 0
-                ? `Every hook and MCP server is approved (${facts.approved}); the other items are active once you trust.`
-                : 'No hook or MCP server to approve; the other items are active once you trust.'
-              : `${[hooks > 0 && count(hooks, 'hook'), servers > 0 && count(servers, 'MCP server')].filter(Boolean).join(' and ')} still need approval before they run (Hooks tab); the other items are active once you trust.`}
+                ? `Every hook and MCP server is approved (${facts.approved})${trusted ? '' : '; the other items are active once you trust'}.`
+                : `No hook or MCP server to approve${trusted ? '' : '; the other items are active once you trust'}.`
+              : `${[hooks > 0 && count(hooks, 'hook'), servers > 0 && count(servers, 'MCP server')].filter(Boolean).join(' and ')} still ${hooks + servers === 1 ? 'needs approval before it runs' : 'need approval before they run'} (Hooks tab)${trusted ? '' : '; the other items are active once you trust'}.`}
         </dd>
         {facts.warnings > 0 && (
           <>

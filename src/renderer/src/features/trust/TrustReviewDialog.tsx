@@ -132,7 +132,7 @@ export function TrustReviewDialog({
           <div className="review-body" ref={body}>
             {!review && <p className="muted">Reading the folder…</p>}
             {review && review.items.length === 0 && <p className="muted">This folder carries no instruction files, hooks, servers or other agent configuration. Trusting it activates nothing today.</p>}
-            {facts && review && review.items.length > 0 && <ReviewSummary facts={facts} onJump={jump} />}
+            {facts && review && review.items.length > 0 && <ReviewSummary facts={facts} trusted={(status?.state ?? workspace.trust.state) === 'trusted'} onJump={jump} />}
             {review?.warnings.map((w, i) => (
               <p key={i} className="warning-line">
                 <AlertTriangle size={13} /> {w.path}
