@@ -24,8 +24,8 @@ export function ConfirmParentTrust({ parent, current, busy, onCancel, onConfirm 
         <AlertDialog.Content className="dialog dialog-medium confirm-parent-trust">
           <AlertDialog.Title className="dialog-title">Trust every folder below {shown}?</AlertDialog.Title>
           <AlertDialog.Description className="dialog-text">
-            The decision is recorded for <code className="selectable">{shown}</code>, not for this workspace: every repository below it becomes trusted, so agents may load and
-            run its hooks, servers and instruction files once approved. {others.length === 0 ? 'No other workspace Atrium lists is below it.' : `${others.length} other workspace${others.length === 1 ? '' : 's'} Atrium lists ${others.length === 1 ? 'is' : 'are'} below it.`}
+            The decision is recorded for <code className="selectable">{shown}</code>, not for this workspace: every repository below it becomes trusted, so agents load its
+            instruction files and may run its hooks and servers once you approve them. {others.length === 0 ? 'No other workspace Atrium lists is below it.' : `${others.length} other workspace${others.length === 1 ? '' : 's'} Atrium lists ${others.length === 1 ? 'is' : 'are'} below it.`}
           </AlertDialog.Description>
           <ul className="dialog-list parent-trust-list" aria-label="What becomes trusted">
             {covered.map(({ workspace: w, effect, overriddenBy }) => (
