@@ -55,8 +55,10 @@ for (const source of MONOREPO) {
     // executable kinds come before instruction files
     const groups = await trust.review.locator('section.review-group').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(groups.indexOf('Hooks')).toBeLessThan(groups.indexOf('Instruction files'));
-    // expanding an item shows the file's content
+    // expanding an item shows its own lines of the file (the whole file one click away)
     await hooks.locator('.review-item-head').first().click();
+    await expect(hooks.locator('.file-content').first()).toContainText('"command"');
+    await hooks.getByRole('button', { name: 'Show the whole file' }).first().click();
     await expect(hooks.locator('.file-content').first()).toContainText('"hooks"');
 
     await trust.trustThisFolder();
@@ -207,11 +209,16 @@ test('the review never puts an env or header value in the page: expanding an MCP
     await atrium.addWorkspace(folder);
     await trust.openReview();
     const servers = trust.reviewGroup('MCP servers');
-    for (const name of ['billing', 'remote']) {
+    // each server shows its own lines, then the whole file: masked either way
+    for (const [name, own, other] of [
+      ['billing', '"API_TOKEN": "••••••"', '"X-Team": "••••••"'],
+      ['remote', '"X-Team": "••••••"', '"API_TOKEN": "••••••"'],
+    ]) {
       const item = servers.locator('.review-item').filter({ has: page.locator('.review-item-name').getByText(name, { exact: true }) });
       await item.locator('.review-item-head').click();
-      await expect(item.locator('.file-content')).toContainText('"API_TOKEN": "••••••"');
-      await expect(item.locator('.file-content')).toContainText('"X-Team": "••••••"');
+      await expect(item.locator('.file-content')).toContainText(own);
+      await item.getByRole('button', { name: 'Show the whole file' }).click();
+      await expect(item.locator('.file-content')).toContainText(other);
     }
     const html = await page.content();
     for (const value of [secret, plain, header]) expect(html).not.toContain(value);

@@ -7,6 +7,7 @@ import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionsView } from './features/sessions/SessionsView';
 import { SessionView } from './features/sessions/SessionView';
 import { SettingsView } from './features/settings/SettingsView';
+import { TrustedFoldersView } from './features/trust/TrustedFoldersView';
 import { AddWorkspaceDialog } from './features/workspaces/AddWorkspaceDialog';
 import { RemoveWorkspaceDialog } from './features/workspaces/RemoveWorkspaceDialog';
 import { RenameWorkspaceDialog } from './features/workspaces/RenameWorkspaceDialog';
@@ -37,6 +38,8 @@ export function App() {
             <SessionView key={sessionId} sessionId={sessionId} />
           ) : view === 'sessions' ? (
             <SessionsView />
+          ) : view === 'trust' ? (
+            <TrustedFoldersView />
           ) : selected ? (
             <WorkspaceView key={selected.id} workspace={selected} />
           ) : (

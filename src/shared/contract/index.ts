@@ -8,6 +8,7 @@ import { appEvents, appRequests } from './app';
 import { extensionsEvents, extensionsRequests } from './extensions';
 import { hooksEvents, hooksRequests } from './hooks';
 import { providerEvents, providerRequests } from './providers';
+import { permissionsGrantedRequests } from './permissionsGranted';
 import { rulesEvents, rulesRequests } from './rules';
 import { sessionPolicyEvents, sessionPolicyRequests } from './sessionPolicy';
 import { sessionEvents, sessionRequests } from './sessionRequests';
@@ -20,6 +21,7 @@ export * from './define';
 export * from './extensions';
 export * from './hooks';
 export * from './providers';
+export * from './permissionsGranted';
 export * from './rules';
 export * from './sessionPolicy';
 export * from './sessionRequests';
@@ -35,6 +37,7 @@ export const requests = {
   ...rulesRequests,
   ...sessionRequests,
   ...sessionPolicyRequests,
+  ...permissionsGrantedRequests,
   ...hooksRequests,
   ...extensionsRequests,
   ...providerRequests,

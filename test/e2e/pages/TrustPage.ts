@@ -55,4 +55,51 @@ export class TrustPage {
   historyTable(): Locator {
     return this.page.getByRole('table', { name: 'Trust history' });
   }
+
+  /** The review's one-screen summary (jump links, what runs code, what needs approval after trusting). */
+  reviewSummary(): Locator {
+    return this.review.getByRole('region', { name: 'Summary' });
+  }
+
+  /** The summary's jump link to a group ("Hooks 3 …"). */
+  jumpLink(label: string): Locator {
+    return this.reviewSummary().getByRole('navigation', { name: 'Jump to a group' }).getByRole('button', { name: new RegExp(`^${label}\\b`) });
+  }
+
+  /** A group's heading toggle (collapses or opens the group). */
+  groupToggle(label: string): Locator {
+    return this.reviewGroup(label).locator('[data-group-toggle]');
+  }
+
+  /** The review's filter box and its match count. */
+  reviewFilter(): Locator {
+    return this.review.getByRole('searchbox', { name: 'Filter review items' });
+  }
+
+  reviewFilterCount(): Locator {
+    return this.review.locator('#review-filter-count');
+  }
+
+  /** The review item (inside `scope`) whose literal command contains `text`. */
+  reviewItemByCommand(text: string, scope: Locator = this.review): Locator {
+    return scope.locator('.review-item').filter({ has: this.page.getByLabel('Literal command').filter({ hasText: text }) });
+  }
+
+  /** An expanded item's own lines of its file (labelled "<path>, lines a–b"). */
+  itemLines(item: Locator): Locator {
+    return item.getByLabel(/, lines \d+–\d+$/);
+  }
+
+  /** Clicks "Trust parent folder …" in the review; the confirmation opens (nothing is recorded yet). */
+  async trustParent(): Promise<Locator> {
+    await this.review.getByRole('button', { name: /^Trust parent folder/ }).click();
+    const confirm = this.parentConfirm();
+    await expect(confirm).toBeVisible();
+    return confirm;
+  }
+
+  /** The separate confirmation of "Trust parent folder", naming what else becomes trusted. */
+  parentConfirm(): Locator {
+    return this.page.getByRole('alertdialog', { name: /^Trust every folder below / });
+  }
 }

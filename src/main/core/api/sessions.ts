@@ -1,5 +1,6 @@
 import type { Engine } from '../engine';
 import type { Handlers } from '../handlers';
+import { permissionGrants } from '../sessions/grants';
 import { behaviourOf, isolationFor } from '../sessions/workspacePolicy/agentIsolation';
 import { sessionCommandsOf } from '../sessions/workspacePolicy/sessionCommands';
 
@@ -25,6 +26,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.resume': async ({ sessionId }) => ({ session: await sessions.resume(sessionId) }),
     'sessions.list': (filter) => ({ sessions: sessions.list(filter) }),
     'sessions.show': ({ sessionId }) => ({ session: sessions.show(sessionId) }),
+    'sessions.permissionsGranted': (filter) => ({ grants: permissionGrants(engine.store, filter) }),
     'sessions.transcript': ({ sessionId, ...page }) => sessions.transcript(sessionId, page),
     'sessions.answerPermission': ({ sessionId, requestId, optionId, byPolicy, noOneToAsk }) => ({
       permission: sessions.answerPermission(sessionId, requestId, optionId ?? null, byPolicy ? 'policy' : noOneToAsk && optionId === undefined ? 'nobody' : 'user'),

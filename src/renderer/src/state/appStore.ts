@@ -16,8 +16,10 @@ export interface AppState {
   route: Route;
   /** The selected workspace (route `workspace`), else null. */
   selectedId: string | null;
-  /** What the main pane shows: the selected workspace, the global sessions list, one session, settings, or a global page. */
-  view: 'workspace' | 'sessions' | 'session' | 'settings' | 'page';
+  /** What the main pane shows: the selected workspace, the global sessions list, one session, settings, the Trusted folders page, or another global page. */
+  view: 'workspace' | 'sessions' | 'session' | 'settings' | 'trust' | 'page';
+  /** The section of the Trusted folders page (`#/trust`, `#/trust/permissions`). */
+  trustTab: 'folders' | 'permissions';
   /** The open session (view `session`); its address is `#/sessions/<id>`, so a reload returns to it. */
   sessionId: string | null;
   /** Where the session view's back button goes. */
@@ -35,11 +37,13 @@ export interface AppState {
   showSettings(section?: string | null): void;
   /** Goes to any route (pushes a history entry unless `replace`). */
   navigate(route: Route, options?: { replace?: boolean }): void;
+  /** Shows the global Trusted folders page (`#/trust`) or its Permissions granted section (`#/trust/permissions`). */
+  showTrust(tab?: AppState['trustTab']): void;
   openDialog(dialog: AppState['dialog']): void;
 }
 
 /** The store fields a route decides. */
-function fieldsOf(route: Route): Pick<AppState, 'route' | 'selectedId' | 'view' | 'sessionId' | 'workspaceTab'> {
+function fieldsOf(route: Route): Pick<AppState, 'route' | 'selectedId' | 'view' | 'sessionId' | 'workspaceTab'> & Partial<Pick<AppState, 'trustTab'>> {
   switch (route.kind) {
     case 'workspace':
       return { route, selectedId: route.id, view: 'workspace', sessionId: null, workspaceTab: route.tab };
@@ -49,6 +53,8 @@ function fieldsOf(route: Route): Pick<AppState, 'route' | 'selectedId' | 'view' 
       return { route, selectedId: null, view: 'sessions', sessionId: null, workspaceTab: 'overview' };
     case 'settings':
       return { route, selectedId: null, view: 'settings', sessionId: null, workspaceTab: 'overview' };
+    case 'trust':
+      return { route, selectedId: null, view: 'trust', sessionId: null, workspaceTab: 'overview', trustTab: route.tab };
     case 'page':
       return { route, selectedId: null, view: 'page', sessionId: null, workspaceTab: 'overview' };
     case 'home':
@@ -66,6 +72,7 @@ export const useApp = create<AppState>((set, get) => ({
   workspaces: [],
   workspacesLoaded: false,
   settings: null,
+  trustTab: 'folders',
   ...fieldsOf(parseRoute(typeof location === 'undefined' ? '' : location.hash)),
   returnTo: { kind: 'sessions' },
   dialog: null,
@@ -85,6 +92,9 @@ export const useApp = create<AppState>((set, get) => ({
   },
   showSettings(section = null) {
     get().navigate({ kind: 'settings', section, params: NO_PARAMS });
+  },
+  showTrust(tab = 'folders') {
+    get().navigate({ kind: 'trust', tab, params: NO_PARAMS });
   },
   openDialog(dialog) {
     set({ dialog });

@@ -4,12 +4,13 @@
  * whole scheme:
  *
  *   #/                                         nothing selected (welcome)
- *   #/workspace/<id>[/<tab>][?<params>]        a workspace tab: overview | sessions | rules | trust | extensions | hooks
+ *   #/workspace/<id>[/<tab>][?<params>]        a workspace tab: overview | sessions | rules | trust | extensions | hooks | agent-settings
  *       rules:  ?file=<rule file id>  ?test=<path>&from=<dir>&agent=<id>  ?view=files|test|lint
  *       hooks:  ?hook=<hook id>
  *   #/sessions                                 all sessions
  *   #/sessions/<id>[?item=<transcript item id>]
  *   #/settings[/<section>]                     settings (sections: see features/settings/sections)
+ *   #/trust[/permissions]                      Trusted folders, or its Permissions granted section
  *   #/<page>[?<params>]                        a global page (`PAGES` below), e.g. trusted folders
  *
  * Segments are percent-encoded; params are `URLSearchParams`. Unknown tabs, pages or params are
@@ -26,7 +27,7 @@
  */
 
 /** The tabs of a workspace, in order. */
-export const WORKSPACE_TABS = ['overview', 'sessions', 'rules', 'trust', 'extensions', 'hooks'] as const;
+export const WORKSPACE_TABS = ['overview', 'sessions', 'rules', 'trust', 'extensions', 'hooks', 'agent-settings'] as const;
 export type WorkspaceTab = (typeof WORKSPACE_TABS)[number];
 
 /** Global pages besides sessions and settings, by the name that is their address (`#/<name>`). */
@@ -42,6 +43,7 @@ export type Route =
   | { kind: 'sessions'; params: RouteParams }
   | { kind: 'session'; id: string; params: RouteParams }
   | { kind: 'settings'; section: string | null; params: RouteParams }
+  | { kind: 'trust'; tab: 'folders' | 'permissions'; params: RouteParams }
   | { kind: 'page'; name: string; params: RouteParams };
 
 const NONE: RouteParams = Object.freeze({});
@@ -66,6 +68,8 @@ export function parseRoute(hash: string): Route {
       return a ? { kind: 'session', id: a, params } : { kind: 'sessions', params };
     case 'settings':
       return { kind: 'settings', section: a ?? null, params };
+    case 'trust':
+      return { kind: 'trust', tab: a === 'permissions' ? 'permissions' : 'folders', params };
     default:
       if (head && PAGES.includes(head)) return { kind: 'page', name: head, params };
       return { kind: 'home', params: NONE };
@@ -92,6 +96,9 @@ export function formatRoute(route: Route): string {
     case 'settings':
       path = `/settings${route.section ? `/${enc(route.section)}` : ''}`;
       break;
+    case 'trust':
+      path = route.tab === 'permissions' ? '/trust/permissions' : '/trust';
+      break;
     case 'page':
       path = `/${enc(route.name)}`;
       break;
@@ -108,6 +115,7 @@ export function samePlace(a: Route, b: Route): boolean {
   if (a.kind === 'session' && b.kind === 'session') return a.id === b.id;
   if (a.kind === 'settings' && b.kind === 'settings') return a.section === b.section;
   if (a.kind === 'page' && b.kind === 'page') return a.name === b.name;
+  if (a.kind === 'trust' && b.kind === 'trust') return a.tab === b.tab;
   return true;
 }
 

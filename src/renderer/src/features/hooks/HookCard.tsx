@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AlertTriangle, ChevronRight, FileCode, Link2 } from 'lucide-react';
 import type { Hook } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
@@ -114,9 +114,21 @@ export function HookCard({ hook, workspaceId, busy, onApprove, onRevoke }: { hoo
   );
 }
 
-function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookId: string; script: Hook['scripts'][number] }) {
+/**
+ * One script a hook runs: path, size and hash, expandable to its content. An open pane re-reads
+ * the file whenever hooks change on disk (the watcher's `hooksChanged`) and whenever the listing
+ * reports other bytes (`sha256`), so it never shows text the file no longer has.
+ */
+export function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookId: string; script: Hook['scripts'][number] }) {
   const [open, setOpen] = useState(false);
-  const file = useLive('hooks.readScript', open ? { workspaceId, id: hookId, script: script.path } : null);
+  const file = useLive('hooks.readScript', open ? { workspaceId, id: hookId, script: script.path } : null, ['hooksChanged']);
+  const shownSha = useRef(script.sha256);
+  const { reload } = file;
+  useEffect(() => {
+    if (shownSha.current === script.sha256) return;
+    shownSha.current = script.sha256;
+    reload();
+  }, [script.sha256, reload]);
   const workspacePath = useApp((s) => s.workspaces.find((w) => w.id === workspaceId)?.path ?? null);
   const home = useApp((s) => s.info?.homeDir ?? null);
   const absolute = scriptPath(script.path, workspacePath, home);
@@ -134,8 +146,9 @@ function ScriptRow({ workspaceId, hookId, script }: { workspaceId: string; hookI
       {open && (
         <div className="hook-script-body">
           {file.error && <p className="field-error">{file.error}</p>}
-          {file.data && (file.data.binary ? <p className="muted">Binary file ({file.data.size} bytes).</p> : <pre className="file-content" aria-label={`Content of ${script.path}`}>{file.data.content}</pre>)}
-          {file.data?.truncated && <p className="muted">Showing the first 1 MiB of {file.data.size} bytes.</p>}
+          {/* after a failed re-read the old text is no longer what is on disk: show only the error */}
+          {!file.error && file.data && (file.data.binary ? <p className="muted">Binary file ({file.data.size} bytes).</p> : <pre className="file-content" aria-label={`Content of ${script.path}`}>{file.data.content}</pre>)}
+          {!file.error && file.data?.truncated && <p className="muted">Showing the first 1 MiB of {file.data.size} bytes.</p>}
         </div>
       )}
     </li>

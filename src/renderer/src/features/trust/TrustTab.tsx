@@ -24,6 +24,7 @@ export function TrustTab({ workspace, review, agents, onReview }: { workspace: W
   const client = useApp((s) => s.client);
   const home = useApp((s) => s.info?.homeDir);
   const workspaces = useApp((s) => s.workspaces);
+  const showTrust = useApp((s) => s.showTrust);
   const status = useLive('trust.status', { workspaceId: workspace.id }, ['trustChanged']).data?.status;
   const history = useLive('trust.history', { workspaceId: workspace.id, limit: 200 }, ['trustChanged']).data?.entries ?? [];
   const [pending, setPending] = useState<SharedChange | null>(null);
@@ -118,6 +119,11 @@ export function TrustTab({ workspace, review, agents, onReview }: { workspace: W
         />
       )}
       {status.trustRefused && <p className="hint">{status.trustRefused}</p>}
+      <p className="hint">
+        <button className="link-button inline-link" onClick={() => showTrust()}>
+          All trusted folders and what each decision covers →
+        </button>
+      </p>
       <AgentTrustNotes agents={agents} />
       <h2 className="section-title">History</h2>
       {history.length === 0 ? (

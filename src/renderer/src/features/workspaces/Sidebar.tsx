@@ -1,6 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Download, FolderGit2, FolderOpen, FolderX, Plus, Settings } from 'lucide-react';
 import { SidebarSessionsEntry } from '../sessions/SidebarSessionsEntry';
+import { SidebarTrustEntry } from '../trust/SidebarTrustEntry';
 import { UpdateStatus } from '../updates/UpdateStatus';
 import { ImportTrustDialog } from '../trust/ImportTrustDialog';
 import { sharesTrustText } from '../trust/SharesTrust';
@@ -77,6 +78,7 @@ export function Sidebar() {
         </Tooltip.Root>
       </header>
       <SidebarSessionsEntry />
+      <SidebarTrustEntry />
       <div className="sidebar-section-title">Workspaces</div>
       {workspaces.length === 0 ? (
         // not loaded yet (or never, without a valid token): say nothing rather than "none"

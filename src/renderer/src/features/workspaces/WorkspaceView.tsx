@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ExtensionsTab } from '../extensions/ExtensionsTab';
 import { HooksTab } from '../hooks/HooksTab';
 import { HooksTabBadge } from '../hooks/HooksTabBadge';
@@ -6,17 +6,17 @@ import { AgentSettings } from '../providers/AgentSettings';
 import { RulesTab } from '../rules/RulesTab';
 import { SessionsTab, SessionsTabBadge } from '../sessions/SessionsTab';
 import { RestrictedBanner } from '../trust/RestrictedBanner';
-import { SharesTrust, sharesTrustText } from '../trust/SharesTrust';
+import { SharesTrust } from '../trust/SharesTrust';
 import { TrustBadge } from '../trust/TrustBadge';
 import { TrustReviewDialog } from '../trust/TrustReviewDialog';
 import { TrustTab } from '../trust/TrustTab';
 import { useTrustReview } from '../trust/useTrustReview';
 import { FolderSearch, Pencil, Trash2 } from 'lucide-react';
 import { Tabs } from 'radix-ui';
-import type { Workspace, WorkspaceDetails } from '../../../../shared/contract';
-import { displayPath } from '../../components/format';
+import type { Workspace } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { LocateWorkspaceDialog } from './LocateWorkspaceDialog';
+import { Overview } from './OverviewTab';
 
 /** The selected workspace: header with actions, then tabs (Overview now; capabilities add theirs). */
 export function WorkspaceView({ workspace }: { workspace: Workspace }) {
@@ -90,7 +90,7 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tab-content" value="overview">
-          <Overview workspace={workspace} />
+          <Overview workspace={workspace} review={review} onOpenTab={setTab} onReview={() => setReviewOpen(true)} />
         </Tabs.Content>
         <Tabs.Content className="tab-content" value="sessions">
           <SessionsTab workspace={workspace} />
@@ -111,58 +111,8 @@ export function WorkspaceView({ workspace }: { workspace: Workspace }) {
           <AgentSettings workspace={workspace} />
         </Tabs.Content>
       </Tabs.Root>
-      <TrustReviewDialog workspace={workspace} review={review} agents={agentNotes} open={reviewOpen} onOpenChange={setReviewOpen} />
+      <TrustReviewDialog workspace={workspace} review={review} agents={agentNotes} open={reviewOpen} onOpenChange={setReviewOpen} onOpenTab={setTab} />
       <LocateWorkspaceDialog workspace={workspace} open={locateOpen} onOpenChange={setLocateOpen} />
     </section>
   );
-}
-
-function Overview({ workspace }: { workspace: Workspace }) {
-  const client = useApp((s) => s.client);
-  const home = useApp((s) => s.info?.homeDir);
-  const [details, setDetails] = useState<WorkspaceDetails | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    client
-      ?.request('workspaces.details', { id: workspace.id })
-      .then((r) => live && setDetails(r.workspace))
-      .catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, [client, workspace.id, workspace.missing, workspace.name, workspace.path]);
-
-  return (
-    <div className="overview">
-      {error && <div className="banner banner-error">{error}</div>}
-      <dl className="facts">
-        <dt>Path</dt>
-        <dd>
-          <code className="selectable" data-testid="workspace-path">{workspace.path}</code>
-        </dd>
-        <dt>Trust root</dt>
-        <dd>
-          <code className="selectable" data-testid="workspace-trust-root">{displayPath(workspace.trustRoot, home)}</code>
-          {workspace.worktreeOf && (
-            <p className="hint">
-              This folder {sharesTrustText(workspace, home)}: one decision covers the repository and all its linked worktrees.
-            </p>
-          )}
-        </dd>
-        <dt>Git</dt>
-        <dd data-testid="workspace-git">{details ? describeGit(details, home) : '…'}</dd>
-        <dt>Added</dt>
-        <dd>{new Date(workspace.addedAt).toLocaleString()}</dd>
-      </dl>
-    </div>
-  );
-}
-
-function describeGit(d: WorkspaceDetails, home: string | undefined): string {
-  if (d.git.kind === 'none') return 'Not a git repository';
-  const top = d.git.workTree && d.git.workTree !== d.path ? ` (inside ${displayPath(d.git.workTree, home)})` : '';
-  if (d.git.kind === 'worktree') return `Linked worktree of ${displayPath(d.git.mainCheckout ?? '?', home)}${top}`;
-  return `Git repository${top}`;
 }
