@@ -6,7 +6,7 @@ import { SessionsPage } from './pages/SessionsPage';
 import { TrustPage } from './pages/TrustPage';
 import { TrustedFoldersPage } from './pages/TrustedFoldersPage';
 import { atriumCli, scriptedWorkspace } from './support/scriptedWorkspace';
-import { expectNoSeriousAxeViolations, SHARED_DARK_PRIMARY } from './support/axeScan';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { startAtrium, type ServedAtrium } from './support/server';
 
 let server: ServedAtrium | null = null;
@@ -83,7 +83,7 @@ test('Trusted folders lists every decision with what it covers (a parent covers 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: path.join(shots, `trusted-folders-${scheme}.png`) });
-    await expectNoSeriousAxeViolations(page, ['.trust-page'], scheme === 'dark' ? SHARED_DARK_PRIMARY : []);
+    await expectNoSeriousA11yViolations(page, `Trusted folders (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 
@@ -140,7 +140,7 @@ test('Permissions granted lists each "Always allow" an agent was given with its 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: path.join(shots, `permissions-granted-${scheme}.png`) });
-    await expectNoSeriousAxeViolations(page, ['.trust-page'], scheme === 'dark' ? SHARED_DARK_PRIMARY : []);
+    await expectNoSeriousA11yViolations(page, `Trusted folders (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 

@@ -6,7 +6,7 @@ import { AtriumPage } from './pages/AtriumPage';
 import { HooksPage } from './pages/HooksPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { TrustPage } from './pages/TrustPage';
-import { expectNoSeriousAxeViolations, SHARED_DARK_PRIMARY } from './support/axeScan';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { startAtrium, type ServedAtrium } from './support/server';
 
 let server: ServedAtrium | null = null;
@@ -70,7 +70,7 @@ test('the Overview says what needs you with links; after trusting, the next step
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: path.join(shots, `overview-restricted-${scheme}.png`) });
-    await expectNoSeriousAxeViolations(page, ['.overview'], scheme === 'dark' ? SHARED_DARK_PRIMARY : []);
+    await expectNoSeriousA11yViolations(page, `Overview (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await overview.follow(restricted);
@@ -91,7 +91,7 @@ test('the Overview says what needs you with links; after trusting, the next step
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: path.join(shots, `overview-after-trust-${scheme}.png`) });
-    await expectNoSeriousAxeViolations(page, ['.overview'], scheme === 'dark' ? SHARED_DARK_PRIMARY : []);
+    await expectNoSeriousA11yViolations(page, `Overview (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await overview.follow(approvals);
