@@ -26,6 +26,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.list': (filter) => ({ sessions: sessions.list(filter) }),
     'sessions.show': ({ sessionId }) => ({ session: sessions.show(sessionId) }),
     'sessions.transcript': ({ sessionId, ...page }) => sessions.transcript(sessionId, page),
+    'sessions.searchTranscript': ({ sessionId, query, limit }) => sessions.searchTranscript(sessionId, query, limit),
     'sessions.answerPermission': ({ sessionId, requestId, optionId, byPolicy, noOneToAsk }) => ({
       permission: sessions.answerPermission(sessionId, requestId, optionId ?? null, byPolicy ? 'policy' : noOneToAsk && optionId === undefined ? 'nobody' : 'user'),
     }),

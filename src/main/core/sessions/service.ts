@@ -17,6 +17,7 @@ import type { AgentPreset } from './presets';
 import { emptyRecord, placeSession } from './placement';
 import type { SessionRecord } from './records';
 import { ACTIVE_STATES, listSessions, notFound, recoverInterrupted, recoverOne, showSession, transcriptPage } from './sessionQueries';
+import { searchTranscript } from './transcriptSearch';
 import { SessionTables } from './tables';
 import { createWorktree, type WorktreeInfo } from './workspacePolicy/worktree';
 
@@ -289,6 +290,18 @@ export class SessionService {
     const record = this.tables.session(sessionId);
     if (record) this.follower.note({ id: sessionId, lastSeq: record.lastSeq, lastItem: Math.min(newest, record.lastItem) }, true);
     return result;
+  }
+
+  /**
+   * Searches every stored item of the session's transcript for `query` (see transcriptSearch.ts);
+   * a loaded session's pending updates are written first, so what streamed is found too.
+   * @throws AtriumError SESSION_NOT_FOUND
+   */
+  searchTranscript(sessionId: string, query: string, limit?: number): ReturnType<typeof searchTranscript> {
+    const live = this.current(sessionId);
+    live?.journal.flush();
+    if (!live && !this.tables.session(sessionId)) throw notFound(sessionId);
+    return searchTranscript(this.tables, sessionId, query, limit);
   }
 
   /**
