@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HandoverCode } from '../../../../shared/contract';
-import { Hand, Loader2, ShieldCheck } from 'lucide-react';
+import { Hand, Loader2, Search, ShieldCheck } from 'lucide-react';
 import { useLive } from '../../api/useLive';
 import { useApp } from '../../state/appStore';
 import { Composer, type ComposerHandle } from './Composer';
@@ -18,7 +18,8 @@ import { RuleMismatch } from './RuleMismatch';
 import { SessionHeader } from './SessionHeader';
 import { SessionStatusBanner } from './SessionStatusBanner';
 import { surfaceFor, useAttachSurface } from './surface';
-import { Transcript } from './Transcript';
+import { Transcript, type TranscriptHandle } from './Transcript';
+import { TranscriptFind, type FindState } from './TranscriptFind';
 import { useSessionActions } from './useSessionActions';
 import { useSessionData } from './useSessionData';
 
@@ -27,9 +28,10 @@ import { useSessionData } from './useSessionData';
  * pending permission cards, the queue and the input. A permission request whose item names another
  * attached surface shows as a one-line notice naming it (see permissionRouting). Keyboard: Enter
  * sends, Esc stops the running turn, Alt+1…9 answers the oldest request answerable here. Its URL
- * is `#/sessions/<id>`.
+ * is `#/sessions/<id>`. Ctrl/Cmd+F opens find in transcript (every stored item, loaded or not).
+ * `revealItemId` (e.g. from an address) pages that transcript item in and scrolls to it.
  */
-export function SessionView({ sessionId }: { sessionId: string }) {
+export function SessionView({ sessionId, revealItemId = null }: { sessionId: string; revealItemId?: number | null }) {
   const data = useSessionData(sessionId);
   const actions = useSessionActions(sessionId);
   const returnTo = useApp((s) => s.returnTo);
@@ -45,6 +47,22 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   useAttachSurface(sessionId);
   const [resuming, setResuming] = useState(false);
   const composer = useRef<ComposerHandle>(null);
+  const transcript = useRef<TranscriptHandle>(null);
+  const [findOpen, setFindOpen] = useState(false);
+  const [found, setFound] = useState<FindState | null>(null);
+  const { loadThrough } = data;
+  /** Pages the item in (when it is older than what is loaded) and scrolls to it. */
+  const revealItem = useCallback(
+    (itemId: number) => {
+      transcript.current?.revealItem(itemId);
+      void loadThrough(itemId).then(() => transcript.current?.revealItem(itemId));
+    },
+    [loadThrough],
+  );
+  const detailsLoaded = data.details !== null;
+  useEffect(() => {
+    if (revealItemId !== null && detailsLoaded) revealItem(revealItemId);
+  }, [revealItemId, detailsLoaded, revealItem]);
   const { details, pending } = data;
   const running = details ? isTurnRunning(details) : false;
   const routing = usePermissionTakeOvers();
@@ -72,6 +90,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        setFindOpen(true);
+        // already open: focus it again (like an editor's find)
+        document.querySelector<HTMLInputElement>('.sess-find-input')?.select();
+        return;
+      }
       const { running: r, pending: p, actions: a, blocked: b } = latest.current;
       if (b) return;
       if (e.key === 'Escape' && r) {
@@ -153,6 +178,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         }}
         actions={
           <>
+            <button className={`button${findOpen ? ' active' : ''}`} onClick={() => setFindOpen(!findOpen)} aria-pressed={findOpen} title="Find in transcript (Ctrl+F)">
+              <Search size={13} aria-hidden /> <span className="sess-btn-label">Find</span>
+            </button>
             <button className={`button${policyOpen ? ' active' : ''}`} onClick={() => (setPolicyOpen(!policyOpen), setDiagOpen(false))} aria-pressed={policyOpen} title="Rules, hooks, MCP servers, folder or worktree, attached surfaces">
               <ShieldCheck size={13} aria-hidden /> <span className="sess-btn-label">Workspace</span>
             </button>
@@ -170,6 +198,19 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       {issued && issued.sessionId === sessionId && policy?.handover?.expiresAt === issued.expiresAt && <HandoverBox key={issued.code} code={issued} onDismiss={() => setIssued(null)} />}
       <div className={`sess-body${diagOpen || policyOpen ? ' with-diag' : ''}`}>
         <div className="sess-main">
+          {findOpen && (
+            <TranscriptFind
+              key={sessionId}
+              sessionId={sessionId}
+              version={data.items.length === 0 ? 0 : data.items[data.items.length - 1].id}
+              onGo={revealItem}
+              onChange={setFound}
+              onClose={() => {
+                setFindOpen(false);
+                composer.current?.focus();
+              }}
+            />
+          )}
           {data.items.length === 0 && !data.hasBefore ? (
             <div className="sess-transcript sess-transcript-empty muted">
               <p>
@@ -184,7 +225,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               {footer}
             </div>
           ) : (
-            <Transcript sessionId={sessionId} items={data.items} hasBefore={data.hasBefore} loadingOlder={data.loadingOlder} onLoadOlder={data.loadOlder} footer={footer} />
+            <Transcript sessionId={sessionId} items={data.items} hasBefore={data.hasBefore} loadingOlder={data.loadingOlder} onLoadOlder={data.loadOlder} footer={footer} highlight={found} ref={transcript} />
           )}
           <div className="sess-bottom">
             {routed.map(({ item, route }) =>

@@ -1,42 +1,68 @@
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Loader2 } from 'lucide-react';
+import { ChevronRight, FileSearch, Loader2 } from 'lucide-react';
 import type { TranscriptItem } from '../../../../shared/contract';
 import { TranscriptRow } from './TranscriptRow';
+import { ToolCallCard } from './ToolCallCard';
+import { groupSummary, groupTranscriptRows, type TranscriptRowModel } from './transcriptItems';
 
 /** Distance from the bottom (px) within which the view keeps following new output. */
 const STICK_PX = 48;
+/** Height of the "Load earlier items" row (px): a row of the list, so it never covers a card. */
+const OLDER_ROW_PX = 30;
+
+/** What the transcript highlights for find-in-transcript: matching item ids, the current one, and the text. */
+export interface TranscriptHighlight {
+  query: string;
+  ids: ReadonlySet<number>;
+  current: number | null;
+}
+
+/** Imperative handle of the transcript: scroll an item into view (expanding its group). */
+export interface TranscriptHandle {
+  /** Scrolls the item with this id to the middle of the view once it is loaded; expands a compact group holding it. */
+  revealItem(id: number): void;
+}
+
+type Row = { type: 'older'; key: string } | TranscriptRowModel;
 
 /**
  * The virtualized transcript: rows are measured as they render, new output is followed while the
  * view is at the bottom, and scrolling near the top pages in older items (`onLoadOlder`). Rows
  * outside the viewport are not in the DOM, so a session with 10⁵ items scrolls like one with 10.
+ * Runs of read/search tool calls show as one compact row (expandable); "Load earlier items" is
+ * the list's first row. When older items are prepended the view keeps what was on screen in place.
  */
-export function Transcript({
-  sessionId,
-  items,
-  hasBefore,
-  loadingOlder,
-  onLoadOlder,
-  footer,
-}: {
-  sessionId: string;
-  items: TranscriptItem[];
-  hasBefore: boolean;
-  loadingOlder: boolean;
-  onLoadOlder(): void;
-  footer?: React.ReactNode;
-}) {
+export const Transcript = forwardRef<
+  TranscriptHandle,
+  {
+    sessionId: string;
+    items: TranscriptItem[];
+    hasBefore: boolean;
+    loadingOlder: boolean;
+    onLoadOlder(): void;
+    footer?: React.ReactNode;
+    highlight?: TranscriptHighlight | null;
+  }
+>(function Transcript({ sessionId, items, hasBefore, loadingOlder, onLoadOlder, footer, highlight = null }, ref) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const [openGroups, setOpenGroups] = useState<ReadonlySet<string>>(new Set());
+  const [reveal, setReveal] = useState<{ id: number; nonce: number } | null>(null);
+  const rows = useMemo<Row[]>(() => {
+    const grouped = groupTranscriptRows(items);
+    return hasBefore ? [{ type: 'older', key: 'older' }, ...grouped] : grouped;
+  }, [items, hasBefore]);
   const virtualizer = useVirtualizer({
-    count: items.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 64,
+    estimateSize: (i) => (rows[i].type === 'older' ? OLDER_ROW_PX : rows[i].type === 'group' ? 36 : 64),
     overscan: 6,
-    getItemKey: (i) => items[i].id,
+    getItemKey: (i) => rows[i].key,
   });
   const total = virtualizer.getTotalSize();
+
+  useImperativeHandle(ref, () => ({ revealItem: (id) => setReveal((r) => ({ id, nonce: (r?.nonce ?? 0) + 1 })) }), []);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -51,7 +77,7 @@ export function Transcript({
     const el = scrollRef.current;
     if (!el) return;
     const firstId = items[0]?.id ?? null;
-    if (atBottom.current) el.scrollTop = el.scrollHeight;
+    if (atBottom.current && !reveal) el.scrollTop = el.scrollHeight;
     else if (firstId !== null && prev.current.firstId !== null && firstId < prev.current.firstId) el.scrollTop += el.scrollHeight - prev.current.scrollHeight;
     prev.current = { firstId, scrollHeight: el.scrollHeight };
   });
@@ -62,26 +88,124 @@ export function Transcript({
     if (el && hasBefore && !loadingOlder && el.scrollHeight <= el.clientHeight + 400) onLoadOlder();
   }, [items.length, hasBefore, loadingOlder, onLoadOlder]);
 
+  // reveal an item once it is loaded: open its group, then scroll it to the middle
+  useEffect(() => {
+    if (!reveal) return;
+    const index = rows.findIndex((r) => (r.type === 'item' ? r.item.id === reveal.id : r.type === 'group' && r.items.some((i) => i.id === reveal.id)));
+    if (index < 0) return;
+    const row = rows[index];
+    if (row.type === 'group' && !openGroups.has(row.key)) {
+      setOpenGroups((s) => new Set(s).add(row.key));
+      return;
+    }
+    atBottom.current = false;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    // the row's height may change as it renders: center the item itself once it is in the DOM
+    const raf = requestAnimationFrame(() => {
+      const el = scrollRef.current?.querySelector<HTMLElement>(`[data-item-id="${reveal.id}"]`);
+      el?.scrollIntoView({ block: 'center' });
+      setReveal(null);
+    });
+    return () => cancelAnimationFrame(raf);
+  }, [reveal, rows, openGroups, virtualizer]);
+
+  // find-in-transcript: paint the query's occurrences in the rendered rows (CSS Custom Highlight API)
+  useLayoutEffect(() => {
+    const registry = typeof CSS !== 'undefined' && 'highlights' in CSS ? CSS.highlights : null;
+    if (!registry) return;
+    const root = scrollRef.current;
+    const needle = highlight?.query.trim().toLowerCase() ?? '';
+    if (!root || !needle) {
+      registry.delete('transcript-find');
+      registry.delete('transcript-find-current');
+      return;
+    }
+    const all = new Highlight();
+    const current = new Highlight();
+    for (const row of root.querySelectorAll<HTMLElement>('[data-item-id]')) {
+      const id = Number(row.dataset.itemId);
+      if (!highlight?.ids.has(id)) continue;
+      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = (node.nodeValue ?? '').toLowerCase();
+        for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+          const range = new Range();
+          range.setStart(node, at);
+          range.setEnd(node, at + needle.length);
+          (id === highlight.current ? current : all).add(range);
+        }
+      }
+    }
+    registry.set('transcript-find', all);
+    registry.set('transcript-find-current', current);
+  });
+  useEffect(
+    () => () => {
+      if (typeof CSS !== 'undefined' && 'highlights' in CSS) {
+        CSS.highlights.delete('transcript-find');
+        CSS.highlights.delete('transcript-find-current');
+      }
+    },
+    [],
+  );
+
+  const toggleGroup = (key: string) =>
+    setOpenGroups((s) => {
+      const next = new Set(s);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+
+  const matchClass = (id: number) => (highlight?.ids.has(id) ? (highlight.current === id ? ' sess-item-match sess-item-current' : ' sess-item-match') : '');
+
   return (
     <div className="sess-transcript" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Transcript" aria-live="off" tabIndex={0}>
-      {hasBefore && (
-        <div className="sess-older muted">
-          {loadingOlder ? (
-            <>
-              <Loader2 size={13} className="spin" aria-hidden /> Loading earlier items…
-            </>
-          ) : (
-            <button className="link-button" onClick={onLoadOlder}>
-              Load earlier items
-            </button>
-          )}
-        </div>
-      )}
       <div className="sess-virtual" style={{ height: total }}>
         {virtualizer.getVirtualItems().map((v) => {
-          const item = items[v.index];
+          const row = rows[v.index];
+          const style = { transform: `translateY(${v.start}px)` };
+          if (row.type === 'older')
+            return (
+              <div key={v.key} className="sess-item sess-older muted" data-index={v.index} ref={virtualizer.measureElement} style={style}>
+                {loadingOlder ? (
+                  <>
+                    <Loader2 size={13} className="spin" aria-hidden /> Loading earlier items…
+                  </>
+                ) : (
+                  <button className="link-button" onClick={onLoadOlder}>
+                    Load earlier items
+                  </button>
+                )}
+              </div>
+            );
+          if (row.type === 'group') {
+            const open = openGroups.has(row.key);
+            const running = row.items.some((i) => i.status === 'in_progress' || i.status === 'pending');
+            const anyMatch = row.items.some((i) => highlight?.ids.has(i.id));
+            return (
+              <div key={v.key} className={`sess-item sess-group${anyMatch ? ' sess-item-match' : ''}`} data-index={v.index} data-kind="tool_group" data-group-size={row.items.length} ref={virtualizer.measureElement} style={style}>
+                <button className="sess-group-head" aria-expanded={open} onClick={() => toggleGroup(row.key)}>
+                  <ChevronRight size={13} className={open ? 'rotated' : ''} aria-hidden />
+                  <FileSearch size={13} aria-hidden />
+                  <span className="sess-group-summary">{groupSummary(row.items)}</span>
+                  {!open && <span className="sess-group-preview muted">{row.items.map((i) => i.locations[0]?.path.split('/').pop() || i.title).join(', ')}</span>}
+                  {running && <Loader2 size={12} className="spin" aria-label="running" />}
+                </button>
+                {open && (
+                  <div className="sess-group-body">
+                    {row.items.map((item) => (
+                      <div key={item.id} className={`sess-group-item${matchClass(item.id)}`} data-item-id={item.id} data-kind={item.kind}>
+                        <ToolCallCard sessionId={sessionId} item={item} />
+                      </div>
+                    ))}
+                  </div>
+                )}
+              </div>
+            );
+          }
+          const item = row.item;
           return (
-            <div key={v.key} className="sess-item" data-index={v.index} data-item-id={item.id} data-kind={item.kind} ref={virtualizer.measureElement} style={{ transform: `translateY(${v.start}px)` }}>
+            <div key={v.key} className={`sess-item${matchClass(item.id)}`} data-index={v.index} data-item-id={item.id} data-kind={item.kind} ref={virtualizer.measureElement} style={style}>
               <TranscriptRow sessionId={sessionId} item={item} />
             </div>
           );
@@ -90,4 +214,4 @@ export function Transcript({
       {footer}
     </div>
   );
-}
+});
