@@ -24,14 +24,15 @@ export interface TranscriptHandle {
   revealItem(id: number): void;
 }
 
-type Row = { type: 'older'; key: string } | TranscriptRowModel;
+type Row = TranscriptRowModel;
 
 /**
  * The virtualized transcript: rows are measured as they render, new output is followed while the
  * view is at the bottom, and scrolling near the top pages in older items (`onLoadOlder`). Rows
  * outside the viewport are not in the DOM, so a session with 10⁵ items scrolls like one with 10.
- * Runs of read/search tool calls show as one compact row (expandable); "Load earlier items" is
- * the list's first row. When older items are prepended the view keeps what was on screen in place.
+ * Runs of read/search tool calls show as one compact row (expandable); "Load earlier items" sits
+ * above the list in the flow (the list's scroll margin), so it never covers a card. When older items are prepended the view keeps what was on screen in place
+ * (the virtualizer's `anchorTo: 'end'` anchoring, which also corrects for the new rows' measured sizes).
  */
 export const Transcript = forwardRef<
   TranscriptHandle,
@@ -49,16 +50,18 @@ export const Transcript = forwardRef<
   const atBottom = useRef(true);
   const [openGroups, setOpenGroups] = useState<ReadonlySet<string>>(new Set());
   const [reveal, setReveal] = useState<{ id: number; nonce: number } | null>(null);
-  const rows = useMemo<Row[]>(() => {
-    const grouped = groupTranscriptRows(items);
-    return hasBefore ? [{ type: 'older', key: 'older' }, ...grouped] : grouped;
-  }, [items, hasBefore]);
+  const rows = useMemo<Row[]>(() => groupTranscriptRows(items), [items]);
+  // "Load earlier items" sits above the list in the flow (never over a card); the list starts below it
+  const margin = hasBefore ? OLDER_ROW_PX : 0;
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i].type === 'older' ? OLDER_ROW_PX : rows[i].type === 'group' ? 36 : 64),
+    estimateSize: (i) => (rows[i].type === 'group' ? 36 : 64),
+    scrollMargin: margin,
     overscan: 6,
     getItemKey: (i) => rows[i].key,
+    // rows prepended above (older pages) keep the row being read where it is, measured sizes included
+    anchorTo: 'end',
   });
   const total = virtualizer.getTotalSize();
 
@@ -71,15 +74,10 @@ export const Transcript = forwardRef<
     if (el.scrollTop < 400 && hasBefore && !loadingOlder) onLoadOlder();
   }, [hasBefore, loadingOlder, onLoadOlder]);
 
-  // follow new output while at the bottom; keep the view still when older items are prepended
-  const prev = useRef<{ firstId: number | null; scrollHeight: number }>({ firstId: null, scrollHeight: 0 });
+  // follow new output while at the bottom (a prepended older page keeps the view still: anchorTo above)
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (!el) return;
-    const firstId = items[0]?.id ?? null;
-    if (atBottom.current && !reveal) el.scrollTop = el.scrollHeight;
-    else if (firstId !== null && prev.current.firstId !== null && firstId < prev.current.firstId) el.scrollTop += el.scrollHeight - prev.current.scrollHeight;
-    prev.current = { firstId, scrollHeight: el.scrollHeight };
+    if (el && atBottom.current && !reveal) el.scrollTop = el.scrollHeight;
   });
 
   // a short first page may not fill the view: load more until it scrolls
@@ -160,24 +158,23 @@ export const Transcript = forwardRef<
 
   return (
     <div className="sess-transcript" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Transcript" aria-live="off" tabIndex={0}>
+      {hasBefore && (
+        <div className="sess-older muted" style={{ height: OLDER_ROW_PX }}>
+          {loadingOlder ? (
+            <>
+              <Loader2 size={13} className="spin" aria-hidden /> Loading earlier items…
+            </>
+          ) : (
+            <button className="link-button" onClick={onLoadOlder}>
+              Load earlier items
+            </button>
+          )}
+        </div>
+      )}
       <div className="sess-virtual" style={{ height: total }}>
         {virtualizer.getVirtualItems().map((v) => {
           const row = rows[v.index];
-          const style = { transform: `translateY(${v.start}px)` };
-          if (row.type === 'older')
-            return (
-              <div key={v.key} className="sess-item sess-older muted" data-index={v.index} ref={virtualizer.measureElement} style={style}>
-                {loadingOlder ? (
-                  <>
-                    <Loader2 size={13} className="spin" aria-hidden /> Loading earlier items…
-                  </>
-                ) : (
-                  <button className="link-button" onClick={onLoadOlder}>
-                    Load earlier items
-                  </button>
-                )}
-              </div>
-            );
+          const style = { transform: `translateY(${v.start - margin}px)` };
           if (row.type === 'group') {
             const open = openGroups.has(row.key);
             const running = row.items.some((i) => i.status === 'in_progress' || i.status === 'pending');
