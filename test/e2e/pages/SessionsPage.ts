@@ -172,6 +172,16 @@ export class SessionsPage {
     return this.page.getByRole('searchbox', { name: 'Filter sessions' });
   }
 
+  /** The Diagnostics side panel of the open session. */
+  diagnostics(): Locator {
+    return this.page.getByRole('complementary', { name: 'Diagnostics' });
+  }
+
+  /** One fact of the Diagnostics panel (the `<dd>` after the term `term`: Process, Command, Exit, …). */
+  diagnosticsFact(term: string): Locator {
+    return this.diagnostics().locator(`dt:text-is("${term}") + dd`);
+  }
+
   /** The Workspace (session policy) side panel. */
   policyPanel(): Locator {
     return this.page.getByRole('complementary', { name: 'Workspace policy' });
