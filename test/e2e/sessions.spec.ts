@@ -276,6 +276,10 @@ test('the Workspace panel lists the run of an approved hook with its result and 
   await expect(runs.nth(0)).toContainText('UserPromptSubmit');
   await expect(runs.nth(0)).toContainText('no forbidden words here');
   await expect(runs.nth(0)).toContainText('block, exit 2');
+  // hooks are named by the command they run, not by internal ids
+  await expect(runs.nth(0)).toContainText('sh .claude/hooks/prompt-guard.sh');
+  await expect(hooksSection).not.toContainText(/h_[0-9a-f]{4}/);
+  await expect(sessions.items('notice').filter({ hasText: 'UserPromptSubmit hook' })).toContainText('“sh .claude/hooks/prompt-guard.sh”: block');
   await expect(runs.nth(1)).toHaveAttribute('data-decision', 'none');
   await expect(runs.nth(1)).toContainText('exit 0');
 
