@@ -73,3 +73,57 @@ test('a rule edited before Resume pauses the session calmly: "paused: rules chan
     await page.screenshot({ path: test.info().outputPath(`paused-rules-changed-${scheme}.png`) });
   }
 });
+
+test('permission flow: the diff shows once, its path is not repeated, one line says waiting; a rejected tool reads "rejected" and focus returns to the input', async ({ page }) => {
+  const options = [
+    { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
+    { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+  ];
+  const { dataDir, ws } = scriptedWorkspace('atrium-e2e-permission-', {
+    turns: [
+      {
+        match: 'write',
+        steps: [
+          { text: 'I will write the notes.' },
+          { toolCall: { id: 'w1', title: 'Write notes.md', kind: 'edit', status: 'pending', locations: [{ path: '{{cwd}}/notes.md' }], content: [{ type: 'diff', path: '{{cwd}}/notes.md', oldText: null, newText: '# Notes\n\n- first\n' }] } },
+          { permission: { toolCallId: 'w1', title: 'Write notes.md', kind: 'edit', locations: [{ path: '{{cwd}}/notes.md' }], options, stopOnReject: true } },
+          { toolUpdate: { id: 'w1', status: 'completed' } },
+        ],
+      },
+    ],
+  });
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  await sessions.openWorkspaceSessions(atrium, server.url);
+  await sessions.startSession('Scripted agent', 'please write the notes');
+  const card = sessions.permissionCard('Write notes.md');
+  await expect(card).toBeVisible();
+  const notes = path.join(ws, 'notes.md');
+  // the diff once (in the request), its path once (the diff's own header), not again as a location of either card
+  await expect(page.getByLabel(/Diff of .*notes\.md/)).toHaveCount(1);
+  await expect(card.getByLabel(/Diff of .*notes\.md/)).toContainText('# Notes');
+  await expect(sessions.view.getByText(notes, { exact: true })).toHaveCount(1);
+  const tool = sessions.items('tool_call');
+  await expect(tool).toContainText('asks permission below');
+  await expect(tool.getByRole('button', { name: /Write notes\.md/ })).toHaveAttribute('aria-expanded', 'false');
+  // one line says "waiting" (where to answer); the transcript's permission line says it was asked
+  await expect(sessions.view.getByText(/waiting/i)).toHaveCount(1);
+  await expect(sessions.items('permission')).toContainText('asked');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: test.info().outputPath(`permission-pending-${scheme}.png`) });
+  }
+
+  await card.getByRole('button', { name: /Reject/ }).click();
+  await expect(card).toBeHidden();
+  await expect(sessions.input).toBeFocused();
+  await expect(sessions.state()).toHaveText('idle');
+  await expect(sessions.items('permission')).toContainText('Reject');
+  // rejected, not pending and then cancelled
+  await expect(tool.locator('[data-tool-status]')).toHaveAttribute('data-tool-status', 'rejected');
+  await expect(tool).toContainText('rejected');
+  await expect(tool).not.toContainText('cancelled');
+  await page.reload();
+  await expect(sessions.items('tool_call').locator('[data-tool-status]')).toHaveAttribute('data-tool-status', 'rejected');
+});

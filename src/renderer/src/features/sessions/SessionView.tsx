@@ -108,7 +108,7 @@ export function SessionView({ sessionId, revealItemId = null }: { sessionId: str
         const option = p[0].options[Number(e.code.slice(5)) - 1];
         if (option) {
           e.preventDefault();
-          void a.answer(p[0].requestId, option.optionId);
+          void a.answer(p[0].requestId, option.optionId).then(() => composer.current?.focus());
         }
       }
     };
@@ -230,7 +230,7 @@ export function SessionView({ sessionId, revealItemId = null }: { sessionId: str
           <div className="sess-bottom">
             {routed.map(({ item, route }) =>
               route.answerHere ? (
-                <PermissionCard key={item.requestId} sessionId={sessionId} item={item} index={answerable.indexOf(item)} onAnswer={actions.answer} disabledReason={blocked} />
+                <PermissionCard key={item.requestId} sessionId={sessionId} item={item} index={answerable.indexOf(item)} onAnswer={actions.answer} onAnswered={() => composer.current?.focus()} disabledReason={blocked} />
               ) : (
                 <PermissionElsewhere key={item.requestId} item={item} surfaceId={route.surfaceId} label={route.label} onTakeOver={() => routing.takeOver(sessionId, item.requestId)} />
               ),

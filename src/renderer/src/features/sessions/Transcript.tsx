@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronRight, FileSearch, Loader2 } from 'lucide-react';
 import type { TranscriptItem } from '../../../../shared/contract';
 import { TranscriptRow } from './TranscriptRow';
-import { ToolCallCard } from './ToolCallCard';
+import { ToolCallCard, type ToolPermission } from './ToolCallCard';
 import { groupSummary, groupTranscriptRows, type TranscriptRowModel } from './transcriptItems';
 
 /** Distance from the bottom (px) within which the view keeps following new output. */
@@ -51,6 +51,18 @@ export const Transcript = forwardRef<
   const [openGroups, setOpenGroups] = useState<ReadonlySet<string>>(new Set());
   const [reveal, setReveal] = useState<{ id: number; nonce: number } | null>(null);
   const rows = useMemo<Row[]>(() => groupTranscriptRows(items), [items]);
+  // tool calls a permission request is about: asking (the card below shows its diff) or rejected
+  const permissionOf = useMemo(() => {
+    const map = new Map<string, ToolPermission>();
+    for (const i of items) {
+      if (i.kind !== 'permission' || !i.toolCallId) continue;
+      if (i.state === 'pending') map.set(i.toolCallId, 'asking');
+      else if (i.state === 'selected' && i.options.find((o) => o.optionId === i.optionId)?.kind.startsWith('reject')) map.set(i.toolCallId, 'rejected');
+      else map.delete(i.toolCallId);
+    }
+    return map;
+  }, [items]);
+  const toolPermission = (item: TranscriptItem): ToolPermission => (item.kind === 'tool_call' ? (permissionOf.get(item.toolCallId) ?? null) : null);
   // "Load earlier items" sits above the list in the flow (never over a card); the list starts below it
   const margin = hasBefore ? OLDER_ROW_PX : 0;
   const virtualizer = useVirtualizer({
@@ -192,7 +204,7 @@ export const Transcript = forwardRef<
                   <div className="sess-group-body">
                     {row.items.map((item) => (
                       <div key={item.id} className={`sess-group-item${matchClass(item.id)}`} data-item-id={item.id} data-kind={item.kind}>
-                        <ToolCallCard sessionId={sessionId} item={item} />
+                        <ToolCallCard sessionId={sessionId} item={item} permission={toolPermission(item)} />
                       </div>
                     ))}
                   </div>
@@ -203,7 +215,7 @@ export const Transcript = forwardRef<
           const item = row.item;
           return (
             <div key={v.key} className={`sess-item${matchClass(item.id)}`} data-index={v.index} data-item-id={item.id} data-kind={item.kind} ref={virtualizer.measureElement} style={style}>
-              <TranscriptRow sessionId={sessionId} item={item} />
+              <TranscriptRow sessionId={sessionId} item={item} permission={toolPermission(item)} />
             </div>
           );
         })}
