@@ -106,6 +106,11 @@ test('a permission request goes to the surface that sent the prompt; a closed ta
     await sessions.button(/^Workspace$/).click();
     const labelA = await sessions.ownSurfaceLabel();
     expect(labelA).not.toBe(labelB);
+    // each tab names itself in its header and its window title
+    await expect(sessions.ownSurfaceHeader()).toHaveText(labelA);
+    await expect(sessions2.ownSurfaceHeader()).toHaveText(labelB);
+    await expect(page).toHaveTitle(new RegExp(`· ${labelA} — Atrium$`));
+    await expect(page2).toHaveTitle(new RegExp(`· ${labelB} — Atrium$`));
 
     // B sends the prompt: only B gets the answer buttons, A a one-line notice naming B
     await sessions2.send('ask before deleting');

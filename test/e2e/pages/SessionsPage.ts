@@ -182,6 +182,11 @@ export class SessionsPage {
     return this.diagnostics().locator(`dt:text-is("${term}") + dd`);
   }
 
+  /** This page's own surface label as the session header shows it. */
+  ownSurfaceHeader(): Locator {
+    return this.view.getByTestId('surface-here');
+  }
+
   /** The Workspace (session policy) side panel. */
   policyPanel(): Locator {
     return this.page.getByRole('complementary', { name: 'Workspace policy' });

@@ -17,7 +17,8 @@ import { QueueList } from './QueueList';
 import { RuleMismatch } from './RuleMismatch';
 import { SessionHeader } from './SessionHeader';
 import { SessionStatusBanner } from './SessionStatusBanner';
-import { surfaceFor, useAttachSurface } from './surface';
+import { surfaceFor, surfaceLabel, useAttachSurface } from './surface';
+import { sessionTitle } from '../../../../shared/sessionTitle';
 import { Transcript, type TranscriptHandle } from './Transcript';
 import { TranscriptFind, type FindState } from './TranscriptFind';
 import { useSessionActions } from './useSessionActions';
@@ -115,6 +116,17 @@ export function SessionView({ sessionId, revealItemId = null }: { sessionId: str
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+
+  // the window title names the session and this tab's surface label, so two tabs of one session are told apart
+  const titleText = details ? sessionTitle(details) : null;
+  useEffect(() => {
+    if (!titleText) return;
+    const before = document.title;
+    document.title = `${titleText} · ${surfaceLabel} — Atrium`;
+    return () => {
+      document.title = before;
+    };
+  }, [titleText]);
 
   const ready = details !== null;
   useEffect(() => {
