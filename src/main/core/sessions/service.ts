@@ -342,6 +342,14 @@ export class SessionService {
     return this.sessions.get(sessionId)?.retargetPermissions(fromSurfaceId, to) ?? 0;
   }
 
+  /**
+   * Addresses one pending permission request to `to` (a person chose to answer it on that surface).
+   * @returns the request after the change, or null when the session is not loaded here or the request no longer pending
+   */
+  retargetRequest(sessionId: string, requestId: string, to: PermissionRoute): PermissionItem | null {
+    return this.sessions.get(sessionId)?.retargetRequest(requestId, to) ?? null;
+  }
+
   /** @throws AtriumError SESSION_NOT_FOUND | AGENT_UNSUPPORTED | AGENT_ERROR */
   async setMode(sessionId: string, modeId: string): Promise<Session> {
     const live = this.loadForWrite(sessionId);

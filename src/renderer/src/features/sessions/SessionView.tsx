@@ -17,7 +17,7 @@ import { QueueList } from './QueueList';
 import { RuleMismatch } from './RuleMismatch';
 import { SessionHeader } from './SessionHeader';
 import { SessionStatusBanner } from './SessionStatusBanner';
-import { surfaceFor, surfaceLabel, useAttachSurface } from './surface';
+import { surfaceFor, surfaceKey, surfaceLabel, useAttachSurface } from './surface';
 import { sessionTitle } from '../../../../shared/sessionTitle';
 import { Transcript, type TranscriptHandle } from './Transcript';
 import { TranscriptFind, type FindState } from './TranscriptFind';
@@ -70,6 +70,20 @@ export function SessionView({ sessionId, revealItemId = null }: { sessionId: str
   const routed = pending.map((item) => ({ item, route: routePermission(routing, sessionId, item, surfaceFor(sessionId), policy?.surfaces ?? null) }));
   const answerable = routed.filter((r) => r.route.answerHere).map((r) => r.item);
   const elsewhere = routed.flatMap((r) => (r.route.answerHere ? [] : [r.route]));
+
+  const client = useApp((s) => s.client);
+  /**
+   * "Answer here instead": the engine re-addresses the request to this surface, so the surface asked
+   * before shows the notice instead of its buttons. Where the engine cannot (the session runs in
+   * another Atrium process, or the call failed), this page shows the buttons anyway.
+   */
+  const takeOver = (requestId: string) => {
+    if (!client) return routing.takeOver(sessionId, requestId);
+    client
+      .request('sessions.takeOverPermission', { sessionId, requestId, surfaceId: surfaceFor(sessionId), surfaceKey })
+      .then((r) => r.permission === null && routing.takeOver(sessionId, requestId))
+      .catch(() => routing.takeOver(sessionId, requestId));
+  };
 
   const back = () => (returnTo.kind === 'workspace' && workspaces.some((w) => w.id === returnTo.id) ? select(returnTo.id, returnTo.tab) : showSessions());
   const backLabel = returnTo.kind === 'workspace' ? (workspaces.find((w) => w.id === returnTo.id)?.name ?? 'Sessions') : 'Sessions';
@@ -244,7 +258,7 @@ export function SessionView({ sessionId, revealItemId = null }: { sessionId: str
               route.answerHere ? (
                 <PermissionCard key={item.requestId} sessionId={sessionId} item={item} index={answerable.indexOf(item)} onAnswer={actions.answer} onAnswered={() => composer.current?.focus()} disabledReason={blocked} />
               ) : (
-                <PermissionElsewhere key={item.requestId} item={item} surfaceId={route.surfaceId} label={route.label} onTakeOver={() => routing.takeOver(sessionId, item.requestId)} />
+                <PermissionElsewhere key={item.requestId} item={item} surfaceId={route.surfaceId} label={route.label} onTakeOver={() => takeOver(item.requestId)} />
               ),
             )}
             <QueueList queue={details.queue} onRemove={(id) => void actions.dequeue(id)} />
