@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { AtriumPage } from './pages/AtriumPage';
 import { SessionsPage } from './pages/SessionsPage';
 import { scriptedWorkspace } from './support/scriptedWorkspace';
@@ -42,6 +43,14 @@ function prepare() {
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
+/** Critical and serious axe-core violations inside `selectors` (the parts this spec adds), as readable lines. */
+async function axeViolations(page: Page, selectors: string[]): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  for (const s of selectors) builder = builder.include(s);
+  const { violations } = await builder.analyze();
+  return violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 test('runs of read/search tool calls show as one compact row that expands; edits stay cards', async ({ page }) => {
   const { dataDir } = prepare();
   server = await startAtrium(dataDir);
@@ -62,6 +71,7 @@ test('runs of read/search tool calls show as one compact row that expands; edits
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: test.info().outputPath(`tool-group-collapsed-${scheme}.png`) });
   }
+  expect(await axeViolations(page, ['.sess-group'])).toEqual([]);
   await group.getByRole('button', { name: /Read 3 files/ }).click();
   await expect(group.getByRole('button', { name: /Read 3 files/ })).toHaveAttribute('aria-expanded', 'true');
   await expect(group.locator('.sess-tool')).toHaveCount(4);
@@ -145,6 +155,10 @@ test('find in transcript searches items not loaded yet, counts them and steps be
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: test.info().outputPath(`find-in-transcript-${scheme}.png`) });
   }
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await axeViolations(page, ['.sess-find', '.sess-item-current'])).toEqual([]);
+  }
   await sessions.findBar().getByRole('searchbox').press('Shift+Enter');
   await expect(sessions.findCount()).toHaveText('2 of 2');
   await expect(sessions.currentMatch()).toContainText('Step 120');
@@ -181,6 +195,7 @@ test('the sessions list has a filter box with a match count and an empty state t
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: test.info().outputPath(`sessions-filter-${scheme}.png`) });
+    expect(await axeViolations(page, ['.sess-filter'])).toEqual([]);
   }
   await sessions.sessionFilter().fill('scripted EXPLORE');
   await expect(list.getByRole('listitem')).toHaveCount(1);
