@@ -57,7 +57,7 @@ export function SessionHeader({
           {workspaceName ? ` · ${workspaceName}` : ''}
           {/* how other tabs, windows and terminals name this one ("Waiting for an answer on …") */}
           {' · '}
-          <span className="sess-surface-here" data-testid="surface-here" title="How other tabs, windows and terminals attached to this session name this one">
+          <span className="sess-surface-label-here" data-testid="surface-here" title="How other tabs, windows and terminals attached to this session name this one">
             {surfaceLabel}
           </span>
           {session.resume && (
