@@ -106,6 +106,11 @@ test('a permission request goes to the surface that sent the prompt; a closed ta
     await sessions.button(/^Workspace$/).click();
     const labelA = await sessions.ownSurfaceLabel();
     expect(labelA).not.toBe(labelB);
+    // each tab names itself in its header and its window title
+    await expect(sessions.ownSurfaceHeader()).toHaveText(labelA);
+    await expect(sessions2.ownSurfaceHeader()).toHaveText(labelB);
+    await expect(page).toHaveTitle(new RegExp(`· ${labelA} — Atrium$`));
+    await expect(page2).toHaveTitle(new RegExp(`· ${labelB} — Atrium$`));
 
     // B sends the prompt: only B gets the answer buttons, A a one-line notice naming B
     await sessions2.send('ask before deleting');
@@ -131,8 +136,13 @@ test('a permission request goes to the surface that sent the prompt; a closed ta
     await sessions2.send('ask again');
     await expect(sessions2.permissionCard('Delete build/')).toBeVisible();
     await sessions.permissionElsewhere('Delete build/').getByRole('button', { name: 'Answer here instead' }).click();
+    // the buttons move: B, asked before, now shows the notice naming A instead of its own buttons
+    await expect(sessions.permissionCard('Delete build/').getByRole('button', { name: /Reject/ })).toBeVisible();
+    await expect(sessions2.permissionCard('Delete build/')).toHaveCount(0);
+    await expect(sessions2.permissionElsewhere('Delete build/')).toContainText(`Waiting for an answer on ${labelA}`);
+    await expect(sessions2.view.getByRole('button', { name: /Allow/ })).toHaveCount(0);
     await sessions.permissionCard('Delete build/').getByRole('button', { name: /Reject/ }).click();
-    await expect(sessions2.permissionCard('Delete build/')).toBeHidden();
+    await expect(sessions2.permissionElsewhere('Delete build/')).toBeHidden();
     await expect(sessions2.transcript).toContainText('permission: reject');
 
     // closing A's browser context detaches A: B's list drops it

@@ -139,7 +139,7 @@ test('a rule edited while Atrium was stopped pauses the session ("paused: rules 
   await page.reload();
   await expect(sessions.view).toHaveAttribute('data-session-id', id);
   await sessions.send('after the edit');
-  const mismatch = page.getByRole('alert', { name: 'Rules changed' });
+  const mismatch = page.getByRole('region', { name: 'Rules changed' });
   await expect(mismatch.locator('[data-change="edited"]')).toContainText('AGENTS.md');
   await mismatch.getByText('Diff', { exact: true }).click();
   await expect(mismatch.getByLabel('Diff of AGENTS.md')).toContainText('+Never push to main.');
@@ -147,8 +147,14 @@ test('a rule edited while Atrium was stopped pauses the session ("paused: rules 
   await expect(sessions.state()).toHaveText('paused: rules changed');
   await expect(sessions.state()).toHaveAttribute('data-session-state', 'paused');
   // a prompt on the paused session starts nothing: it is refused, and the text stays in the input
+  // one calm message: the card (a warning, not an alert) and one transcript line; no error anywhere
+  await expect(mismatch).toContainText('Paused: rules changed.');
+  await expect(sessions.items('notice').filter({ hasText: 'Paused: rules changed' })).toHaveCount(1);
+  await expect(sessions.view.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText(/Project rule provenance mismatch/)).toHaveCount(0);
   await sessions.send('sneak past');
-  await expect(page.getByText('Could not send the prompt')).toBeVisible();
+  await expect(page.getByText('Not sent: this session is paused')).toBeVisible();
+  await expect(page.getByText(/open Diagnostics/i)).toHaveCount(0);
   await expect(sessions.input).toHaveValue('sneak past');
   await expect(sessions.items('user_message').filter({ hasText: 'sneak past' })).toHaveCount(0);
   await expect(sessions.state()).toHaveText('paused: rules changed');
@@ -158,7 +164,9 @@ test('a rule edited while Atrium was stopped pauses the session ("paused: rules 
   await expect(sessions.view.getByRole('button', { name: /^Resum/ })).toHaveCount(0);
   await mismatch.getByRole('button', { name: 'Continue with the current rules' }).click();
   await expect(mismatch).toBeHidden();
-  await expect(sessions.transcript).toContainText('Continued with the current rules');
+  await expect(sessions.transcript).toContainText('Continued with the current rules (1 file changed)');
+  // no internal digests in what a person reads
+  await expect(sessions.transcript).not.toContainText(/[0-9a-f]{12}…/);
   await expect(sessions.state()).toHaveText('idle');
   await sessions.send('and now');
   // the agent was resumed with the current rules: they are sent again, edited
@@ -268,6 +276,10 @@ test('the Workspace panel lists the run of an approved hook with its result and 
   await expect(runs.nth(0)).toContainText('UserPromptSubmit');
   await expect(runs.nth(0)).toContainText('no forbidden words here');
   await expect(runs.nth(0)).toContainText('block, exit 2');
+  // hooks are named by the command they run, not by internal ids
+  await expect(runs.nth(0)).toContainText('sh .claude/hooks/prompt-guard.sh');
+  await expect(hooksSection).not.toContainText(/h_[0-9a-f]{4}/);
+  await expect(sessions.items('notice').filter({ hasText: 'UserPromptSubmit hook' })).toContainText('“sh .claude/hooks/prompt-guard.sh”: block');
   await expect(runs.nth(1)).toHaveAttribute('data-decision', 'none');
   await expect(runs.nth(1)).toContainText('exit 0');
 

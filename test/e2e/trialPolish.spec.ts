@@ -119,12 +119,14 @@ test('keyboard: focusing a sidebar workspace does not leave the Sessions view; E
   await expect(atrium.workspaceItem('kitchen-sink')).toBeFocused();
   await expect(sessionsHeading).toBeVisible();
 
-  // Tab order: sidebar → header toolbar → the list (one stop) → past it
+  // Tab order: sidebar → header toolbar → the list's filter box → the list (one stop) → past it
   const rows = page.getByRole('list', { name: 'All sessions' }).locator('.sess-row');
   await expect(rows).toHaveCount(2);
   const newSession = page.getByRole('button', { name: 'New session' });
   for (let i = 0; i < 20 && !(await newSession.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
   await expect(newSession).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('searchbox', { name: 'Filter sessions' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(rows.first()).toBeFocused();
   await page.keyboard.press('ArrowDown');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
 import { CommandPreview, CommandRunResult, ExtensionSource } from './extensions';
 import { HookDecision, HookEvent, HookSkipReason, HookState, McpServerState } from './hooks';
-import { PolicyRuleRef, Session } from './sessions';
+import { PermissionItem, PolicyRuleRef, Session } from './sessions';
 
 /**
  * Sessions that obey the workspace: what a session was given when it was created (an
@@ -372,6 +372,12 @@ export const sessionPolicyRequests = defineRequests({
     description: 'Detaches a surface from a session; only the connection that attached it may (HANDOVER_REQUIRED otherwise).',
     params: z.object({ ...sessionRef, surfaceId: z.string().min(1), surfaceKey }),
     result: z.object({ surfaces: z.array(AttachedSurface) }),
+  },
+  'sessions.takeOverPermission': {
+    description:
+      'Addresses a pending permission request to the calling surface ("Answer here instead"): recorded in the transcript and pushed, so the surface asked before shows a notice instead of answer buttons. Only the connection that attached `surfaceId` may (HANDOVER_REQUIRED otherwise); `permission` is null when the request is no longer pending.',
+    params: z.object({ ...sessionRef, requestId: z.string().min(1), surfaceId: z.string().min(1), surfaceKey }),
+    result: z.object({ permission: PermissionItem.nullable() }),
   },
   'sessions.agentBehaviour': {
     description: 'What an agent loads or executes from a workspace by itself and the switches Atrium launches it with (for the new-session dialog).',

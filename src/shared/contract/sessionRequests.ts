@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, defineRequests } from './define';
-import { AgentInstallProgress, AgentSessionListing, AgentSummary, ItemAppend, PermissionItem, Session, SessionDetails, TranscriptItem } from './sessions';
+import { AgentInstallProgress, AgentSessionListing, AgentSummary, ItemAppend, PermissionItem, Session, SessionDetails, TranscriptItem, TranscriptSearchMatch } from './sessions';
 
 /**
  * The requests and pushed events of agent sessions (`agents.*`, `sessions.*`, `sessionEvent`, ...),
@@ -115,6 +115,12 @@ export const sessionRequests = defineRequests({
       limit: z.number().int().min(1).max(1000).optional(),
     }),
     result: z.object({ items: z.array(TranscriptItem), total: z.number().int(), hasBefore: z.boolean(), hasAfter: z.boolean() }),
+  },
+  'sessions.searchTranscript': {
+    description:
+      "Finds `query` (case-insensitive plain text) in every item of a session's transcript, loaded in a view or not: the matching items in order (at most `limit`) with their occurrence counts and a snippet, and the totals over all matches.",
+    params: z.object({ ...sessionRef, query: z.string().max(500), limit: z.number().int().min(1).max(5000).optional() }),
+    result: z.object({ matches: z.array(TranscriptSearchMatch), items: z.number().int(), occurrences: z.number().int(), truncated: z.boolean() }),
   },
   'sessions.answerPermission': {
     description: "Answers a pending permission request with one of the agent's option ids, or `cancelled`. `byPolicy`: a fixed policy answered (a terminal's `--on-permission`), not a person; recorded as `answeredBy: policy`. `noOneToAsk` (with `cancelled`): the surface that had to ask had no one to ask (a terminal whose input ended); recorded as `answeredBy: nobody`.",

@@ -388,6 +388,15 @@ export const StopItem = z.object({ ...itemBase, kind: z.literal('stop'), stopRea
 export const TranscriptItem = z.discriminatedUnion('kind', [UserMessageItem, AgentMessageItem, ToolCallItem, PlanItem, PermissionItem, NoticeItem, StopItem]);
 export type TranscriptItem = z.infer<typeof TranscriptItem>;
 
+/** One transcript item that matches a search: its id, kind, occurrences in it and a one-line snippet around the first. */
+export const TranscriptSearchMatch = z.object({
+  itemId: z.number().int(),
+  kind: z.string(),
+  count: z.number().int().positive(),
+  snippet: z.string(),
+});
+export type TranscriptSearchMatch = z.infer<typeof TranscriptSearchMatch>;
+
 /**
  * Text appended to a transcript item that only grew (an agent message, thought or user message
  * chunk) since the previous `sessionEvent` that carried it: its text is now `text` appended at

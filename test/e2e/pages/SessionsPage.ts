@@ -38,12 +38,13 @@ export class SessionsPage {
     await this.openTab();
   }
 
-  /** Opens the New session dialog, picks `agentName`, types a first prompt and starts. */
-  async startSession(agentName: string, firstPrompt?: string): Promise<void> {
+  /** Opens the New session dialog, picks `agentName`, types a first prompt (and a title) and starts. */
+  async startSession(agentName: string, firstPrompt?: string, options: { title?: string } = {}): Promise<void> {
     await this.panel.getByRole('button', { name: /Start a session|New session/ }).click();
     await expect(this.dialog).toBeVisible();
     await this.dialog.getByRole('radio', { name: new RegExp(agentName) }).check();
     if (firstPrompt) await this.dialog.getByLabel('First prompt').fill(firstPrompt);
+    if (options.title) await this.dialog.getByLabel('Title', { exact: true }).fill(options.title);
     await this.dialog.getByRole('button', { name: /Start session/ }).click();
     await expect(this.dialog).toBeHidden();
     await expect(this.view).toBeVisible();
@@ -132,6 +133,58 @@ export class SessionsPage {
   /** The inline preview of the workspace command the input invokes. */
   slashPreview(): Locator {
     return this.page.getByRole('region', { name: /^Preview of \// });
+  }
+
+  /** The find-in-transcript bar (Ctrl+F or the Find button). */
+  findBar(): Locator {
+    return this.page.getByRole('search', { name: 'Find in transcript' });
+  }
+
+  /** Opens find in transcript with the keyboard and types `query`. */
+  async find(query: string): Promise<void> {
+    await this.page.keyboard.press('ControlOrMeta+f');
+    await expect(this.findBar()).toBeVisible();
+    await this.findBar().getByRole('searchbox', { name: 'Find in transcript' }).fill(query);
+  }
+
+  /** The find bar's count ("3 of 12", "No matches"). */
+  findCount(): Locator {
+    return this.findBar().getByRole('status');
+  }
+
+  /** The transcript item (row, or a tool call inside an open group) with this id. */
+  item(id: number): Locator {
+    return this.transcript.locator(`[data-item-id="${id}"]`);
+  }
+
+  /** The current find match (outlined). */
+  currentMatch(): Locator {
+    return this.transcript.locator('.sess-item-current');
+  }
+
+  /** Compact rows that stand for runs of read/search tool calls. */
+  toolGroups(): Locator {
+    return this.transcript.locator('.sess-item[data-kind="tool_group"]');
+  }
+
+  /** The filter box over a sessions list (global list or a workspace's Sessions tab). */
+  sessionFilter(): Locator {
+    return this.page.getByRole('searchbox', { name: 'Filter sessions' });
+  }
+
+  /** The Diagnostics side panel of the open session. */
+  diagnostics(): Locator {
+    return this.page.getByRole('complementary', { name: 'Diagnostics' });
+  }
+
+  /** One fact of the Diagnostics panel (the `<dd>` after the term `term`: Process, Command, Exit, …). */
+  diagnosticsFact(term: string): Locator {
+    return this.diagnostics().locator(`dt:text-is("${term}") + dd`);
+  }
+
+  /** This page's own surface label as the session header shows it. */
+  ownSurfaceHeader(): Locator {
+    return this.view.getByTestId('surface-here');
   }
 
   /** The Workspace (session policy) side panel. */

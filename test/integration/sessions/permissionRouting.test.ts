@@ -147,4 +147,39 @@ describe('permission routing is recorded with the request', () => {
     engine.sessions.answerPermission(s.id, asked[1].permission.requestId, 'reject');
     expect(await engine.sessions.waitForTurn(s.id, turn.promptId)).toBe('end_turn');
   }, 60_000);
+
+  it('"Answer here instead" re-addresses one request to the taking surface (recorded, pushed); only the holder of that surface may', async () => {
+    const world = worlds.create({ turns: [{ match: 'ask', steps: [{ permission: { title: 'Delete build', kind: 'delete' } }] }] });
+    const engine = world.open();
+    const { asked } = recorder(engine);
+    const s = engine.sessions.create({ cwd: world.ws, agentId: 'scripted' });
+    const a = { connection: 'ws-a', key: 'key-a-0123456789abcdef' };
+    const stranger = { connection: 'ws-x', key: 'key-x-0123456789abcdef' };
+    engine.policy.attach(s.id, { surfaceId: 'browser-a', kind: 'browser', label: 'Tab A' }, a);
+    engine.policy.attach(s.id, { surfaceId: 'browser-b', kind: 'browser', label: 'Tab B' });
+    const turn = engine.sessions.prompt(s.id, 'ask please', 'browser-b');
+    await waitFor(() => asked.length === 1, 'the request');
+    const requestId = asked[0].permission.requestId;
+    expect(asked[0].surfaceId).toBe('browser-b');
+
+    // another connection cannot move a request to a surface it does not hold
+    expect(() => engine.policy.takeOverPermission(s.id, requestId, 'browser-a', stranger)).toThrow(expect.objectContaining({ code: 'HANDOVER_REQUIRED' }));
+    expect(() => engine.policy.takeOverPermission(s.id, requestId, 'browser-nobody', a)).toThrow(expect.objectContaining({ code: 'HANDOVER_REQUIRED' }));
+    expect(storedItem(engine, s.id, requestId).surfaceId).toBe('browser-b');
+
+    const taken = engine.policy.takeOverPermission(s.id, requestId, 'browser-a', a);
+    expect(taken).toMatchObject({ requestId, state: 'pending', surfaceId: 'browser-a', surfaceLabel: 'Tab A', surfaceKind: 'browser' });
+    expect(storedItem(engine, s.id, requestId)).toMatchObject({ surfaceId: 'browser-a', surfaceLabel: 'Tab A' });
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toMatchObject({ surfaceId: 'browser-a', permission: { requestId } });
+    const routed = journal(engine, s.id).filter((e) => e.kind === 'permission_routed');
+    expect(routed.map((e) => e.data)).toEqual([{ requestId, route: { surfaceId: 'browser-a', label: 'Tab A', kind: 'browser' }, reason: 'taken over by Tab A' }]);
+    // the journal alone rebuilds the same route
+    expect(replayPermissions(engine, s.id).find((p) => p.requestId === requestId)).toMatchObject({ surfaceId: 'browser-a' });
+
+    engine.sessions.answerPermission(s.id, requestId, 'allow');
+    // answered: nothing left to take over
+    expect(engine.policy.takeOverPermission(s.id, requestId, 'browser-a', a)).toBeNull();
+    expect(await engine.sessions.waitForTurn(s.id, turn.promptId)).toBe('end_turn');
+  }, 60_000);
 });

@@ -193,7 +193,9 @@ describe('sessions obey the workspace rules (scripted agent)', () => {
     const accepted = notices(engine, s.id, 'rules_accepted');
     expect(accepted).toHaveLength(1);
     expect(accepted[0].detail).toContain('edited AGENTS.md (static)');
-    expect(accepted[0].title).toContain(engine.policy.view(s.id).staticRules!.provenanceSha256.slice(0, 12));
+    // the line a person reads names what changed, not digests (the new provenance is in the policy view)
+    expect(accepted[0].title).toBe('Continued with the current rules (2 files changed)');
+    expect(accepted[0].title).not.toContain(engine.policy.view(s.id).staticRules!.provenanceSha256.slice(0, 12));
     expect(engine.policy.view(s.id).mismatch).toBeNull();
     expect(await promptAndWait(engine, s.id, 'after accept')).toBe('end_turn');
     expect(lastTurnText(engine, s.id)).toContain('Root rule: be very kind.');

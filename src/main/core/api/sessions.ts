@@ -28,6 +28,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.show': ({ sessionId }) => ({ session: sessions.show(sessionId) }),
     'sessions.permissionsGranted': (filter) => ({ grants: permissionGrants(engine.store, filter) }),
     'sessions.transcript': ({ sessionId, ...page }) => sessions.transcript(sessionId, page),
+    'sessions.searchTranscript': ({ sessionId, query, limit }) => sessions.searchTranscript(sessionId, query, limit),
     'sessions.answerPermission': ({ sessionId, requestId, optionId, byPolicy, noOneToAsk }) => ({
       permission: sessions.answerPermission(sessionId, requestId, optionId ?? null, byPolicy ? 'policy' : noOneToAsk && optionId === undefined ? 'nobody' : 'user'),
     }),
@@ -47,6 +48,7 @@ export function createSessionHandlers(engine: Engine): SessionHandlers {
     'sessions.pickup': ({ code, clientId, kind, label, surfaceKey }, { caller }) => policy.pickup(code, clientId, kind, label, { connection: caller, key: surfaceKey ?? null }),
     'sessions.attach': ({ sessionId, surfaceId, kind, label, code, surfaceKey }, { caller }) => policy.attach(sessionId, { surfaceId, kind, label }, { connection: caller, key: surfaceKey ?? null }, code),
     'sessions.detach': ({ sessionId, surfaceId, surfaceKey }, { caller }) => policy.detach(sessionId, surfaceId, { connection: caller, key: surfaceKey ?? null }),
+    'sessions.takeOverPermission': ({ sessionId, requestId, surfaceId, surfaceKey }, { caller }) => ({ permission: policy.takeOverPermission(sessionId, requestId, surfaceId, { connection: caller, key: surfaceKey ?? null }) }),
     'sessions.agentBehaviour': ({ agentId }) => {
       agents.get(agentId); // AGENT_NOT_FOUND for unknown ids
       return { behaviour: behaviourOf(isolationFor(agentId, agents.knownAgent(agentId), agents.nameOf(agentId))) };

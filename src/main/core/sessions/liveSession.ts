@@ -11,7 +11,7 @@ import { fileAndTerminalMethods } from './clientMethods';
 import type { JournalEvent, PermissionRoute } from './events';
 import type { HookChain, HookContext } from './hooks';
 import { Journal } from './journal';
-import { announcePermission, askPermission, permissionRoute, retargetPermissions } from './permissionRouting';
+import { announcePermission, askPermission, permissionRoute, retargetPermissions, retargetRequest } from './permissionRouting';
 import { notPendingError, PermissionBroker, type AnsweredBy } from './permissions';
 import { killProcessTree } from '../process/processTree';
 import { claimHost, hostedElsewhereMessage, hostedElsewhereOf, releaseHost, type HostIdentity, type SessionHost } from './ownership';
@@ -546,6 +546,20 @@ export class LiveSession {
       fromSurfaceId,
       to,
     );
+  }
+
+  /**
+   * Addresses one pending request to `to` (a person chose to answer it there); see
+   * permissionRouting `retargetRequest`. The journal is flushed so readers see the new route.
+   * @returns the item after the change, or null when the request is no longer pending
+   */
+  retargetRequest(requestId: string, to: PermissionRoute): PermissionItem | null {
+    const target = { id: this.id, store: this.deps.store, pendingIds: () => this.permissions.ids(), append: (e: JournalEvent) => this.append(e), announce: (id: string) => this.announcePermission(id) };
+    this.journal.flush();
+    if (!retargetRequest(target, requestId, to)) return null;
+    this.journal.flush();
+    const item = SessionTables.of(this.deps.store.db).itemByRef(this.id, requestId);
+    return item?.kind === 'permission' ? item : null;
   }
 
   /** The route of a new permission request: the running prompt's surface if still attached, else the earliest attached, else null (any). */

@@ -75,6 +75,23 @@ export function retargetPermissions(s: RetargetTarget, fromSurfaceId: string, to
   return moved;
 }
 
+/**
+ * Re-targets one pending request to `to` because a person chose to answer it there ("Answer here
+ * instead"): journaled (`permission_routed`, so every surface's copy of the item follows and the
+ * surface asked before shows a notice instead of buttons), then announced again. The caller
+ * flushes the journal before reading the item.
+ * @returns false when the request is not pending (answered, withdrawn)
+ */
+export function retargetRequest(s: RetargetTarget, requestId: string, to: PermissionRoute): boolean {
+  const item = SessionTables.of(s.store.db).itemByRef(s.id, requestId);
+  if (item?.kind !== 'permission' || item.state !== 'pending' || !s.pendingIds().includes(requestId)) return false;
+  if (item.surfaceId !== to.surfaceId) {
+    s.append({ kind: 'permission_routed', data: { requestId, route: toRoute(to), reason: `taken over by ${to.label}` } });
+    s.announce(requestId);
+  }
+  return true;
+}
+
 /** What asking needs of a live session, read at each use. */
 export interface AskTarget {
   agentSessionId: string | null;

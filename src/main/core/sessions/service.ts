@@ -18,6 +18,7 @@ import type { AgentPreset } from './presets';
 import { emptyRecord, placeSession } from './placement';
 import type { SessionRecord } from './records';
 import { ACTIVE_STATES, listSessions, notFound, recoverInterrupted, recoverOne, showSession, transcriptPage } from './sessionQueries';
+import { searchTranscript } from './transcriptSearch';
 import { SessionTables } from './tables';
 import { createWorktree, type WorktreeInfo } from './workspacePolicy/worktree';
 
@@ -294,6 +295,18 @@ export class SessionService {
   }
 
   /**
+   * Searches every stored item of the session's transcript for `query` (see transcriptSearch.ts);
+   * a loaded session's pending updates are written first, so what streamed is found too.
+   * @throws AtriumError SESSION_NOT_FOUND
+   */
+  searchTranscript(sessionId: string, query: string, limit?: number): ReturnType<typeof searchTranscript> {
+    const live = this.current(sessionId);
+    live?.journal.flush();
+    if (!live && !this.tables.session(sessionId)) throw notFound(sessionId);
+    return searchTranscript(this.tables, sessionId, query, limit);
+  }
+
+  /**
    * Answers a pending permission request with an option id (or cancelled when `optionId` is null).
    * @throws AtriumError SESSION_NOT_FOUND | PERMISSION_NOT_FOUND | INVALID_PARAMS
    */
@@ -329,6 +342,14 @@ export class SessionService {
    */
   retargetPermissions(sessionId: string, fromSurfaceId: string, to: PermissionRoute | null): number {
     return this.sessions.get(sessionId)?.retargetPermissions(fromSurfaceId, to) ?? 0;
+  }
+
+  /**
+   * Addresses one pending permission request to `to` (a person chose to answer it on that surface).
+   * @returns the request after the change, or null when the session is not loaded here or the request no longer pending
+   */
+  retargetRequest(sessionId: string, requestId: string, to: PermissionRoute): PermissionItem | null {
+    return this.sessions.get(sessionId)?.retargetRequest(requestId, to) ?? null;
   }
 
   /** @throws AtriumError SESSION_NOT_FOUND | AGENT_UNSUPPORTED | AGENT_ERROR */

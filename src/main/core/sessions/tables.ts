@@ -182,6 +182,28 @@ export class SessionTables {
     });
   }
 
+  /**
+   * Every item of the session in ascending order (chunks applied), in batches of `batch`, for a
+   * full scan such as transcript search. `prefilter` (already lower-cased, ASCII) skips rows whose
+   * stored JSON cannot contain it (SQLite's `lower` folds ASCII only, hence ASCII); items still
+   * growing by chunks are always returned, since part of their text is in chunk rows.
+   */
+  *scan(sessionId: string, prefilter: string | null, batch = 500): Generator<TranscriptItem> {
+    const stmt = prefilter
+      ? this.db.prepare(
+          'SELECT item, data FROM session_items WHERE session_id = ? AND item > ? AND (instr(lower(data), ?) > 0 OR item IN (SELECT item FROM session_item_chunks WHERE session_id = ?)) ORDER BY item LIMIT ?',
+        )
+      : this.db.prepare('SELECT item, data FROM session_items WHERE session_id = ? AND item > ? ORDER BY item LIMIT ?');
+    let after = 0;
+    for (;;) {
+      const rows = (prefilter ? stmt.all(sessionId, after, prefilter, sessionId, batch) : stmt.all(sessionId, after, batch)) as ItemRow[];
+      if (rows.length === 0) return;
+      yield* this.withChunks(sessionId, rows);
+      after = rows[rows.length - 1].item;
+      if (rows.length < batch) return;
+    }
+  }
+
   /** True when the transcript holds at least one user or agent message. */
   hasConversation(sessionId: string): boolean {
     return this.selectConversation.get(sessionId) !== undefined;

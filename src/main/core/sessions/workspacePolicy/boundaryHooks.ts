@@ -53,6 +53,22 @@ function runExtras(core: PolicyCore, st: PolicyState, event: HookEvent, tool: st
   };
 }
 
+/** Longest command shown in a transcript line before it is cut with "…". */
+const MAX_HOOK_LABEL = 80;
+
+/**
+ * How a transcript line names the hooks `ids` of the session's snapshot: the command (or URL) of
+ * one, quoted and cut at {@link MAX_HOOK_LABEL} characters; "(N hooks)" for several; "" when the
+ * snapshot does not know them.
+ */
+export function hookNames(st: PolicyState, ids: readonly string[]): string {
+  if (ids.length > 1) return `(${ids.length} hooks)`;
+  const h = (st.row.snapshot?.hooks.approved ?? []).find((a) => a.id === ids[0]);
+  const label = h?.command ?? (h && 'url' in h ? (h.url ?? null) : null);
+  if (!label) return '';
+  return `“${label.length > MAX_HOOK_LABEL ? `${label.slice(0, MAX_HOOK_LABEL - 1)}…` : label}”`;
+}
+
 /**
  * Records a hook run on the session (its view keeps the last 200) and tells the transcript when a
  * hook decided something, and, once per hook until it runs again, when a snapshot hook was skipped
@@ -65,10 +81,12 @@ export function recordRun(core: PolicyCore, st: PolicyState, run: SessionHookRun
   core.noteRun(st.sessionId, { ...run, effect });
   if (notify && (run.decision !== 'none' || effect)) {
     const who = run.results.filter((r) => r.decision !== 'none').map((r) => r.id);
+    // name the hook by what it runs (its command or URL), never by its internal id
+    const named = hookNames(st, who.length ? who : run.results.map((r) => r.id));
     core.notice(st, {
       severity: REFUSALS.has(run.decision) ? 'warning' : 'info',
       code: 'hook_run',
-      title: `${run.event}${run.tool ? ` (${run.tool})` : ''} hook: ${run.decision}${effect ? ` — ${effect}` : ''}`,
+      title: `${run.event}${run.tool ? ` (${run.tool})` : ''} hook${named ? ` ${named}` : ''}: ${run.decision}${effect ? ` — ${effect}` : ''}`,
       detail: run.reason,
       link: { tab: 'hooks', ids: who.length ? who : run.results.map((r) => r.id) },
     });

@@ -409,6 +409,19 @@ export class WorkspacePolicy implements SessionHooks {
     return { surfaces: this.surfaces.list(sessionId) };
   }
 
+  /**
+   * "Answer here instead": addresses pending request `requestId` to the attached surface
+   * `surfaceId`, which only its holder (the connection that attached it, or this process) may do.
+   * @returns the request after the change, or null when it is no longer pending
+   * @throws AtriumError SESSION_NOT_FOUND | HANDOVER_REQUIRED (the surface is not attached, or another connection holds it)
+   */
+  takeOverPermission(sessionId: string, requestId: string, surfaceId: string, who: SurfaceCaller = THIS_PROCESS) {
+    this.deps.sessions.show(sessionId);
+    const surface = this.surfaces.list(sessionId).find((s) => s.surfaceId === surfaceId);
+    if (!surface || !this.surfaces.mayDetach(sessionId, surfaceId, who)) throw this.handoverRequired(sessionId, 'answer its permission requests');
+    return this.deps.sessions.retargetRequest(sessionId, requestId, { surfaceId: surface.surfaceId, label: surface.label, kind: surface.kind });
+  }
+
   /** HANDOVER_REQUIRED naming where the session is shown and how to get a code there. */
   private handoverRequired(sessionId: string, what: string): AtriumError {
     const where = this.surfaces.list(sessionId).map((s) => s.label);

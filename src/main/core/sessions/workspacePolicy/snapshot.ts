@@ -66,7 +66,8 @@ async function verifySnapshot(core: PolicyCore, st: PolicyState, recorded: Snaps
     const first = !st.row.mismatch;
     st.row.mismatch = mismatch;
     core.db.put(st.row);
-    if (first) core.notice(st, { severity: 'error', code: 'rules_mismatch', title: 'The rules of this session changed: it does not continue until you choose', detail: mismatch.changes.map((c) => `${c.change} ${c.relativePath} (${c.scope})`).join('\n') });
+    // a warning, not an error: nothing failed, the session waits for a choice (the view's card offers it)
+    if (first) core.notice(st, { severity: 'warning', code: 'rules_mismatch', title: `Paused: rules changed (${mismatch.changes.length === 1 ? '1 file' : `${mismatch.changes.length} files`})`, detail: mismatch.changes.map((c) => `${c.change} ${c.relativePath} (${c.scope})`).join('\n') });
     core.emit(st.sessionId, 'mismatch');
     throw new AtriumError('RULE_PROVENANCE_MISMATCH', mismatchMessage(mismatch));
   }
@@ -207,9 +208,10 @@ export async function acceptCurrentRules(core: PolicyCore, st: PolicyState): Pro
   core.keepTexts(current.files);
   core.db.put(st.row);
   core.notice(st, {
-    severity: 'warning',
+    severity: 'info',
     code: 'rules_accepted',
-    title: `Continued with the current rules (provenance ${current.provenanceSha256.slice(0, 12)}…, was ${mismatch.recordedProvenanceSha256.slice(0, 12)}…)`,
+    // the files say what changed; the provenance digests stay in the session's policy record, not in prose
+    title: `Continued with the current rules (${mismatch.changes.length === 1 ? '1 file' : `${mismatch.changes.length} files`} changed)`,
     detail: mismatch.changes.map((c) => `${c.change} ${c.relativePath} (${c.scope})`).join('\n'),
     rules: refsOf(current.files),
   });

@@ -6,6 +6,9 @@ export function DiagnosticsPanel({ session, onRefresh, onClose }: { session: Ses
   const d = session.diagnostics;
   const caps = session.capabilities;
   const supported = caps ? (['loadSession', 'resume', 'list', 'close', 'additionalDirectories', 'image', 'audio', 'embeddedContext'] as const).filter((k) => caps[k]) : [];
+  // every fact says the same thing about whether a process ran: one that left an exit, stderr or an error did
+  const ran = Boolean(d.command || d.pid !== null || session.exit || d.stderrTail);
+  const paused = session.state === 'paused';
   return (
     <aside className="sess-diag" aria-label="Diagnostics">
       <header className="sess-diag-head">
@@ -22,7 +25,7 @@ export function DiagnosticsPanel({ session, onRefresh, onClose }: { session: Ses
         <dt>Process</dt>
         <dd>{d.pid !== null ? <>running, pid <code>{d.pid}</code></> : 'not running'}</dd>
         <dt>Command</dt>
-        <dd>{d.command ? <code className="selectable sess-cmd">{[d.command, ...d.args].join(' ')}</code> : <span className="muted">{session.state === 'failed' && session.lastError ? 'none ran (see the last error)' : 'not started yet'}</span>}</dd>
+        <dd>{d.command ? <code className="selectable sess-cmd">{[d.command, ...d.args].join(' ')}</code> : <span className="muted">{session.state === 'starting' ? 'starting…' : ran ? 'not recorded' : session.lastError ? 'none ran (see the last error)' : 'none has run yet'}</span>}</dd>
         <dt>Exit</dt>
         <dd>
           {session.exit ? (
@@ -33,7 +36,7 @@ export function DiagnosticsPanel({ session, onRefresh, onClose }: { session: Ses
             <span className="muted">no unexpected exit</span>
           )}
         </dd>
-        {session.lastError && (
+        {session.lastError && !paused && (
           <>
             <dt>Last error</dt>
             <dd className="sess-diag-error">{session.lastError}</dd>
@@ -51,9 +54,9 @@ export function DiagnosticsPanel({ session, onRefresh, onClose }: { session: Ses
           )}
         </dd>
         <dt>Agent session</dt>
-        <dd>{session.agentSessionId ? <code className="selectable">{session.agentSessionId}</code> : <span className="muted">none yet</span>}</dd>
+        <dd>{session.agentSessionId ? <code className="selectable">{session.agentSessionId}</code> : <span className="muted">{ran && session.state !== 'starting' && session.state !== 'busy' ? 'none (the agent never attached)' : 'none yet'}</span>}</dd>
         <dt>Supports</dt>
-        <dd>{caps ? supported.join(', ') || 'prompts only' : <span className="muted">unknown until it starts</span>}</dd>
+        <dd>{caps ? supported.join(', ') || 'prompts only' : <span className="muted">{ran && session.state !== 'starting' ? 'unknown (it never finished starting)' : 'unknown until it starts'}</span>}</dd>
         <dt>Folder</dt>
         <dd>
           <code className="selectable">{session.cwd}</code>

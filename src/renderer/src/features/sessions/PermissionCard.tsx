@@ -21,12 +21,15 @@ export const PermissionCard = memo(function PermissionCard({
   item,
   index,
   onAnswer,
+  onAnswered,
   disabledReason = null,
 }: {
   sessionId: string;
   item: PermissionItem;
   index: number;
   onAnswer(requestId: string, optionId: string): Promise<void>;
+  /** After an answer from the card (click or 1–9): the view puts focus back where typing continues. */
+  onAnswered?(): void;
   /** Why it cannot be answered here (another Atrium process runs the session): the options are disabled with it as tooltip. */
   disabledReason?: string | null;
 }) {
@@ -38,7 +41,11 @@ export const PermissionCard = memo(function PermissionCard({
     } finally {
       setBusy(false);
     }
+    onAnswered?.();
   };
+  // the diff names its file: a location that only repeats a diff's path is not listed again
+  const diffPaths = new Set(item.content.flatMap((c) => (c.type === 'diff' ? [c.path] : [])));
+  const locations = item.locations.filter((l) => !diffPaths.has(l.path) || l.line !== null);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.altKey || e.ctrlKey || e.metaKey || disabledReason) return;
     const n = Number(e.key);
@@ -54,7 +61,7 @@ export const PermissionCard = memo(function PermissionCard({
         <strong>The agent asks to {TOOL_KIND_LABEL[item.toolKind] === 'tool' ? 'use a tool' : TOOL_KIND_LABEL[item.toolKind]}:</strong>
         <span className="sess-permission-title">{item.title}</span>
       </header>
-      <Locations locations={item.locations} />
+      <Locations locations={locations} />
       {item.content.length > 0 && (
         <div className="sess-permission-content">
           <ToolContentView sessionId={sessionId} content={item.content} running={false} />

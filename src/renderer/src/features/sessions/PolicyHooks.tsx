@@ -9,6 +9,8 @@ import type { SessionHooksInfo } from '../../../../shared/contract';
  */
 export function PolicyHooks({ hooks, hooksTab, isolated = true }: { hooks: SessionHooksInfo; hooksTab?: ReactNode; isolated?: boolean }) {
   const runs = hooks.runs.slice(-20).reverse();
+  // a run names each hook by what it calls (command or URL); the internal id stays in the tooltip
+  const known = new Map<string, { command: string | null; type?: string; url?: string | null }>([...hooks.approved, ...hooks.skipped].map((h) => [h.id, h]));
   return (
     <section className="sess-policy-section" aria-label="Hooks">
       <h3>
@@ -35,8 +37,8 @@ export function PolicyHooks({ hooks, hooksTab, isolated = true }: { hooks: Sessi
               {r.tool ? ` ${r.tool}` : ''} → <strong className={`sess-policy-decision-${r.decision}`}>{r.decision}</strong> <span className="muted">{new Date(r.at).toLocaleTimeString()}</span>
               {(r.reason || r.effect) && <div className="muted">{[r.reason, r.effect].filter(Boolean).join(' · ')}</div>}
               {r.results.map((h) => (
-                <div key={h.id} className="sess-policy-why muted">
-                  {h.id}: {h.skipped ? `${isolated ? 'skipped' : 'not run by Atrium'} (${h.skipped})` : `${h.decision}${h.exitCode !== null ? `, exit ${h.exitCode}` : ''}`} · {Math.round(h.durationMs)} ms{h.message ? ` · ${h.message}` : ''}
+                <div key={h.id} className="sess-policy-why muted" title={`Hook ${h.id}`}>
+                  {known.get(h.id) && (known.get(h.id)!.command || known.get(h.id)!.url) ? <HookCall hook={known.get(h.id)!} /> : 'a hook no longer in the snapshot'}: {h.skipped ? `${isolated ? 'skipped' : 'not run by Atrium'} (${h.skipped})` : `${h.decision}${h.exitCode !== null ? `, exit ${h.exitCode}` : ''}`} · {Math.round(h.durationMs)} ms{h.message ? ` · ${h.message}` : ''}
                 </div>
               ))}
             </li>

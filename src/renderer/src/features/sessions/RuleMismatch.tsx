@@ -7,6 +7,7 @@ import { useApp } from '../../state/appStore';
 /**
  * A session paused because its rule files changed (it failed closed): which files changed, with
  * their unified diffs, and the two ways on: continue with the current rules, or a new session.
+ * Calm (a warning, not an alert): nothing failed; this card is the one place that says so.
  */
 export function RuleMismatch({ sessionId, mismatch, onResolved }: { sessionId: string; mismatch: ProvenanceMismatch; onResolved(): void }) {
   const client = useApp((s) => s.client);
@@ -26,10 +27,13 @@ export function RuleMismatch({ sessionId, mismatch, onResolved }: { sessionId: s
     }
   };
   return (
-    <section className="banner banner-error sess-mismatch" role="alert" aria-label="Rules changed">
+    <section className="banner banner-warn sess-mismatch" aria-label="Rules changed">
       <div className="sess-mismatch-head">
         <ShieldAlert size={15} aria-hidden />
-        <strong>The rules of this session changed, so it does not continue until you choose.</strong>
+        <span>
+          <strong>Paused: rules changed.</strong> {mismatch.changes.length === 1 ? 'A rule file' : `${mismatch.changes.length} rule files`} changed since this session started. It takes no prompts
+          until you choose how to go on.
+        </span>
       </div>
       <ul className="sess-mismatch-files">
         {mismatch.changes.map((c) => (

@@ -3,6 +3,7 @@ import { RESUME_OUTCOME_WORDS, resumeOutcomeLabel } from '../../components/jargo
 import './sessionHeader.css';
 import { ArrowLeft, Power, Stethoscope } from 'lucide-react';
 import type { SessionDetails } from '../../../../shared/contract';
+import { surfaceLabel } from './surface';
 import { hostedReason } from './HostedElsewhere';
 import { ModeSwitches } from './ModeSwitches';
 import { SessionTitle } from './SessionTitle';
@@ -56,6 +57,11 @@ export function SessionHeader({
           {session.agentId}
           {session.agentVersion ? `@${session.agentVersion}` : ''}
           {workspaceName ? ` · ${workspaceName}` : ''}
+          {/* how other tabs, windows and terminals name this one ("Waiting for an answer on …") */}
+          {' · '}
+          <span className="sess-surface-label-here" data-testid="surface-here" title="How other tabs, windows and terminals attached to this session name this one">
+            {surfaceLabel}
+          </span>
           {session.resume && (
             <span className={`sess-resume-chip sess-resume-${session.resume.outcome}`} title={[RESUME_OUTCOME_WORDS[session.resume.outcome], session.resume.message].filter(Boolean).join('\n') || undefined}>
               {' '}

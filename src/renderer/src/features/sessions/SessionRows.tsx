@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { Search, X } from 'lucide-react';
 import type { Session } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { sessionTitle } from '../../../../shared/sessionTitle';
@@ -8,14 +9,29 @@ import { SessionStateBadge } from './StateBadge';
 import { useNow } from './useNow';
 
 /**
+ * Sessions that match `query` (case-insensitive words, all of which must appear) in their title,
+ * agent, workspace name, folder or state; an empty query keeps them all.
+ */
+export function filterSessions(sessions: readonly Session[], query: string, workspaceName: (id: string | null) => string | null): Session[] {
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return sessions.slice();
+  return sessions.filter((s) => {
+    const hay = [sessionTitle(s, workspaceName(s.workspaceId)), s.agentId, s.agentVersion ?? '', workspaceName(s.workspaceId) ?? '', s.cwd, s.state, s.id].join('\n').toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+/**
  * Sessions as dense rows: state, title, agent, (workspace), last activity. ↑/↓/Home/End move
  * between rows, Enter opens one. The list is one Tab stop (roving tabindex: the row last focused),
  * so Tab goes sidebar → header toolbar → list → on, not through every row.
  */
-export function SessionRows({ sessions, showWorkspace, onOpen, label }: { sessions: Session[]; showWorkspace: boolean; onOpen(id: string): void; label: string }) {
+export function SessionRows({ sessions: all, showWorkspace, onOpen, label }: { sessions: Session[]; showWorkspace: boolean; onOpen(id: string): void; label: string }) {
   const workspaces = useApp((s) => s.workspaces);
   const now = useNow();
   const names = new Map(workspaces.map((w) => [w.id, w.name]));
+  const [query, setQuery] = useState('');
+  const sessions = filterSessions(all, query, (id) => (id ? (names.get(id) ?? null) : null));
   const [current, setCurrent] = useState<string | null>(null);
   const tabStop = sessions.some((s) => s.id === current) ? current : (sessions[0]?.id ?? null);
 
@@ -28,7 +44,41 @@ export function SessionRows({ sessions, showWorkspace, onOpen, label }: { sessio
     rows[Math.max(0, Math.min(rows.length - 1, next))]?.focus();
   };
 
+  const filtering = query.trim() !== '';
   return (
+    <>
+      <div className="sess-filter" role="search" aria-label={`Filter ${label}`}>
+        <Search size={13} aria-hidden className="muted" />
+        <input
+          className="input sess-filter-input"
+          type="search"
+          placeholder="Filter by title, agent, workspace, folder or state"
+          aria-label="Filter sessions"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && query) {
+              e.preventDefault();
+              e.stopPropagation();
+              setQuery('');
+            } else if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              e.currentTarget.closest('.sess-filter')?.nextElementSibling?.querySelector<HTMLButtonElement>('.sess-row')?.focus();
+            }
+          }}
+        />
+        <span className="muted sess-filter-count" role="status" aria-live="polite">
+          {filtering ? `${sessions.length} of ${all.length}` : ''}
+        </span>
+      </div>
+      {filtering && sessions.length === 0 && (
+        <div className="empty-inline sess-filter-empty">
+          <p className="muted">No session matches “{query.trim()}”. Every word must appear in the title, agent, workspace, folder or state.</p>
+          <button className="button" onClick={() => setQuery('')}>
+            <X size={13} aria-hidden /> Clear the filter
+          </button>
+        </div>
+      )}
     <ul className="sess-rows" aria-label={label}>
       {sessions.map((s) => (
         <li key={s.id}>
@@ -57,5 +107,6 @@ export function SessionRows({ sessions, showWorkspace, onOpen, label }: { sessio
         </li>
       ))}
     </ul>
+    </>
   );
 }

@@ -4,14 +4,14 @@ import { AlertTriangle, Brain, ChevronRight, Circle, CircleCheck, CircleDot, Inf
 import type { ContentSummary, TranscriptItem } from '../../../../shared/contract';
 import { STOP_LABEL } from './format';
 import { MessageMarkdown } from './Markdown';
-import { ToolCallCard } from './ToolCallCard';
+import { ToolCallCard, type ToolPermission } from './ToolCallCard';
 import { useExpanded } from './useExpanded';
 
 type Of<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
 type MessageItem = Extract<TranscriptItem, { kind: 'agent_message' | 'agent_thought' }>;
 
 /** One transcript item, by kind. Memoized: a streaming delta re-renders only the items it changed. */
-export const TranscriptRow = memo(function TranscriptRow({ sessionId, item }: { sessionId: string; item: TranscriptItem }) {
+export const TranscriptRow = memo(function TranscriptRow({ sessionId, item, permission = null }: { sessionId: string; item: TranscriptItem; permission?: ToolPermission }) {
   switch (item.kind) {
     case 'user_message':
       return <UserMessage item={item} />;
@@ -25,7 +25,7 @@ export const TranscriptRow = memo(function TranscriptRow({ sessionId, item }: { 
         </div>
       );
     case 'tool_call':
-      return <ToolCallCard sessionId={sessionId} item={item} />;
+      return <ToolCallCard sessionId={sessionId} item={item} permission={permission} />;
     case 'plan':
       return <Plan item={item} />;
     case 'permission':
@@ -129,7 +129,8 @@ function PermissionLine({ item }: { item: Of<'permission'> }) {
       {item.state === 'pending' ? <ShieldQuestion size={14} aria-hidden /> : allowed ? <ShieldCheck size={14} aria-hidden /> : <ShieldX size={14} aria-hidden />}
       <span>
         Permission for <strong>{item.title}</strong>:{' '}
-        {item.state === 'pending' ? <em>waiting for an answer</em> : item.state === 'cancelled' ? `cancelled${by}` : `${chosen?.name ?? item.optionId}${by}`}
+        {/* the one "waiting" line is the footer's (it says where to answer) */}
+        {item.state === 'pending' ? <em>asked</em> : item.state === 'cancelled' ? `cancelled${by}` : `${chosen?.name ?? item.optionId}${by}`}
       </span>
     </div>
   );

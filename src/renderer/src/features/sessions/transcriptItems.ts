@@ -77,3 +77,52 @@ function indexOf(items: readonly TranscriptItem[], id: number): number {
   }
   return -1;
 }
+
+type ToolItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
+
+/**
+ * One row of the transcript view: a single item, or a run of consecutive read/search tool calls
+ * shown as one compact row (Zed groups an agent's exploring the same way), expandable.
+ */
+export type TranscriptRowModel = { type: 'item'; key: string; item: TranscriptItem } | { type: 'group'; key: string; items: ToolItem[] };
+
+/** Whether a tool call is quiet exploration that reads well as part of a compact group. */
+function isExploring(item: TranscriptItem): item is ToolItem {
+  return item.kind === 'tool_call' && (item.toolKind === 'read' || item.toolKind === 'search') && item.status !== 'failed';
+}
+
+/**
+ * Rows for `items` (ascending by id): runs of at least `minRun` (default 2) consecutive read/search
+ * tool calls that did not fail become one group row; everything else is one row per item. A failed
+ * read stays its own card (it is expanded by default and may explain what follows). Group keys
+ * use the first item's id, so they stay stable while the run grows at its end.
+ */
+export function groupTranscriptRows(items: readonly TranscriptItem[], minRun = 2): TranscriptRowModel[] {
+  const rows: TranscriptRowModel[] = [];
+  let run: ToolItem[] = [];
+  const flush = () => {
+    if (run.length >= minRun) rows.push({ type: 'group', key: `g${run[0].id}`, items: run });
+    else for (const item of run) rows.push({ type: 'item', key: String(item.id), item });
+    run = [];
+  };
+  for (const item of items) {
+    if (isExploring(item)) {
+      run.push(item);
+      continue;
+    }
+    flush();
+    rows.push({ type: 'item', key: String(item.id), item });
+  }
+  flush();
+  return rows;
+}
+
+/** "Read 3 files · searched 2 times": what a group of read/search calls did, counted by kind. */
+export function groupSummary(items: readonly ToolItem[]): string {
+  const reads = items.filter((i) => i.toolKind === 'read').length;
+  const searches = items.length - reads;
+  const parts: string[] = [];
+  if (reads) parts.push(`Read ${reads} ${reads === 1 ? 'file' : 'files'}`);
+  if (searches) parts.push(`${reads ? 'searched' : 'Searched'} ${searches} ${searches === 1 ? 'time' : 'times'}`);
+  return parts.join(' · ');
+}

@@ -39,8 +39,17 @@ export function useSessionActions(sessionId: string): SessionActions {
     };
     return {
       async send(text) {
-        const r = await run('Could not send the prompt', () => client!.request('sessions.prompt', { sessionId, text, surfaceId: surfaceFor(sessionId) }), 'Your text is still in the input. Check the session state above, or open Diagnostics.');
-        return r !== null;
+        try {
+          await client!.request('sessions.prompt', { sessionId, text, surfaceId: surfaceFor(sessionId) });
+          return true;
+        } catch (e) {
+          // paused on changed rules: nothing is broken, the card above says how to go on (Diagnostics would not help)
+          if (e instanceof RequestError && e.code === 'SESSION_PAUSED') {
+            toast('Not sent: this session is paused', { description: 'Its rules changed. Choose above: continue with the current rules, or start a new session. Your text is still in the input.' });
+            return false;
+          }
+          return (await run('Could not send the prompt', () => Promise.reject(e), 'Your text is still in the input. Check the session state above, or open Diagnostics.')) !== null;
+        }
       },
       async stop(clearQueue = false) {
         await run('Could not stop the turn', () => client!.request('sessions.cancel', { sessionId, clearQueue }), 'Close the session to kill the agent process.');

@@ -18,6 +18,11 @@ export interface SessionData {
   /** Why loading failed (e.g. no such session). */
   error: string | null;
   loadOlder(): void;
+  /**
+   * Pages in older items until the item with id `itemId` is loaded (a search match, an address);
+   * resolves when it is (or when nothing older is left).
+   */
+  loadThrough(itemId: number): Promise<void>;
   /** Re-reads the header and diagnostics (`sessions.show`). */
   refreshDetails(): void;
 }
@@ -141,27 +146,56 @@ export function useSessionData(sessionId: string): SessionData {
     };
   }, [client, sessionId, refreshDetails]);
 
-  const loadOlder = useCallback(() => {
-    if (!client || olderBusy.current || !hasBeforeRef.current || firstId.current === null) return;
-    olderBusy.current = true;
-    setLoadingOlder(true);
-    const gen = generation.current;
-    client
-      .request('sessions.transcript', { sessionId, before: firstId.current, limit: PAGE_SIZE })
-      .then((page) => {
-        if (gen !== generation.current) return;
-        if (page.items.length) firstId.current = page.items[0].id;
-        hasBeforeRef.current = page.hasBefore;
-        setHasBefore(page.hasBefore);
-        setItems((current) => mergeSnapshot(current, page.items, null));
-      })
-      .catch((e: Error) => gen === generation.current && setError(e.message))
-      .finally(() => {
-        if (gen !== generation.current) return;
-        olderBusy.current = false;
-        setLoadingOlder(false);
-      });
-  }, [client, sessionId]);
+  /** Older pages load one at a time (scrolling and loadThrough share this chain). */
+  const olderChain = useRef<Promise<void>>(Promise.resolve());
+  const loadPage = useCallback(
+    (limit: number): Promise<void> => {
+      if (!client) return Promise.resolve();
+      const gen = generation.current;
+      const run = async () => {
+        if (gen !== generation.current || !hasBeforeRef.current || firstId.current === null) return;
+        olderBusy.current = true;
+        setLoadingOlder(true);
+        try {
+          const page = await client.request('sessions.transcript', { sessionId, before: firstId.current, limit });
+          if (gen !== generation.current) return;
+          if (page.items.length) firstId.current = page.items[0].id;
+          hasBeforeRef.current = page.hasBefore;
+          setHasBefore(page.hasBefore);
+          setItems((current) => mergeSnapshot(current, page.items, null));
+        } catch (e) {
+          if (gen === generation.current) setError((e as Error).message);
+        } finally {
+          if (gen === generation.current) {
+            olderBusy.current = false;
+            setLoadingOlder(false);
+          }
+        }
+      };
+      const next = olderChain.current.then(run);
+      olderChain.current = next;
+      return next;
+    },
+    [client, sessionId],
+  );
 
-  return { details, items, hasBefore, loadingOlder, pending: [...pending.values()].sort((a, b) => a.id - b.id), error, loadOlder, refreshDetails };
+  const loadOlder = useCallback(() => {
+    if (olderBusy.current || !hasBeforeRef.current || firstId.current === null) return;
+    void loadPage(PAGE_SIZE);
+  }, [loadPage]);
+
+  const loadThrough = useCallback(
+    async (itemId: number) => {
+      await olderChain.current;
+      // one request per 1,000 items (the contract's page limit), with a margin of context above the item
+      for (let guard = 0; guard < 10_000 && hasBeforeRef.current && firstId.current !== null && firstId.current > itemId; guard++) {
+        const before = firstId.current;
+        await loadPage(Math.min(1000, before - itemId + 20));
+        if (firstId.current === before) return;
+      }
+    },
+    [loadPage],
+  );
+
+  return { details, items, hasBefore, loadingOlder, pending: [...pending.values()].sort((a, b) => a.id - b.id), error, loadOlder, loadThrough, refreshDetails };
 }
