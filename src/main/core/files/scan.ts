@@ -20,7 +20,15 @@ export interface WorkspaceLister {
 }
 
 /** What a discovery reads through: one listing and one read per file when it is a {@link WorkspaceScan}. */
-export interface FileAccess extends FileReader, WorkspaceLister {}
+export interface FileAccess extends FileReader, WorkspaceLister {
+  /**
+   * The tracked files of the root listing as soon as git has them (root-relative, in git's order,
+   * before the depth limit; see `onTracked` of `listWorkspaceFiles`), so reading can start while
+   * git still looks for untracked files. Null when there is no such early part (the walk, a
+   * stand-in lister, a listing that failed). Optional: absent means null.
+   */
+  trackedEarly?(): Promise<readonly string[] | null>;
+}
 
 /** Lists a folder: `listWorkspaceFiles` or a stand-in (tests count calls). */
 export type ListFunction = (root: string, options: ListWorkspaceFilesOptions) => Promise<WorkspaceFileList>;
@@ -87,6 +95,7 @@ export class WorkspaceScan implements FileAccess {
   /** Depth of `workspaceDir` below `root` (0 when equal), or -1 when it is not inside. */
   private readonly prefixDepth: number;
   private base: Promise<WorkspaceFileList> | null = null;
+  private tracked: Promise<readonly string[] | null> | null = null;
   private readonly listings = new Map<string, Promise<WorkspaceFileList>>();
   private readonly reads = new Map<string, Promise<Buffer>>();
 
@@ -165,8 +174,25 @@ export class WorkspaceScan implements FileAccess {
     return this.maxDepth + Math.max(0, this.prefixDepth);
   }
 
+  /**
+   * See {@link FileAccess.trackedEarly}: starts the root's listing when nothing did yet. Resolves
+   * with the tracked part when the lister reports it, else with null once the listing settles.
+   */
+  trackedEarly(): Promise<readonly string[] | null> {
+    void this.baseListing();
+    return this.tracked!;
+  }
+
   private baseListing(): Promise<WorkspaceFileList> {
-    this.base ??= this.lister(this.root, { maxDepth: this.baseDepth(), verifyExistence: this.verifyExistence });
+    if (this.base) return this.base;
+    let report: (files: readonly string[] | null) => void = () => {};
+    this.tracked = new Promise((resolve) => (report = resolve));
+    this.base = this.lister(this.root, { maxDepth: this.baseDepth(), verifyExistence: this.verifyExistence, onTracked: (files) => report(files) });
+    // a lister that never reports (the walk, a stand-in) or fails: no early part
+    this.base.then(
+      () => report(null),
+      () => report(null),
+    );
     return this.base;
   }
 }
