@@ -1,5 +1,6 @@
-import { promises as fs } from 'node:fs';
+import { readFile } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ALWAYS_SKIPPED_DIRS, DEFAULT_MAX_DEPTH, listWorkspaceFiles, type ListWorkspaceFilesOptions, type WorkspaceFileList } from './listWorkspaceFiles';
 
 /** Reads whole files (the one place a build's file contents come from). */
@@ -12,6 +13,14 @@ export interface FileReader {
   /** The file decoded as UTF-8, like `fs.promises.readFile(p, 'utf8')` (a BOM is kept, invalid bytes become U+FFFD). */
   readText(absolute: string): Promise<string>;
 }
+
+/**
+ * `fs.readFile` with a promise: the callback API's one request per step costs about half the CPU
+ * of `fs.promises.readFile` (a FileHandle per file), which shows with hundreds of rule files.
+ * Same results and errors.
+ */
+const readFileBytes = promisify(readFile) as (absolute: string) => Promise<Buffer>;
+const readFileText = promisify(readFile) as (absolute: string, encoding: 'utf8') => Promise<string>;
 
 /** Lists workspace folders (the answer of {@link listWorkspaceFiles}). */
 export interface WorkspaceLister {
@@ -41,8 +50,8 @@ export type ReadFunction = (absolute: string) => Promise<Buffer>;
  */
 export const directFileAccess: FileAccess = {
   list: (dir, options = {}) => listWorkspaceFiles(dir, options),
-  readBytes: (absolute) => fs.readFile(absolute),
-  readText: (absolute) => fs.readFile(absolute, 'utf8'),
+  readBytes: (absolute) => readFileBytes(absolute),
+  readText: (absolute) => readFileText(absolute, 'utf8'),
 };
 
 /** Options for {@link WorkspaceScan}. */
@@ -105,7 +114,7 @@ export class WorkspaceScan implements FileAccess {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.verifyExistence = options.verifyExistence ?? false;
     this.lister = options.lister ?? listWorkspaceFiles;
-    this.reader = options.reader ?? ((absolute) => fs.readFile(absolute));
+    this.reader = options.reader ?? readFileBytes;
     const rel = posixRelative(this.root, this.workspaceDir);
     this.prefixDepth = rel === null || rel.split('/').some((seg) => ALWAYS_SKIPPED_DIRS.has(seg)) ? -1 : rel === '' ? 0 : rel.split('/').length;
   }
