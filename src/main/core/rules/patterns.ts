@@ -247,6 +247,22 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
  * in the middle of a glob with another one go to `match` itself. `test/unit/rules/patternIndex.test.ts` compares the two.
  */
 export function globTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string) => boolean) | null {
+  const key = `${nocase ? 'i' : 's'}${glob}`;
+  const cached = testCache.get(key);
+  if (cached !== undefined) return cached;
+  const made = makeGlobTest(glob, mm, nocase);
+  if (testCache.size >= COMPILE_CACHE_MAX) testCache.delete(testCache.keys().next().value!);
+  testCache.set(key, made);
+  return made;
+}
+
+/**
+ * Tests by glob and case: Claude's `paths` make `X` and `X/**` of every pattern, and `X/**` is
+ * tested through `X`, so each is compiled once (tests are pure functions of the glob).
+ */
+const testCache = new Map<string, ((p: string) => boolean) | null>();
+
+function makeGlobTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string) => boolean) | null {
   if (mm.negate) return (p) => mm.match(p);
   if ((glob.match(/\*\*/g)?.length ?? 0) <= 1) {
     const re = mm.makeRe();
@@ -256,6 +272,9 @@ export function globTest(glob: string, mm: Minimatch, nocase: boolean): ((p: str
   // minimatch reads `**/**` its own way (`src/**/**` matches `src`, `src/**` does not): left to it
   if (/(?:^|\/)\*\*\/\*\*(?:\/|$)/.test(glob)) return (p) => mm.match(p);
   const part = (rest: string) => {
+    // (a rest starting with `!` or `#` is a negation or comment on its own: never taken from the cache)
+    const known = rest.startsWith('!') || rest.startsWith('#') ? undefined : testCache.get(`${nocase ? 'i' : 's'}${rest}`);
+    if (known !== undefined) return known;
     const sub = new Minimatch(rest, { dot: true, nobrace: true, nocase });
     return sub.negate || sub.comment ? null : globTest(rest, sub, nocase);
   };
