@@ -5,7 +5,8 @@
  * temp dir). For each: the `git ls-files` floor (`../shared/bench/floor.sh`, tracked only and with
  * untracked files), a cold catalog build, a rebuild after one rule file changes, and contextual
  * lookup throughput (index only, and the full `contextualRules` call with canonicalisation,
- * budget and rendering). Targets: cold ≤ 2× floor, rebuild < 20 ms, ≥ 200,000 lookups/s.
+ * budget and rendering). Goals: cold ≤ 1.5× the untracked floor, rebuild < 20 ms, ≥ 1,000,000 lookups/s
+ * index only and ≥ 100,000/s for the full `contextualRules`.
  * Benchmarks print, they do not assert. Prints a table on stderr and one JSON line on stdout.
  *
  * Run alone: `node --import tsx bench/rules.bench.ts`; `npm run bench` runs every bench file.
@@ -143,9 +144,9 @@ export default async function benchRules(): Promise<RulesBenchResult> {
         [
           `rules bench: ${w.workspace} (${w.workspaceFiles} files, ${w.ruleFiles} rule files)`,
           `  floor git ls-files: ${w.floorTrackedMs} ms tracked, ${w.floorUntrackedMs} ms with untracked`,
-          `  cold build:         ${w.coldBuildMs} ms (${w.coldVsFloor}x the untracked floor; target <= 2x)`,
+          `  cold build:         ${w.coldBuildMs} ms (${w.coldVsFloor}x the untracked floor; goal <= 1.5x)`,
           `  one-change rebuild: ${w.rebuildOneChangeMs} ms (target < 20 ms)`,
-          `  contextual lookups: ${w.lookupsPerSecond.toLocaleString('en')}/s index only (target >= 200,000); ${w.contextualRulesPerSecond.toLocaleString('en')}/s full contextualRules (realpath + budget + render)`,
+          `  contextual lookups: ${w.lookupsPerSecond.toLocaleString('en')}/s index only (goal >= 1,000,000); ${w.contextualRulesPerSecond.toLocaleString('en')}/s full contextualRules (realpath + budget + render; goal >= 100,000)`,
         ].join('\n') + '\n',
       );
     }

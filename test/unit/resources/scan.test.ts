@@ -123,7 +123,7 @@ describe('one listing and one read per file per bundle build', () => {
       expect(allListings() - before).toBe(1);
       expect(scans).toHaveLength(1);
       expectOnePerBuild(scans[0]);
-      expect(scans[0].listings[0]).toEqual({ root: dir, options: { maxDepth: 32, verifyExistence: false } });
+      expect(scans[0].listings[0]).toEqual({ root: dir, options: { maxDepth: 32, verifyExistence: false, onTracked: expect.any(Function) } });
       // rule files, an import shared by two rules, user files, every extension kind, the nested skill, the plugin
       const read = [...scans[0].reads.keys()];
       for (const rel of ['CLAUDE.md', 'AGENTS.md', 'docs/shared.md', '.claude/rules/style.md', 'apps/web/CLAUDE.md', '.claude/skills/deploy/SKILL.md', 'apps/web/.claude/skills/lint/SKILL.md', '.claude/commands/build.md', '.claude/agents/reviewer.md', '.claude/output-styles/terse.md', '.claude/settings.json', '.mcp.json', '.lsp.json', '.claude/plugins/tools/.claude-plugin/plugin.json', '.claude/plugins/tools/commands/fmt.md', '.claude/plugins/tools/skills/probe/SKILL.md', '.claude/plugins/tools/hooks/hooks.json', '.claude/plugins/tools/.mcp.json']) {
@@ -262,5 +262,70 @@ describe('WorkspaceScan derives listings with the same answer', () => {
     expectOnePerBuild(c);
     expect(c.listings[0].root).toBe(dir);
     expect(ext.skills.map((s) => s.id)).toContain('s');
+  });
+});
+
+describe('tracked files early: rule files read while git looks for untracked ones', () => {
+  it('listWorkspaceFiles reports the tracked files (once each) before it resolves, and lists tracked plus untracked as before', async () => {
+    const repo = makeRepo({ 'a.md': 'A', 'pkg/CLAUDE.md': 'P', 'untracked/AGENTS.md': 'U', '.gitignore': 'ignored/\n', 'ignored/CLAUDE.md': 'I' });
+    execFileSync('git', ['add', 'a.md', 'pkg', '.gitignore'], { cwd: repo });
+    let early: readonly string[] | null = null;
+    let settled = false;
+    const listing = listWorkspaceFiles(repo, {
+      verifyExistence: false,
+      onTracked: (files) => {
+        expect(settled).toBe(false);
+        expect(early).toBeNull(); // once
+        early = [...files];
+      },
+    });
+    const result = await listing.finally(() => (settled = true));
+    expect(early).toEqual(['.gitignore', 'a.md', 'pkg/CLAUDE.md']);
+    expect(result.files).toEqual(['.gitignore', 'a.md', 'pkg/CLAUDE.md', 'untracked/AGENTS.md']);
+    // the same answer as without the callback, and with verification
+    expect(await listWorkspaceFiles(repo, { verifyExistence: false })).toEqual(result);
+    expect((await listWorkspaceFiles(repo)).files).toEqual(result.files);
+  });
+
+  it('the walk (no git) and a stand-in lister have no early part: trackedEarly resolves null', async () => {
+    const plain = makeRepo({ 'CLAUDE.md': 'x' }, { git: false });
+    expect(await new WorkspaceScan({ root: plain }).trackedEarly()).toBeNull();
+    const repo = makeRepo({ 'CLAUDE.md': 'x' });
+    const standIn = new WorkspaceScan({ root: repo, lister: async () => ({ files: ['CLAUDE.md'], strategy: 'git' }) });
+    expect(await standIn.trackedEarly()).toBeNull();
+  });
+
+  it('a build that starts reading tracked rule files early gives the catalog a direct build gives, each file read once', async () => {
+    const deep = `${Array.from({ length: 33 }, (_, i) => `d${i}`).join('/')}/CLAUDE.md`; // beyond the depth limit
+    const repo = makeRepo({
+      'CLAUDE.md': '# Root\n@docs/shared.md\n',
+      'docs/shared.md': 'Shared text.\n',
+      '.claude/rules/ts.md': '---\npaths: ["**/*.ts"]\n---\nTypes.\n',
+      'apps/web/AGENTS.md': '# Web\n',
+      'node_modules/pkg/CLAUDE.md': '# never\n',
+      [deep]: '# too deep\n',
+      'untracked/AGENTS.md': '# Untracked\n',
+      'src/a.ts': '',
+    });
+    execFileSync('git', ['add', '-f', 'CLAUDE.md', 'docs', '.claude', 'apps', 'node_modules', deep.split('/')[0], 'src'], { cwd: repo });
+    fs.writeFileSync(path.join(repo, 'apps/web/CLAUDE.local.md'), '# Mine\n'); // untracked, probed
+    const home = makeHome({ '.claude/CLAUDE.md': '# Me\n' });
+    for (const trusted of [true, false]) {
+      const gate = fixedGate(trusted);
+      const c = countingScan(repo, { root: repo });
+      const tracked = c.scan.trackedEarly();
+      const early = await new RuleCatalogBuilder({ workspaceDir: repo, homeDir: home, gate }).build(c.scan);
+      expect(await tracked).toContain('apps/web/AGENTS.md');
+      expect(await tracked).not.toContain('untracked/AGENTS.md');
+      const direct = await new RuleCatalogBuilder({ workspaceDir: repo, homeDir: home, gate }).build(directFileAccess);
+      expect(rulesView(early)).toEqual(rulesView(direct));
+      expect(early.files.map((f) => f.relativePath)).toEqual(expect.arrayContaining(['CLAUDE.md', '.claude/rules/ts.md', 'apps/web/AGENTS.md', 'untracked/AGENTS.md', 'apps/web/CLAUDE.local.md']));
+      expect(early.files.map((f) => f.relativePath)).not.toContain('node_modules/pkg/CLAUDE.md');
+      for (const [file, n] of c.reads) expect(n, file).toBe(1);
+      expect(c.reads.has(path.join(repo, 'node_modules/pkg/CLAUDE.md'))).toBe(false);
+      expect(c.reads.has(path.join(repo, deep))).toBe(false);
+      // restricted: project files by name and size only, nothing read early either (user files still load)
+      if (!trusted) expect([...c.reads.keys()]).toEqual([path.join(home, '.claude/CLAUDE.md')]);
+    }
   });
 });

@@ -1,5 +1,6 @@
+import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import { compilePatterns, type PatternSemantics } from '../../../src/main/core/rules/patterns';
+import { compilePatterns, globTest, type PatternSemantics } from '../../../src/main/core/rules/patterns';
 import { filesInScope, patternsMatchingNothing } from '../../../src/main/core/rules/patternStats';
 import type { RuleFile } from '../../../src/main/core/rules/types';
 
@@ -88,4 +89,44 @@ describe('patternsMatchingNothing (one pass over the file list)', () => {
       for (const f of files) expect([...(actual.get(f) ?? [])].sort()).toEqual([...(expected.get(f) ?? [])].sort());
     }
   });
+});
+
+describe('compiled pattern tests (what lint, counts and selection call)', () => {
+  const plain = [
+    ...TREE,
+    'a', 'a/b', 'a/b/c', 'a/x/b', 'a/x/b/y', 'a/b/x/b/z.ts', 'x/a/b', 'src', 'src/a.ts', 'src/a.ts/b', 'lib/src/x/y.ts', 'src/x/SRC/y/z',
+    'packages/api/src/a.ts/inner/z', '.github/a.md', 'x/.hidden/src/a.ts', 'deep/er/b.tsx', 'Deep/ER/B.TSX', 'a/b/c/d/e/f/b/c',
+  ];
+  // paths no listing or canonical target has: globs with several globstars hand them to minimatch itself
+  const odd = ['', '/', '/a/b', 'a//b', 'a/b/', './a/b', 'a/./b', 'a/../b', 'src/..', '.', '..', 'src//x.ts', '/src/a.ts'];
+  const patterns = [
+    '**/*.ts', '**/*.ts/**', 'a/**/b/**', '**/a/**', '**/b/**', 'a/**/b', '**/src/**/*.ts', '**/**/b', 'src/**', 'src/**/**',
+    'packages/**/*.ts', 'packages/*/src/**', '**/deep/**', '**/er/**/*.tsx', '**/x/**/z', 'a/**/b/**/c/**', '**', '*', '**/*',
+    'a/*/b/**', '**/.github/**', '**/.hidden/**', 'src', 'a/**b/**', '***/b/**', '**/**/**', 'a/**/**/b/**', '**/b/c/**',
+  ];
+  for (const semantics of ['glob', 'gitignore', 'anywhere'] as const) {
+    it(`agree with minimatch's match for ${semantics} patterns, globstars anywhere`, () => {
+      let matched = 0;
+      let multi = 0;
+      for (const pattern of patterns) {
+        const { compiled, invalid } = compilePatterns([pattern], 1, semantics);
+        expect(invalid, pattern).toBe(false);
+        for (const alt of compiled[0].alternatives) {
+          const mm = new Minimatch(alt.glob, { dot: true, nobrace: true, nocase: semantics !== 'glob' });
+          // a glob with at most one globstar is minimatch's own makeRe RegExp, as it always was
+          if ((alt.glob.match(/\*\*/g)?.length ?? 0) <= 1) continue;
+          multi++;
+          const fast = globTest(alt.glob, mm, semantics !== 'glob')!;
+          for (const p of [...plain, ...odd]) {
+            expect(fast(p), `${semantics} ${pattern} (${alt.glob}) on "${p}"`).toBe(mm.match(p));
+            if (mm.match(p)) matched++;
+          }
+          // the pattern's own test (literal pre-checks, then this) agrees on every path a listing has
+          for (const p of plain) expect(alt.test(p), `${semantics} ${pattern} (${alt.glob}) on "${p}"`).toBe(mm.match(p));
+        }
+      }
+      expect(matched).toBeGreaterThan(50); // not vacuous
+      expect(multi).toBeGreaterThan(8);
+    });
+  }
 });

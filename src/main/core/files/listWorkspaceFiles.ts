@@ -24,6 +24,13 @@ export interface ListWorkspaceFilesOptions {
    * check, which doubles the cost of listing a 100,000-file tree.
    */
   verifyExistence?: boolean;
+  /**
+   * With the `git` strategy, called once with the tracked files (root-relative, before the depth
+   * limit and `.git`/`node_modules` are applied, in git's order) as soon as git has listed them:
+   * git reads its index in milliseconds, while finding the untracked files walks the whole tree.
+   * Lets a caller start reading the files it wants while that walk runs. Not called for the walk.
+   */
+  onTracked?: (files: readonly string[]) => void;
 }
 
 /** Result of {@link listWorkspaceFiles}. */
@@ -68,14 +75,16 @@ export async function listWorkspaceFiles(
   const strategy = options.strategy ?? ((await isInsideGitWorkTree(root)) ? 'git' : 'walk');
   const gone: string[] = [];
   const beyondDepth: string[] = [];
-  const files = strategy === 'git' ? await listWithGit(root, options.verifyExistence ?? true, gone) : await listWithWalk(root, maxDepth, beyondDepth);
+  const files = strategy === 'git' ? await listWithGit(root, options.verifyExistence ?? true, gone, options.onTracked) : await listWithWalk(root, maxDepth, beyondDepth);
   const kept: string[] = [];
   for (const rel of files) {
     const verdict = limitVerdict(rel, maxDepth);
     if (verdict === WITHIN) kept.push(rel);
     else if (verdict === TOO_DEEP) beyondDepth.push(rel);
   }
-  kept.sort(); // the default sort compares UTF-16 code units: the same order as compareCodePoints, much faster
+  // the default sort compares UTF-16 code units: the same order as compareCodePoints, much faster;
+  // git's own listing is usually in that order already, which one pass confirms
+  if (!isSorted(kept)) kept.sort();
   beyondDepth.sort();
   const deleted = gone.length === 0 ? gone : gone.filter((rel) => limitVerdict(rel, maxDepth) === WITHIN).sort();
   return { files: kept, strategy, deleted, beyondDepth };
@@ -109,21 +118,32 @@ async function isInsideGitWorkTree(dir: string): Promise<boolean> {
   return r.code === 0 && r.stdout.trim() === 'true';
 }
 
-/** `gone` receives the tracked files left out because they no longer exist on disk. */
-async function listWithGit(root: string, verifyExistence: boolean, gone: string[]): Promise<string[]> {
+/**
+ * `gone` receives the tracked files left out because they no longer exist on disk. Tracked and
+ * untracked files are listed by two concurrent `git ls-files` (`--cached`, and `--others
+ * --exclude-standard`, whose directory walk is most of the cost), so `onTracked` gets the tracked
+ * ones early. Returns every file once (an unmerged path is listed once per stage), tracked ones in
+ * git's order followed by the untracked ones.
+ */
+async function listWithGit(root: string, verifyExistence: boolean, gone: string[], onTracked?: (files: readonly string[]) => void): Promise<string[]> {
   const gitLs = async (args: string[]) => {
     const r = await runGit(['ls-files', '-z', ...args, '--', '.'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
     if (r.code !== 0) throw new Error(`git ls-files failed in ${root}: ${r.error ?? r.stderr.trim()}`);
-    return r.stdout.split('\0').filter(Boolean);
+    return r.stdout === '' ? [] : r.stdout.slice(0, r.stdout.endsWith('\0') ? -1 : undefined).split('\0');
   };
-  const [listed, deleted] = await Promise.all([gitLs(['--cached', '--others', '--exclude-standard']), verifyExistence ? gitLs(['--deleted']) : Promise.resolve([])]);
-  const unique = [...new Set(listed)];
-  if (deleted.length === 0) return unique;
+  const tracked = gitLs(['--cached']).then((files) => {
+    const unique = withoutAdjacentRepeats(files);
+    onTracked?.(unique);
+    return unique;
+  });
+  const [cached, others, deleted] = await Promise.all([tracked, gitLs(['--others', '--exclude-standard']), verifyExistence ? gitLs(['--deleted']) : Promise.resolve([])]);
+  const listed = others.length === 0 ? cached : [...new Set([...cached, ...others])];
+  if (deleted.length === 0) return listed;
   // --cached lists tracked files even when they were deleted from disk; git's own --deleted check
   // (one lstat per index entry in C) is far cheaper than doing it from JavaScript.
   const deletedSet = new Set(deleted);
   const kept: string[] = [];
-  for (const rel of unique) {
+  for (const rel of listed) {
     if (!deletedSet.has(rel)) {
       kept.push(rel);
       continue;
@@ -136,6 +156,20 @@ async function listWithGit(root: string, verifyExistence: boolean, gone: string[
     }
   }
   return kept;
+}
+
+/** `files` without an entry equal to the one before it (git lists an unmerged path once per stage, next to each other); the same array when there is none. */
+function withoutAdjacentRepeats(files: string[]): string[] {
+  let i = 1;
+  while (i < files.length && files[i] !== files[i - 1]) i++;
+  if (i >= files.length) return files;
+  return files.filter((rel, j) => j === 0 || rel !== files[j - 1]);
+}
+
+/** True when `list` is in UTF-16 code unit order (what `Array.prototype.sort` gives). */
+function isSorted(list: readonly string[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i - 1] > list[i]) return false;
+  return true;
 }
 
 async function listWithWalk(root: string, maxDepth: number, beyondDepth: string[]): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { ALWAYS_SKIPPED_DIRS } from '../files/listWorkspaceFiles';
 import { directFileAccess, WorkspaceScan, type FileAccess, type FileReader } from '../files/scan';
 import { pathIdentity } from '../workspaces/identity';
 import { assembleCatalog } from './assemble';
@@ -60,7 +61,8 @@ export class RuleCatalogBuilder {
   private trust: RuleTrust = { mode: 'restricted', prefix: null };
   private listing: 'git' | 'walk' | 'none' = 'none';
   private files: string[] = [];
-  private fileSet = new Set<string>();
+  /** The file list as a set, made on the first incremental update that needs it (null until then). */
+  private fileSet: Set<string> | null = null;
   private readonly records = new Map<string, RuleRecord>();
   private readonly depIndex = new Map<string, Set<string>>();
   private discoveryWarnings: RuleFinding[] = [];
@@ -89,17 +91,57 @@ export class RuleCatalogBuilder {
     this.root = findCatalogRoot(this.workspaceDir);
     this.trust = decideTrust(this.gate, this.root, this.workspaceDir);
     const scan = files ?? new WorkspaceScan({ root: this.root, workspaceDir: this.workspaceDir });
+    const early = this.loadTrackedEarly(scan);
     const [project, user] = await Promise.all([discoverProject(this.root, this.workspaceDir, scan), discoverUser(this.homeDir)]);
     this.listing = project.strategy;
     this.files = project.files;
-    this.fileSet = new Set(project.files);
+    this.fileSet = null;
     this.discoveryWarnings = project.warnings;
     this.nestedRoots = project.nestedRoots;
     this.ignoreMatcher = null;
     this.records.clear();
     this.depIndex.clear();
-    await this.loadAll([...user, ...project.candidates], scan);
+    await this.loadAll([...user, ...project.candidates], scan, project.strategy === 'git' ? await early : new Map());
     return this.assemble(started);
+  }
+
+  /**
+   * Starts loading the tracked rule files as soon as git has listed its index (see
+   * `FileAccess.trackedEarly`), while git still walks the tree for untracked files: at 100,000
+   * files that walk is most of the listing's time, and reading and parsing 500 rule files fits in
+   * it. At most 16 files are read at once. Resolves (as soon as the tracked list is known) with
+   * one pending load per root-relative path, loaded exactly as {@link loadAll} would load it
+   * (git listing, no notes); {@link loadAll} uses the ones whose candidate the discovery confirms.
+   */
+  private async loadTrackedEarly(scan: FileAccess): Promise<Map<string, EarlyLoad>> {
+    const out = new Map<string, EarlyLoad>();
+    const tracked = scan.trackedEarly ? await scan.trackedEarly() : null;
+    if (!tracked) return out;
+    const root = this.root;
+    const queue: RuleCandidate[] = [];
+    for (const rel of tracked) {
+      const classification = classifyProjectPath(rel);
+      if (!classification || !withinListingLimits(rel)) continue;
+      queue.push({ relativePath: rel, absolutePath: path.join(root, rel), classification });
+    }
+    const imports = this.importContext(scan);
+    const slots: Array<() => void> = [];
+    let running = 0;
+    const acquire = () => (running < LOAD_CONCURRENCY ? (running++, Promise.resolve()) : new Promise<void>((resolve) => slots.push(resolve)));
+    const release = () => {
+      const wake = slots.shift();
+      if (wake) wake();
+      else running--;
+    };
+    for (const c of queue) {
+      const restricted = !isTrustedPath(this.trust, c.relativePath);
+      const load = acquire()
+        .then(() => loadRule(c, { root, restricted, confineTo: [root], imports, canonicalParent: true, reader: scan }))
+        .finally(release);
+      load.catch(() => {}); // a load nobody confirms is dropped; one that is confirmed rejects in loadAll
+      out.set(c.relativePath, { candidate: c, load });
+    }
+    return out;
   }
 
   /** True when the gate now answers differently than at the last build (call {@link build} then). */
@@ -145,6 +187,7 @@ export class RuleCatalogBuilder {
         }
         continue;
       }
+      this.fileSet ??= new Set(this.files);
       if (!this.fileSet.has(rel)) {
         const classification = classifyProjectPath(rel);
         if (classification && classification.format !== 'claude-local' && (await this.isIgnored(rel))) continue;
@@ -233,7 +276,7 @@ export class RuleCatalogBuilder {
     return this.ignoreMatcher;
   }
 
-  private async loadAll(candidates: RuleCandidate[], reader: FileReader): Promise<void> {
+  private async loadAll(candidates: RuleCandidate[], reader: FileReader, early: ReadonlyMap<string, EarlyLoad> = new Map()): Promise<void> {
     const imports = this.importContext(reader);
     const queue = [...candidates];
     const worker = async () => {
@@ -241,7 +284,10 @@ export class RuleCatalogBuilder {
         const isUser = c.classification.source === 'user';
         const restricted = !isUser && !isTrustedPath(this.trust, c.relativePath);
         const canonicalParent = !isUser && this.listing === 'git' && c.notes === undefined;
-        const record = await loadRule(c, { root: this.root, restricted, confineTo: isUser ? null : [this.root], imports, canonicalParent, reader });
+        const started = early.get(c.relativePath);
+        const same = started !== undefined && canonicalParent && started.candidate.absolutePath === c.absolutePath && sameClassification(started.candidate.classification, c.classification);
+        const record = same ? await started.load : await loadRule(c, { root: this.root, restricted, confineTo: isUser ? null : [this.root], imports, canonicalParent, reader });
+        if (record && same) record.candidate = c;
         this.dropRecord(c.relativePath);
         if (!record) continue;
         this.records.set(c.relativePath, record);
@@ -254,7 +300,7 @@ export class RuleCatalogBuilder {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(16, Math.max(1, queue.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.min(LOAD_CONCURRENCY, Math.max(1, queue.length)) }, worker));
   }
 
   private dropRecord(key: string): void {
@@ -330,7 +376,7 @@ export class RuleCatalogBuilder {
   private insertIntoList(rel: string): void {
     const at = lowerBound(this.files, rel);
     this.files = [...this.files.slice(0, at), rel, ...this.files.slice(at)];
-    this.fileSet.add(rel);
+    this.fileSet?.add(rel);
   }
 
   private removeFromList(rel: string): boolean {
@@ -345,9 +391,34 @@ export class RuleCatalogBuilder {
     if (gone.length === 0) return false;
     const goneSet = new Set(gone);
     this.files = this.files.filter((f) => !goneSet.has(f));
-    for (const f of goneSet) this.fileSet.delete(f);
+    if (this.fileSet) for (const f of goneSet) this.fileSet.delete(f);
     return true;
   }
+}
+
+/** Rule files read at once (each read is an `lstat` and a `readFile` on libuv's 4 threads). */
+const LOAD_CONCURRENCY = 16;
+
+/** A rule file whose load started from the tracked part of the listing (see `loadTrackedEarly`). */
+interface EarlyLoad {
+  candidate: RuleCandidate;
+  load: Promise<RuleRecord | null>;
+}
+
+function sameClassification(a: RuleCandidate['classification'], b: RuleCandidate['classification']): boolean {
+  return a.format === b.format && a.scope === b.scope && a.source === b.source && a.priority === b.priority;
+}
+
+/** Within the listing's limits: no `.git`/`node_modules` segment, at most {@link RULE_LIMITS.maxDepth} folders deep. */
+function withinListingLimits(rel: string): boolean {
+  let depth = 0;
+  let start = 0;
+  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
+    if (ALWAYS_SKIPPED_DIRS.has(rel.slice(start, i))) return false;
+    depth++;
+    start = i + 1;
+  }
+  return depth <= RULE_LIMITS.maxDepth;
 }
 
 /** The rule folder (`x/.claude/rules`) a root-relative rule path lies in, or null. */

@@ -33,7 +33,8 @@ export const RULE_FILE_NAMES: ReadonlySet<string> = new Set([...Object.keys(NAME
  */
 export function classifyProjectPath(rel: string): RuleClassification | null {
   const name = rel.slice(rel.lastIndexOf('/') + 1);
-  if (!RULE_FILE_NAMES.has(name) && !RULE_DIR_HINT.test(rel)) return null; // fast path: most files are not rules
+  // fast path: most files are not rules (every rule folder's marker ends in `rules/` or `instructions/`)
+  if (!RULE_FILE_NAMES.has(name) && ((!rel.includes('rules/') && !rel.includes('instructions/')) || !RULE_DIR_HINT.test(rel))) return null;
   const segments = rel.split('/');
   for (let i = 0; i < segments.length - 2; i++) {
     for (const dir of RULE_DIRS) {

@@ -117,7 +117,10 @@ export async function loadRule(candidate: RuleCandidate, ctx: LoadContext): Prom
   const frontmatterWarnings = classification.format === 'cursor' ? split.warnings.filter((w) => !w.code.startsWith('frontmatter-unquoted-')) : split.warnings;
   record.warnings.push(...frontmatterWarnings.map((w) => warning(w.code, 'warning', w.message, w.line, w.fix)));
   const parsed = split.frontmatter?.data ?? {};
-  const description = descriptionText(parsed.description, split.sourceOf('description'), split.lineOf('description'));
+  // the written text matters only for a description YAML reads as something else than text
+  // (sourceOf parses the block again: most of a rule file's load when asked for every file)
+  const written = typeof parsed.description === 'string' || parsed.description === null || parsed.description === undefined ? null : split.sourceOf('description');
+  const description = descriptionText(parsed.description, written, split.lineOf('description'));
   record.description = description.text === null ? null : revealSmuggling(description.text);
   if (description.warning) record.warnings.push(description.warning);
   // the condition sees the description as text, as Cursor (which reads the line) does

@@ -204,10 +204,8 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
     for (const expanded of minimatch.braceExpand(pattern).flatMap((g) => equivalentGlobs(g, semantics))) {
       const mm = new Minimatch(expanded, { dot: true, nobrace: true, nocase });
       if (mm.comment) continue;
-      // minimatch 10.2.6's makeRe drops a trailing `/**` after a second globstar (`a/**/b/**` becomes
-      // /^a(…)b$/ and misses `a/b/x`), so such globs are matched by `match`, which is right.
-      const re = mm.negate || (expanded.match(/\*\*/g)?.length ?? 0) > 1 ? null : mm.makeRe();
-      if (re === false) return null;
+      const matches = globTest(expanded, mm, nocase);
+      if (matches === null) return null;
       // The literal pre-checks compare case-sensitively, so a case-blind pattern has none.
       const prefix = nocase ? '' : literalPrefix(expanded);
       const suffix = nocase ? '' : literalSuffix(expanded);
@@ -219,7 +217,7 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
         if (!p.endsWith(suffix)) return false;
         if (!p.startsWith(prefix) && p !== bare) return false;
         if (search !== '' && !p.includes(search)) return false;
-        return re ? re.test(p) : mm.match(p);
+        return matches(p);
       };
       // minimatch reads `a//b` as `a/b`; the case-sensitive pre-check never did, the case-blind one must not start to.
       const foldedPrefix = nocase ? (literalPrefix(expanded).includes('//') ? '' : asciiFold(literalPrefix(expanded))) : prefix;
@@ -234,6 +232,89 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
   } catch {
     return null;
   }
+}
+
+/**
+ * The exact test minimatch 10.2.6 `match` makes for one brace-free glob (`dot: true`), as fast as
+ * a compiled RegExp where that is safe; null when the glob does not compile. A glob with at most
+ * one globstar uses `makeRe` (it agrees with `match`). With more globstars `makeRe` is wrong (it
+ * drops a trailing `/**` after a second globstar: `a/**\/b/**` becomes /^a(…)b$/ and misses
+ * `a/b/x`), and `match` costs about 20 µs a call, so such globs are split instead: a trailing
+ * `/**` matches a path when the rest of the glob matches one of its proper folder prefixes, a
+ * leading `**\/` when the rest matches the path or one of its tails after a `/`. That is what
+ * `**` means to minimatch for a path without empty, `.` or `..` segments (every path a listing or
+ * a canonical target has); any other path, a negated glob, two globstars in a row and a globstar
+ * in the middle of a glob with another one go to `match` itself. `test/unit/rules/patternIndex.test.ts` compares the two.
+ */
+export function globTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string) => boolean) | null {
+  const key = `${nocase ? 'i' : 's'}${glob}`;
+  const cached = testCache.get(key);
+  if (cached !== undefined) return cached;
+  const made = makeGlobTest(glob, mm, nocase);
+  if (testCache.size >= COMPILE_CACHE_MAX) testCache.delete(testCache.keys().next().value!);
+  testCache.set(key, made);
+  return made;
+}
+
+/**
+ * Tests by glob and case: Claude's `paths` make `X` and `X/**` of every pattern, and `X/**` is
+ * tested through `X`, so each is compiled once (tests are pure functions of the glob).
+ */
+const testCache = new Map<string, ((p: string) => boolean) | null>();
+
+function makeGlobTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string) => boolean) | null {
+  if (mm.negate) return (p) => mm.match(p);
+  if ((glob.match(/\*\*/g)?.length ?? 0) <= 1) {
+    const re = mm.makeRe();
+    return re === false ? null : (p) => re.test(p);
+  }
+  if (mm.makeRe() === false) return null;
+  // minimatch reads `**/**` its own way (`src/**/**` matches `src`, `src/**` does not): left to it
+  if (/(?:^|\/)\*\*\/\*\*(?:\/|$)/.test(glob)) return (p) => mm.match(p);
+  const part = (rest: string) => {
+    // (a rest starting with `!` or `#` is a negation or comment on its own: never taken from the cache)
+    const known = rest.startsWith('!') || rest.startsWith('#') ? undefined : testCache.get(`${nocase ? 'i' : 's'}${rest}`);
+    if (known !== undefined) return known;
+    const sub = new Minimatch(rest, { dot: true, nobrace: true, nocase });
+    return sub.negate || sub.comment ? null : globTest(rest, sub, nocase);
+  };
+  if (glob.endsWith('/**') && glob.length > 3) {
+    const head = part(glob.slice(0, -3));
+    if (head) {
+      // every folder the head matches contains its literal piece (`.ts` of `**\/*.ts/**`)
+      const needle = literalNeedle(glob.slice(0, -3));
+      const folded = nocase ? asciiFold(needle) : needle;
+      return (p) => {
+        if (!isPlainPath(p)) return mm.match(p);
+        const last = p.lastIndexOf('/');
+        if (last <= 0) return false;
+        if (folded !== '') {
+          const dir = p.slice(0, last);
+          if (nocase ? isAscii(dir) && !dir.toLowerCase().includes(folded) : !dir.includes(folded)) return false;
+        }
+        for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) if (head(p.slice(0, i))) return true;
+        return false;
+      };
+    }
+  } else if (glob.startsWith('**/') && glob.length > 3) {
+    const tail = part(glob.slice(3));
+    if (tail) {
+      return (p) => {
+        if (!isPlainPath(p)) return mm.match(p);
+        if (tail(p)) return true;
+        for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) if (tail(p.slice(i + 1))) return true;
+        return false;
+      };
+    }
+  }
+  return (p) => mm.match(p);
+}
+
+const ODD_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/** A path without empty, `.` or `..` segments (no leading, trailing or doubled `/`). */
+function isPlainPath(p: string): boolean {
+  return !ODD_SEGMENT.test(p);
 }
 
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;

@@ -1,7 +1,7 @@
 import { digestOfEntries } from './hash';
 import { escapeAttribute, utf8Bytes } from '../formats/text';
 import { revealSmuggling } from '../formats/unicode';
-import type { RuleSelection, SelectedRule, UnselectedRule } from './types';
+import type { RuleFile, RuleSelection, SelectedRule, UnselectedRule } from './types';
 
 /**
  * Renders one file (seed §4.5): `<instruction-file path="REL" source="…" sha256="…"
@@ -12,9 +12,20 @@ import type { RuleSelection, SelectedRule, UnselectedRule } from './types';
  */
 export function renderFile(selected: SelectedRule): string {
   const f = selected.file;
-  const conditional = f.kind === 'conditional' ? ' conditional="true"' : '';
-  return `<instruction-file path="${escapeAttribute(f.relativePath)}" source="${f.source}" sha256="${f.sha256}"${conditional}>\n${revealSmuggling(f.content ?? '')}\n</instruction-file>`;
+  let text = rendered.get(f);
+  if (text === undefined) {
+    const conditional = f.kind === 'conditional' ? ' conditional="true"' : '';
+    text = `<instruction-file path="${escapeAttribute(f.relativePath)}" source="${f.source}" sha256="${f.sha256}"${conditional}>\n${revealSmuggling(f.content ?? '')}\n</instruction-file>`;
+    rendered.set(f, text);
+  }
+  return text;
 }
+
+/**
+ * Each file's rendering, made once: a catalog's files are deeply frozen, so it never changes, and
+ * scanning the text for smuggling characters on every selection cost more than the selection.
+ */
+const rendered = new WeakMap<RuleFile, string>();
 
 /**
  * Builds the resolution object of seed §4.5: files joined by a blank line inside `<tag attrs>`;

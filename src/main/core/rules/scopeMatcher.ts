@@ -1,3 +1,4 @@
+import { isAscii } from './patterns';
 import type { PatternAlternative, RuleFile } from './types';
 
 /** A distinct expanded glob of one scope and the (file, pattern index) pairs that use it. */
@@ -9,49 +10,32 @@ interface GlobGroup {
 /** Below this many distinct globs a scope is scanned linearly (cheaper than the index). */
 const LINEAR_MAX = 16;
 
-/**
- * The conditional rules of one scope directory, indexed so a lookup tests only plausible globs:
- * literal paths by exact value; other globs by their literal leading folder (`packages/api/` of
- * `packages/api/**\/*.ts`) and, when they end in a literal extension (`*.tsx`, `*Endpoints.cs`),
- * by that extension too. A lookup probes the target's ancestor folders only. Identical globs shared
- * by several rules are tested once. Results are exact: every candidate is confirmed with minimatch.
- */
-export class ScopeMatcher {
-  private readonly all: GlobGroup[] | null;
-  private readonly literal = new Map<string, GlobGroup[]>();
-  private readonly byPrefix = new Map<string, GlobGroup[]>();
-  private readonly byExt = new Map<string, Map<string, GlobGroup[]>>();
+/** Literal-path, leading-folder and extension buckets of globs (see {@link ScopeMatcher}). */
+class Buckets {
+  readonly literal = new Map<string, GlobGroup[]>();
+  readonly byPrefix = new Map<string, GlobGroup[]>();
+  readonly byExt = new Map<string, Map<string, GlobGroup[]>>();
 
-  constructor(files: readonly RuleFile[]) {
-    const groups = new Map<string, GlobGroup>();
-    for (const file of files) {
-      file.compiledPatterns.forEach((pattern, patternIndex) => {
-        for (const alternative of pattern.alternatives) {
-          let group = groups.get(alternative.glob);
-          if (!group) groups.set(alternative.glob, (group = { alternative, members: [] }));
-          group.members.push({ file, patternIndex });
-        }
-      });
+  add(group: GlobGroup, literal: boolean, prefix: string, suffix: string): void {
+    const into = (map: Map<string, GlobGroup[]>, key: string) => {
+      let list = map.get(key);
+      if (!list) map.set(key, (list = []));
+      list.push(group);
+    };
+    if (literal) return into(this.literal, group.alternative.glob);
+    const prefixDir = prefix.endsWith('/') ? prefix.slice(0, -1) : '';
+    const dot = suffix.lastIndexOf('.');
+    if (dot >= 0 && dot < suffix.length - 1) {
+      const ext = suffix.slice(dot + 1);
+      let map = this.byExt.get(ext);
+      if (!map) this.byExt.set(ext, (map = new Map()));
+      return into(map, prefixDir);
     }
-    if (groups.size <= LINEAR_MAX) {
-      this.all = [...groups.values()];
-      return;
-    }
-    this.all = null;
-    for (const group of groups.values()) this.bucketOf(group.alternative).push(group);
+    into(this.byPrefix, prefixDir);
   }
 
-  /**
-   * Records in `out` the conditional rules (not in `loaded`) whose patterns match `rel`
-   * (scope-relative, non-empty) for `trigger`, keeping each file's lowest matching pattern index.
-   * Files already picked for an earlier trigger keep that pick.
-   */
-  match(rel: string, trigger: string, loaded: ReadonlySet<string>, out: Map<RuleFile, MatchPick>): void {
-    const ctx: VisitContext = { rel, trigger, loaded, out };
-    if (this.all) {
-      visit(this.all, ctx);
-      return;
-    }
+  /** Visits the groups `rel` may match: its literal entry, and the buckets of its ancestor folders (and of its extension). */
+  probe(rel: string, ctx: VisitContext): void {
     visit(this.literal.get(rel), ctx);
     const base = rel.slice(rel.lastIndexOf('/') + 1);
     const dot = base.lastIndexOf('.');
@@ -66,23 +50,70 @@ export class ScopeMatcher {
       end = next < 0 ? rel.length : next;
     }
   }
+}
 
-  private bucketOf(alt: PatternAlternative): GlobGroup[] {
-    const into = (map: Map<string, GlobGroup[]>, key: string) => {
-      let list = map.get(key);
-      if (!list) map.set(key, (list = []));
-      return list;
-    };
-    if (alt.literal) return into(this.literal, alt.glob);
-    const prefixDir = alt.prefix.endsWith('/') ? alt.prefix.slice(0, -1) : '';
-    const dot = alt.suffix.lastIndexOf('.');
-    if (dot >= 0 && dot < alt.suffix.length - 1) {
-      const ext = alt.suffix.slice(dot + 1);
-      let map = this.byExt.get(ext);
-      if (!map) this.byExt.set(ext, (map = new Map()));
-      return into(map, prefixDir);
+/**
+ * The conditional rules of one scope directory, indexed so a lookup tests only plausible globs:
+ * literal paths by exact value; other globs by their literal leading folder (`packages/api/` of
+ * `packages/api/**\/*.ts`) and, when they end in a literal extension (`*.tsx`, `*Endpoints.cs`),
+ * by that extension too. A lookup probes the target's ancestor folders only. Case-blind globs
+ * (Claude's `paths`, Copilot's `applyTo`) are bucketed the same way by their ASCII-lower-cased
+ * folder and extension and probed with the path in ASCII lower case; a path with a non-ASCII
+ * character tests every case-blind glob (see `asciiFold` in patterns.ts). Identical globs shared
+ * by several rules are tested once. Results are exact: every candidate is confirmed by the
+ * pattern's own test.
+ */
+export class ScopeMatcher {
+  private readonly all: GlobGroup[] | null;
+  private readonly exact = new Buckets();
+  private readonly folded = new Buckets();
+  /** Every case-blind group, for paths with a non-ASCII character. */
+  private readonly caseBlind: GlobGroup[] = [];
+
+  constructor(files: readonly RuleFile[]) {
+    const groups = new Map<string, GlobGroup>();
+    for (const file of files) {
+      file.compiledPatterns.forEach((pattern, patternIndex) => {
+        for (const alternative of pattern.alternatives) {
+          const key = `${alternative.caseInsensitive ? 'i' : 's'}${alternative.glob}`;
+          let group = groups.get(key);
+          if (!group) groups.set(key, (group = { alternative, members: [] }));
+          group.members.push({ file, patternIndex });
+        }
+      });
     }
-    return into(this.byPrefix, prefixDir);
+    if (groups.size <= LINEAR_MAX) {
+      this.all = [...groups.values()];
+      return;
+    }
+    this.all = null;
+    for (const group of groups.values()) {
+      const alt = group.alternative;
+      if (!alt.caseInsensitive) {
+        this.exact.add(group, alt.literal, alt.prefix, alt.suffix);
+        continue;
+      }
+      this.caseBlind.push(group);
+      // a folded prefix of '' (none, or not ASCII) is probed for every path anyway
+      this.folded.add(group, false, alt.foldedPrefix, alt.foldedSuffix);
+    }
+  }
+
+  /**
+   * Records in `out` the conditional rules (not in `loaded`) whose patterns match `rel`
+   * (scope-relative, non-empty) for `trigger`, keeping each file's lowest matching pattern index.
+   * Files already picked for an earlier trigger keep that pick.
+   */
+  match(rel: string, trigger: string, loaded: ReadonlySet<string>, out: Map<RuleFile, MatchPick>): void {
+    const ctx: VisitContext = { rel, trigger, loaded, out };
+    if (this.all) {
+      visit(this.all, ctx);
+      return;
+    }
+    this.exact.probe(rel, ctx);
+    if (this.caseBlind.length === 0) return;
+    if (isAscii(rel)) this.folded.probe(rel.toLowerCase(), ctx);
+    else visit(this.caseBlind, ctx);
   }
 }
 
