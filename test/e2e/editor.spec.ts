@@ -53,6 +53,8 @@ test('Settings chooses the editor once; Open in editor opens rule files, hook fi
   await settings.openWithShortcut();
   await address.expectHash(/^#\/settings$/);
   await expect(settings.section('Editor')).toContainText('Until you choose, it uses the system default.');
+  // what applies is what is shown: the system default is the checked choice before any is made
+  await expect(settings.section('Editor').getByRole('radio', { name: /^System default/ })).toBeChecked();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: test.info().outputPath(`settings-${scheme}.png`) });

@@ -206,6 +206,10 @@ test('the sessions list has a filter box with a match count and an empty state t
   await page.getByRole('button', { name: 'Clear the filter' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(2);
   await expect(sessions.sessionFilter()).toHaveValue('');
+  // the same keys as every other list filter: / (outside a text field) focuses it
+  await list.getByRole('listitem').first().getByRole('button').focus();
+  await page.keyboard.press('/');
+  await expect(sessions.sessionFilter()).toBeFocused();
 
   // the workspace's Sessions tab filters the same way
   await atrium.workspaceItem('project').click();

@@ -45,7 +45,7 @@ for (const source of MONOREPO) {
     await atrium.addWorkspace(folder);
 
     await expect(trust.banner).toContainText('Restricted mode');
-    await expect(trust.banner).toContainText(/\d+ instruction files?, \d+ hooks?, \d+ MCP servers? are inactive/);
+    await expect(trust.banner).toContainText(/\d+ instruction files?(, | and )\d+ hooks?((, | and )\d+ MCP servers?)?( and \d+ other items?)? (is|are) inactive/);
     await expect(atrium.workspaceItem(name).locator('[data-trust-state]')).toHaveAttribute('data-trust-state', 'undecided');
 
     await trust.openReview();

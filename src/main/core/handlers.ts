@@ -47,7 +47,7 @@ export function createHandlers(engine: Engine, host: HostHandlers): Handlers {
     'workspaces.add': ({ path, name }) => workspaces.add(expandHome(path, engine.homeDir), name),
     'workspaces.completeFolder': ({ prefix }) => ({ folders: completeFolder(prefix, engine.homeDir) }),
     'workspaces.rename': ({ id, name }) => ({ workspace: workspaces.rename(id, name) }),
-    'workspaces.relocate': ({ id, path }) => ({ workspace: workspaces.relocate(id, path) }),
+    'workspaces.relocate': ({ id, path }) => ({ workspace: workspaces.relocate(id, expandHome(path, engine.homeDir)) }),
     'workspaces.remove': ({ id }) => ({ removed: workspaces.remove(id) }),
     'workspaces.details': ({ id }) => ({ workspace: workspaces.details(id) }),
     ...createTrustHandlers(engine),

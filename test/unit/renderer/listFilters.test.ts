@@ -28,3 +28,16 @@ describe('showControls (rule text shown in the DOM)', () => {
     expect(showControls('a\u200Db')).toBe('a⟨U+200D⟩b');
   });
 });
+
+describe('filterSessions (the sessions lists)', () => {
+  it('matches the words the state badge shows ("needs you"), not only the state name', async () => {
+    const { filterSessions } = await import('../../../src/renderer/src/features/sessions/SessionRows');
+    const base = { id: 's1', workspaceId: null, agentId: 'claude', agentVersion: null, cwd: '/w', title: 'Fix the build', live: true, pausedReason: null };
+    const waiting = { ...base, id: 's1', state: 'awaiting_permission', pendingPermissions: 1 };
+    const idle = { ...base, id: 's2', state: 'idle', pendingPermissions: 0 };
+    const list = [waiting, idle] as unknown as Parameters<typeof filterSessions>[0];
+    expect(filterSessions(list, 'needs you', () => null).map((s) => s.id)).toEqual(['s1']);
+    expect(filterSessions(list, 'awaiting', () => null).map((s) => s.id)).toEqual(['s1']);
+    expect(filterSessions(list, 'fix build', () => null).map((s) => s.id)).toEqual(['s1', 's2']);
+  });
+});

@@ -32,3 +32,26 @@ describe('typed folder paths', () => {
     expect(completeFolder('~/src/p', home, 1)).toEqual(['~/src/prlink/']);
   });
 });
+
+describe('typed paths through the requests', () => {
+  it('workspaces.add and workspaces.relocate both take ~/… (Locate… after a folder moved)', async () => {
+    const { createEngine } = await import('../../../src/main/core/engine');
+    const { createDispatcher } = await import('../../../src/main/core/dispatcher');
+    const { fixedGate } = await import('../../../src/main/core/trust/gate');
+    const engine = createEngine({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-data-')), homeDir: home, trustGate: fixedGate(false), workspacePresencePollMs: 0 });
+    try {
+      const d = createDispatcher(engine, {
+        'app.info': () => ({ version: 't', host: 'browser', dataDir: '/d', homeDir: home, capabilities: { nativeFolderPicker: false } }),
+        'app.pickFolder': () => ({ path: null }),
+      });
+      const { workspace } = await d.call('workspaces.add', { path: '~/src/proj' });
+      expect(workspace.path).toBe(path.join(home, 'src/proj'));
+      fs.renameSync(path.join(home, 'src/proj'), path.join(home, 'src/moved'));
+      const { workspace: moved } = await d.call('workspaces.relocate', { id: workspace.id, path: '~/src/moved' });
+      expect(moved.id).toBe(workspace.id);
+      expect(moved.path).toBe(path.join(home, 'src/moved'));
+    } finally {
+      await engine.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { Search, X } from 'lucide-react';
 import { shortcut } from './format';
 import './filterBox.css';
@@ -30,20 +30,16 @@ function inTextField(target: EventTarget | null): boolean {
 }
 
 /**
- * The filter box of a long list (rules, hooks and MCP servers, extensions): a search field with
- * the match count ("12 of 500"), announced politely to screen readers. Keyboard: `/` (outside a
- * text field) or Ctrl/⌘+F focuses it from anywhere on the page while it is mounted; Esc clears it
- * (a second Esc, on an empty box, leaves it). Only one list is mounted at a time (the workspace
- * tabs render their active tab only), so the shortcut has one owner.
+ * `/` (outside a text field) or Ctrl/⌘+F focuses and selects `input` while the calling component
+ * is mounted; an open dialog keeps the keyboard. Every list filter uses it, so the keys are the same
+ * on every list.
  */
-export function FilterBox({ value, onChange, label, placeholder, shown, total, noun }: { value: string; onChange(value: string): void; label: string; placeholder: string; shown: number; total: number; noun: string }) {
-  const input = useRef<HTMLInputElement>(null);
+export function useFilterShortcut(input: RefObject<HTMLInputElement | null>): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.metaKey || e.ctrlKey;
       const find = mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f';
       const slash = e.key === '/' && !mod && !e.altKey && !inTextField(e.target);
-      // an open dialog owns the keyboard
       if (!(find || slash) || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
       e.preventDefault();
       input.current?.focus();
@@ -51,7 +47,19 @@ export function FilterBox({ value, onChange, label, placeholder, shown, total, n
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [input]);
+}
+
+/**
+ * The filter box of a long list (rules, hooks and MCP servers, extensions): a search field with
+ * the match count ("12 of 500"), announced politely to screen readers. Keyboard: `/` (outside a
+ * text field) or Ctrl/⌘+F focuses it from anywhere on the page while it is mounted; Esc clears it
+ * (a second Esc, on an empty box, leaves it). Only one list is mounted at a time (the workspace
+ * tabs render their active tab only), so the shortcut has one owner.
+ */
+export function FilterBox({ value, onChange, label, placeholder, shown, total, noun, one }: { value: string; onChange(value: string): void; label: string; placeholder: string; shown: number; total: number; noun: string; /** `noun` for a total of 1, e.g. file */ one?: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  useFilterShortcut(input);
   const filtering = value.trim().length > 0;
   return (
     <div className="filter-box" role="search" aria-label={label}>
@@ -83,7 +91,7 @@ export function FilterBox({ value, onChange, label, placeholder, shown, total, n
       )}
       </span>
       <span className={`filter-count${filtering && shown === 0 ? ' none' : ''}`} role="status" aria-live="polite" data-testid="filter-count">
-        {filtering ? `${shown} of ${total} ${noun}` : `${total} ${noun}`}
+        {filtering ? `${shown} of ${total} ${total === 1 && one ? one : noun}` : `${total} ${total === 1 && one ? one : noun}`}
       </span>
     </div>
   );

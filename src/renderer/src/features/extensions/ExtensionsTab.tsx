@@ -70,7 +70,7 @@ export function ExtensionsTab({ workspace, onReview }: { workspace: Workspace; o
   return (
     <ExtensionsFilter.Provider value={{ query, totals }}>
     <div className="ext-tab">
-      <FilterBox value={query} onChange={setQuery} label="Filter extensions" placeholder="Filter extensions…" shown={sum(counts)} total={sum(totals)} noun="extensions" />
+      <FilterBox value={query} onChange={setQuery} label="Filter extensions" placeholder="Filter extensions…" shown={sum(counts)} total={sum(totals)} noun="extensions" one="extension" />
       <nav className="ext-nav" aria-label="Extension kinds">
         {KINDS.map(([k, label]) => (
           <a key={k} href={`#ext-section-${k}`} className="ext-nav-link" onClick={(e) => (e.preventDefault(), document.getElementById(`ext-section-${k}`)?.scrollIntoView({ block: 'start' }))}>

@@ -100,7 +100,7 @@ export function RulesTab({ workspace, onReview }: { workspace: Workspace; onRevi
         ) : (
           <div className="rules-split">
             <div className="rules-list-pane">
-              <FilterBox value={query} onChange={setQuery} label="Filter rule files" placeholder="Filter by path, format, status…" shown={matching} total={data.files.length} noun="files" />
+              <FilterBox value={query} onChange={setQuery} label="Filter rule files" placeholder="Filter by path, format, status…" shown={matching} total={data.files.length} noun="files" one="file" />
               {matching === 0 ? <p className="muted rules-no-match">No rule file matches “{query.trim()}”. Esc clears the filter.</p> : <RuleList data={data} selectedId={selectedId} onSelect={(id) => setRouteParams({ file: id })} query={query} />}
             </div>
             <div className="rules-detail">{selectedId ? <RuleDetail workspaceId={workspace.id} id={selectedId} /> : <p className="muted">Select a file.</p>}</div>

@@ -1,22 +1,24 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useFilterShortcut } from '../../components/FilterBox';
 import { Search, X } from 'lucide-react';
 import type { Session } from '../../../../shared/contract';
 import { useApp } from '../../state/appStore';
 import { sessionTitle } from '../../../../shared/sessionTitle';
 import { plural, relativeTime } from './format';
 import { hostLabel } from './HostedElsewhere';
-import { SessionStateBadge } from './StateBadge';
+import { SessionStateBadge, sessionStateLabel } from './StateBadge';
 import { useNow } from './useNow';
 
 /**
  * Sessions that match `query` (case-insensitive words, all of which must appear) in their title,
- * agent, workspace name, folder or state; an empty query keeps them all.
+ * agent, workspace name, folder or state (its badge's words, "needs you", as well as its state
+ * name); an empty query keeps them all.
  */
 export function filterSessions(sessions: readonly Session[], query: string, workspaceName: (id: string | null) => string | null): Session[] {
   const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return sessions.slice();
   return sessions.filter((s) => {
-    const hay = [sessionTitle(s, workspaceName(s.workspaceId)), s.agentId, s.agentVersion ?? '', workspaceName(s.workspaceId) ?? '', s.cwd, s.state, s.id].join('\n').toLowerCase();
+    const hay = [sessionTitle(s, workspaceName(s.workspaceId)), s.agentId, s.agentVersion ?? '', workspaceName(s.workspaceId) ?? '', s.cwd, s.state, sessionStateLabel(s), s.id].join('\n').toLowerCase();
     return words.every((w) => hay.includes(w));
   });
 }
@@ -31,6 +33,8 @@ export function SessionRows({ sessions: all, showWorkspace, onOpen, label }: { s
   const now = useNow();
   const names = new Map(workspaces.map((w) => [w.id, w.name]));
   const [query, setQuery] = useState('');
+  const filterInput = useRef<HTMLInputElement>(null);
+  useFilterShortcut(filterInput);
   const sessions = filterSessions(all, query, (id) => (id ? (names.get(id) ?? null) : null));
   const [current, setCurrent] = useState<string | null>(null);
   const tabStop = sessions.some((s) => s.id === current) ? current : (sessions[0]?.id ?? null);
@@ -50,6 +54,7 @@ export function SessionRows({ sessions: all, showWorkspace, onOpen, label }: { s
       <div className="sess-filter" role="search" aria-label={`Filter ${label}`}>
         <Search size={13} aria-hidden className="muted" />
         <input
+          ref={filterInput}
           className="input sess-filter-input"
           type="search"
           placeholder="Filter by title, agent, workspace, folder or state"

@@ -3,6 +3,12 @@ import type { Session } from '../../../../shared/contract';
 import { sessionStateText } from '../../../../shared/sessionStateText';
 import { STATE_LABEL } from './format';
 
+/** The words a session's state badge shows ("needs you", "paused: rules changed", "idle"…). */
+export function sessionStateLabel(session: Pick<Session, 'state' | 'pendingPermissions' | 'live' | 'pausedReason'>): string {
+  if (session.pendingPermissions > 0) return STATE_LABEL.awaiting_permission.label;
+  return session.state === 'paused' ? sessionStateText(session) : STATE_LABEL[session.state].label;
+}
+
 /** A session's state as a small badge; a waiting permission request shows as "needs you", a paused session names its reason ("paused: rules changed"). */
 export function SessionStateBadge({ session }: { session: Pick<Session, 'state' | 'pendingPermissions' | 'live' | 'pausedReason'> }) {
   const needsYou = session.pendingPermissions > 0;

@@ -48,8 +48,8 @@ export function EditorSection() {
       <fieldset className="settings-choices" disabled={busy}>
         <legend className="sr-only">Editor</legend>
         {CHOICES.map((c) => (
-          <label key={c.value} className={`settings-choice${current === c.value ? ' selected' : ''}`}>
-            <input type="radio" name={name} value={c.value} checked={current === c.value} onChange={() => choose(c.value)} />
+          <label key={c.value} className={`settings-choice${(current ?? 'system') === c.value ? ' selected' : ''}`}>
+            <input type="radio" name={name} value={c.value} checked={(current ?? 'system') === c.value} onChange={() => choose(c.value)} />
             <span className="settings-choice-name">{EDITOR_NAMES[c.value]}</span>
             <span className="muted settings-choice-how">{c.how(desktop)}</span>
           </label>

@@ -9,6 +9,19 @@ export function count(n: number, one: string, many = `${one}s`): string {
 }
 
 /**
+ * What restricted mode leaves inactive, e.g. "2 instruction files, 1 hook and 3 other items are
+ * inactive.": the kinds people ask about first, then the rest, so the total is the trust review's
+ * own item count. Kinds with none are left out.
+ */
+export function inactiveSummary(total: number, instruction: number, hook: number, mcpServer: number): string {
+  const parts = [instruction > 0 && count(instruction, 'instruction file'), hook > 0 && count(hook, 'hook'), mcpServer > 0 && count(mcpServer, 'MCP server')].filter((p): p is string => Boolean(p));
+  const others = total - instruction - hook - mcpServer;
+  if (others > 0) parts.push(count(others, parts.length ? 'other item' : 'item'));
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
+  return `${list} ${total === 1 ? 'is' : 'are'} inactive.`;
+}
+
+/**
  * Shown on an untrusted or undecided workspace: what is inactive, and the way to review it.
  * Counts come from the trust review, so they name what trusting would switch on.
  */
@@ -17,9 +30,7 @@ export function RestrictedBanner({ workspace, review, onReview }: { workspace: W
   // Nothing to activate: restricted mode changes nothing here, so do not alarm (the badge stays).
   if (review && review.items.length === 0) return null;
   const c = review?.counts;
-  const summary = c
-    ? `${count(c.instruction, 'instruction file')}, ${count(c.hook, 'hook')}, ${count(c.mcpServer, 'MCP server')} are inactive.`
-    : 'Checking what this folder carries…';
+  const summary = c && review ? inactiveSummary(review.items.length, c.instruction, c.hook, c.mcpServer) : 'Checking what this folder carries…';
   const lead = workspace.trust.state === 'untrusted' ? 'Untrusted: restricted mode.' : 'Restricted mode: you have not trusted this folder yet.';
   const home = useApp((s) => s.info?.homeDir);
   return (

@@ -10,6 +10,7 @@ import { useApp } from '../../state/appStore';
 import { AgentTrustNotes } from './AgentTrustNotes';
 import { SharedDecision } from './SharesTrust';
 import { TrustBadge } from './TrustBadge';
+import { count } from './RestrictedBanner';
 
 /** A change to the decision a worktree shares with its main checkout, waiting for confirmation. */
 type SharedChange = 'trusted' | 'untrusted' | 'clear';
@@ -75,7 +76,7 @@ export function TrustTab({ workspace, review, agents, onReview }: { workspace: W
           )}
         </dd>
         <dt>Carries</dt>
-        <dd>{review ? `${review.items.length} items, ${review.executableCount} that run code` : '…'}</dd>
+        <dd>{review ? `${count(review.items.length, 'item')}, ${review.executableCount} that ${review.executableCount === 1 ? 'runs' : 'run'} code` : '…'}</dd>
       </dl>
       <div className="toolbar trust-actions">
         <button className="button" onClick={onReview}>

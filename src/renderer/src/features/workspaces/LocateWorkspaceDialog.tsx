@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { FolderSearch } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
 import type { Workspace } from '../../../../shared/contract';
 import { FormDialogFooter } from '../../components/DialogActions';
+import { useCompletions } from '../../components/useCompletions';
 import { useApp } from '../../state/appStore';
 
 /**
@@ -17,6 +18,10 @@ export function LocateWorkspaceDialog({ workspace, open, onOpenChange }: { works
   const [path, setPath] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const listId = useId();
+  // the same folder completion as Add workspace (`~` expands; the engine lists only folders)
+  const fetchFolders = useCallback((prefix: string) => (prefix.trim() ? client!.request('workspaces.completeFolder', { prefix }).then((r) => r.folders) : Promise.resolve([])), [client]);
+  const completions = useCompletions(path, client && open ? fetchFolders : null);
 
   useEffect(() => {
     if (!open) return;
@@ -40,7 +45,7 @@ export function LocateWorkspaceDialog({ workspace, open, onOpenChange }: { works
   };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!path.trim()) return setError('Type the full path of the folder, e.g. /home/you/src/project.');
+    if (!path.trim()) return setError('Type the path of the folder, e.g. ~/src/project or /home/you/src/project.');
     void locate(path.trim());
   };
   const pick = async () => {
@@ -69,6 +74,7 @@ export function LocateWorkspaceDialog({ workspace, open, onOpenChange }: { works
               <input
                 autoFocus
                 name="path"
+                list={listId}
                 value={path}
                 onChange={(e) => setPath(e.target.value)}
                 onFocus={(e) => e.currentTarget.select()}
@@ -77,6 +83,11 @@ export function LocateWorkspaceDialog({ workspace, open, onOpenChange }: { works
                 aria-invalid={Boolean(error)}
                 aria-describedby={error ? 'locate-error' : undefined}
               />
+              <datalist id={listId}>
+                {completions.map((c) => (
+                  <option key={c} value={c} />
+                ))}
+              </datalist>
             </label>
             <FormDialogFooter error={error} errorId="locate-error" submitLabel="Use this folder" disabled={busy} />
           </form>
