@@ -191,7 +191,7 @@ function AddProviderForm({ onDone }: { onDone(): void }) {
     <form className="prov-form" onSubmit={(e) => void submit(e)} aria-label="Add a provider">
       <label className="field">
         <span>Id (for the command line)</span>
-        <input value={id} onChange={(e) => setId(e.target.value.toLowerCase())} placeholder="work-gateway" required pattern="[a-z0-9][a-z0-9_\-]{0,63}" autoFocus />
+        <input value={id} onChange={(e) => setId(e.target.value.toLowerCase())} placeholder="work-gateway" required pattern="[a-z0-9][a-z0-9_\-]{0,63}" title="Lowercase letters, digits, - and _ (up to 64), starting with a letter or digit" autoFocus />
       </label>
       <label className="field">
         <span>Name</span>
