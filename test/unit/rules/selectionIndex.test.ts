@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compilePatterns, type PatternSemantics } from '../../../src/main/core/rules/patterns';
 import { scopeContains } from '../../../src/main/core/rules/paths';
+import { buildSelection } from '../../../src/main/core/rules/render';
 import { SelectionIndex } from '../../../src/main/core/rules/select';
 import type { RuleFile, SelectedRule } from '../../../src/main/core/rules/types';
 
@@ -99,4 +100,16 @@ describe('SelectionIndex agrees with matching every pattern of every file', () =
       }
     });
   }
+});
+
+describe('buildSelection measures the content part by part', () => {
+  it('gives the UTF-8 byte length of the whole content, lone surrogates and non-ASCII included', () => {
+    const bodies = ['plain', 'Straße ✓ 😀', '\uD800 lone high', 'lone low \uDC00', '\uDBFF', '\uDC00'];
+    const files = bodies.map((content, i) => ({ id: `f${i}`, order: i, kind: i % 2 ? 'conditional' : 'always', source: 'project', sha256: 'ab'.repeat(32), relativePath: `dir ${i}/ü"&.md`, content, bodyBytes: Buffer.byteLength(content) }) as unknown as RuleFile);
+    for (let n = 0; n <= files.length; n++) {
+      const kept = files.slice(0, n).map((file) => ({ file, reason: 'pattern-match' as const, matchedPattern: '**', triggerPath: 'x\uD800' }));
+      const selection = buildSelection('contextual-project-instructions', kept, { triggerPaths: ['x\uD800', 'ü/\uDC00'], maxBytes: null });
+      expect(selection.contentBytes).toBe(Buffer.byteLength(selection.content, 'utf8'));
+    }
+  });
 });
