@@ -185,14 +185,17 @@ export class ScopeMatcher {
       }
       if (!split.folderOnly && !folderMatches) continue;
       const full = split.folderOnly;
-      const entry: SegmentEntry = { group: split.group, segment: split.segment, full };
-      if (split.ext === null) plan.anyName.push(entry);
+      let list: SegmentEntry[] | undefined;
+      if (split.ext === null) list = plan.anyName;
       else {
         const map = split.group.alternative.caseInsensitive ? plan.byFoldedExt : plan.byExt;
-        const list = map.get(split.ext);
-        if (list) list.push(entry);
-        else map.set(split.ext, [entry]);
+        list = map.get(split.ext);
+        if (!list) map.set(split.ext, (list = []));
       }
+      // globs ending in the same segment (`*.ts` of many folders) share one name test
+      const same = list.find((e) => e.segment === split.segment && e.full === full);
+      if (same) same.groups.push(split.group);
+      else list.push({ segment: split.segment, full, groups: [split.group] });
     }
     return plan;
   }
@@ -251,15 +254,13 @@ function splitGroup(group: GlobGroup): SplitGroup | null {
     const head = glob.slice(0, slash);
     const headLast = head.slice(head.lastIndexOf('/') + 1);
     if (headLast.includes('**')) return null;
-    const re = new Minimatch(headLast, { dot: true, nobrace: true, nocase }).makeRe();
-    if (re === false) return null;
-    const segment = (name: string) => re.test(name);
+    const segment = segmentTest(headLast, nocase);
+    if (segment === null) return null;
     return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: true, segment, witness: segment(BLOCKER) ? null : BLOCKER, ext: extOf(headLast, nocase) };
   }
   if (last.includes('**')) return null;
-  const re = new Minimatch(last, { dot: true, nobrace: true, nocase }).makeRe();
-  if (re === false) return null;
-  const segment = (name: string) => re.test(name);
+  const segment = segmentTest(last, nocase);
+  if (segment === null) return null;
   let witness: string | null = null;
   for (const candidate of [last.replace(/\*/g, '').replace(/\?/g, 'x'), last.replace(/[*?]/g, 'x')]) {
     if (candidate !== '' && candidate !== '.' && candidate !== '..' && segment(candidate)) {
@@ -269,6 +270,20 @@ function splitGroup(group: GlobGroup): SplitGroup | null {
   }
   return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: false, segment, witness, ext: extOf(last, nocase) };
 }
+
+/** Minimatch's test of one glob segment against one name, shared by identical segments. */
+function segmentTest(segment: string, nocase: boolean): ((name: string) => boolean) | null {
+  const key = `${nocase ? 'i' : 's'}${segment}`;
+  const known = segmentTests.get(key);
+  if (known !== undefined) return known;
+  const re = new Minimatch(segment, { dot: true, nobrace: true, nocase }).makeRe();
+  const test = re === false ? null : (name: string) => re.test(name);
+  if (segmentTests.size >= 10_000) segmentTests.clear();
+  segmentTests.set(key, test);
+  return test;
+}
+
+const segmentTests = new Map<string, ((name: string) => boolean) | null>();
 
 /** A name no glob segment made of literals, `*` and `?` matches unless it is `*`-only or `?`-only. */
 const BLOCKER = '\x01';
@@ -294,7 +309,7 @@ interface DirPlan {
 }
 
 interface SegmentEntry {
-  group: GlobGroup;
+  groups: GlobGroup[];
   segment: (name: string) => boolean;
   /** The name passing `segment` is necessary, not sufficient: the whole glob is tested then. */
   full: boolean;
@@ -304,7 +319,9 @@ function visitSegments(entries: SegmentEntry[] | undefined, name: string, ctx: V
   if (!entries) return;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    if (entry.segment(name) && (!entry.full || entry.group.alternative.test(ctx.rel))) record(entry.group, ctx);
+    if (!entry.segment(name)) continue;
+    const groups = entry.groups;
+    for (let g = 0; g < groups.length; g++) if (!entry.full || groups[g].alternative.test(ctx.rel)) record(groups[g], ctx);
   }
 }
 
