@@ -178,7 +178,7 @@ export class ScopeMatcher {
         plan.unknown.push(split.group);
         continue;
       }
-      const folderMatches = split.group.alternative.test(under + split.witness);
+      const folderMatches = split.anyBelow !== null ? folder.startsWith(split.anyBelow) : split.group.alternative.test(under + split.witness);
       if (split.folderOnly && folderMatches) {
         plan.always.push(split.group);
         continue;
@@ -233,6 +233,12 @@ interface SplitGroup {
   segment: (name: string) => boolean;
   witness: string | null;
   ext: string | null;
+  /**
+   * For `P/**\/S` with literal folders `P/` ('' for `**\/S`, ASCII lower case when case-blind):
+   * the folder part holds exactly for folders whose path with a trailing `/` starts with it, so no
+   * witness is tested.
+   */
+  anyBelow: string | null;
 }
 
 /** The split form of a group's glob, or null when it has a shape this does not cover. */
@@ -256,7 +262,7 @@ function splitGroup(group: GlobGroup): SplitGroup | null {
     if (headLast.includes('**')) return null;
     const segment = segmentTest(headLast, nocase);
     if (segment === null) return null;
-    return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: true, segment, witness: segment(BLOCKER) ? null : BLOCKER, ext: extOf(headLast, nocase) };
+    return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: true, segment, witness: segment(BLOCKER) ? null : BLOCKER, ext: extOf(headLast, nocase), anyBelow: null };
   }
   if (last.includes('**')) return null;
   const segment = segmentTest(last, nocase);
@@ -268,7 +274,10 @@ function splitGroup(group: GlobGroup): SplitGroup | null {
       break;
     }
   }
-  return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: false, segment, witness, ext: extOf(last, nocase) };
+  // `P/**/S` (P literal folders, maybe none): the folder part holds exactly in and below P
+  const lead = glob.slice(0, slash + 1);
+  const anyBelow = (lead === '**/' || lead.endsWith('/**/')) && !/[*?]/.test(lead.slice(0, -3)) ? (nocase ? lead.slice(0, -3).toLowerCase() : lead.slice(0, -3)) : null;
+  return { group, folder: literalFolders(lead), folderOnly: false, segment, witness, ext: extOf(last, nocase), anyBelow };
 }
 
 /** Minimatch's test of one glob segment against one name, shared by identical segments. */
