@@ -1,11 +1,16 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { RuleProvenanceMismatch, RuleSourceOutsideRoot } from './errors';
 import type { NestedRoot } from './discover';
 import { RULE_LIMITS } from './limits';
+import { pathIdentity } from '../workspaces/identity';
 import { canonicalizeTarget, relativeToRoot } from './paths';
 import { buildSelection } from './render';
 import { applyBudget, collapseSameText, SelectionIndex } from './select';
 import type { RuleFile, RuleFinding, RuleReference, RuleSelection, RuleTrustMode, SelectedRule } from './types';
+
+/** Most remembered canonical paths per catalog (about 100 bytes each). */
+const CANONICAL_CACHE_MAX = 100_000;
 
 /** Everything a catalog is made of (all immutable). */
 export interface RuleCatalogData {
@@ -53,6 +58,13 @@ export class RuleCatalog implements RuleCatalogData {
   readonly buildMs: number;
   private readonly byId: ReadonlyMap<string, RuleFile>;
   private readonly index: SelectionIndex;
+  /**
+   * Root-relative canonical forms (null: outside the root) of absolute paths that existed when
+   * first resolved, for this catalog's life:
+   * like its file listing, a catalog reads the disk as of its build (a rebuild starts afresh).
+   * Paths that did not exist are resolved every time (one may appear, as a symlink too).
+   */
+  private readonly canonical = new Map<string, string | null>();
 
   constructor(data: RuleCatalogData) {
     this.root = data.root;
@@ -91,7 +103,7 @@ export class RuleCatalog implements RuleCatalogData {
    */
   resolveFrom(fromDir?: string): string {
     const absolute = fromDir === undefined ? this.workspaceDir : path.resolve(this.workspaceDir, fromDir);
-    const rel = relativeToRoot(this.root, canonicalizeTarget(absolute));
+    const rel = this.rootRelative(absolute);
     if (rel === null) throw new RuleSourceOutsideRoot(absolute, this.root);
     return rel;
   }
@@ -101,8 +113,27 @@ export class RuleCatalog implements RuleCatalogData {
    * realpath of its longest existing prefix; null when outside the root or equal to it.
    */
   resolveTarget(target: string): string | null {
-    const rel = relativeToRoot(this.root, canonicalizeTarget(path.resolve(this.workspaceDir, target)));
+    const rel = this.rootRelative(path.resolve(this.workspaceDir, target));
     return rel === null || rel === '' ? null : rel;
+  }
+
+  /**
+   * Root-relative POSIX path of an absolute path canonicalised with {@link canonicalizeTarget}
+   * (null outside the root), remembered when the whole path exists.
+   */
+  private rootRelative(absolute: string): string | null {
+    const known = this.canonical.get(absolute);
+    if (known !== undefined) return known;
+    let real: string;
+    try {
+      real = pathIdentity(fs.realpathSync.native(absolute));
+    } catch {
+      return relativeToRoot(this.root, canonicalizeTarget(absolute));
+    }
+    const rel = relativeToRoot(this.root, real);
+    if (this.canonical.size >= CANONICAL_CACHE_MAX) this.canonical.clear();
+    this.canonical.set(absolute, rel);
+    return rel;
   }
 
   /**

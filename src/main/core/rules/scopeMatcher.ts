@@ -1,3 +1,4 @@
+import { Minimatch } from 'minimatch';
 import { isAscii } from './patterns';
 import type { PatternAlternative, RuleFile } from './types';
 
@@ -69,6 +70,14 @@ export class ScopeMatcher {
   private readonly folded = new Buckets();
   /** Every case-blind group, for paths with a non-ASCII character. */
   private readonly caseBlind: GlobGroup[] = [];
+  /** Groups whose answer splits into a folder part and a last-segment part (see {@link DirPlan}). */
+  private readonly split: SplitGroup[] = [];
+  /** The other groups, bucketed as above, probed beside a folder plan. */
+  private readonly otherExact = new Buckets();
+  private readonly otherFolded = new Buckets();
+  private hasOtherFolded = false;
+  /** Folder plans by scope-relative folder ('' for the scope itself); cleared when full. */
+  private readonly plans = new Map<string, DirPlan>();
 
   constructor(files: readonly RuleFile[]) {
     const groups = new Map<string, GlobGroup>();
@@ -97,6 +106,19 @@ export class ScopeMatcher {
       // a folded prefix of '' (none, or not ASCII) is probed for every path anyway
       this.folded.add(group, false, alt.foldedPrefix, alt.foldedSuffix);
     }
+    for (const group of groups.values()) {
+      const split = splitGroup(group);
+      if (split) {
+        this.split.push(split);
+        continue;
+      }
+      const alt = group.alternative;
+      if (!alt.caseInsensitive) this.otherExact.add(group, alt.literal, alt.prefix, alt.suffix);
+      else {
+        this.hasOtherFolded = true;
+        this.otherFolded.add(group, false, alt.foldedPrefix, alt.foldedSuffix);
+      }
+    }
   }
 
   /**
@@ -110,10 +132,205 @@ export class ScopeMatcher {
       visit(this.all, ctx);
       return;
     }
+    if (PLAIN_ASCII.test(rel)) {
+      this.matchPlanned(rel, ctx);
+      return;
+    }
     this.exact.probe(rel, ctx);
     if (this.caseBlind.length === 0) return;
     if (isAscii(rel)) this.folded.probe(rel.toLowerCase(), ctx);
     else visit(this.caseBlind, ctx);
+  }
+  /** {@link match} for a plain ASCII path: the folder's plan, then the groups no plan covers. */
+  private matchPlanned(rel: string, ctx: VisitContext): void {
+    const slash = rel.lastIndexOf('/');
+    const dir = slash < 0 ? '' : rel.slice(0, slash);
+    const base = slash < 0 ? rel : rel.slice(slash + 1);
+    let plan = this.plans.get(dir);
+    if (plan === undefined) {
+      if (this.plans.size >= PLAN_CACHE_MAX) this.plans.clear();
+      plan = this.planFor(dir);
+      this.plans.set(dir, plan);
+    }
+    for (let i = 0; i < plan.always.length; i++) record(plan.always[i], ctx);
+    const dot = base.lastIndexOf('.');
+    if (dot >= 0) {
+      const ext = base.slice(dot + 1);
+      if (plan.byExt.size > 0) visitSegments(plan.byExt.get(ext), base, ctx);
+      if (plan.byFoldedExt.size > 0) visitSegments(plan.byFoldedExt.get(ext.toLowerCase()), base, ctx);
+    }
+    visitSegments(plan.anyName, base, ctx);
+    visit(plan.unknown, ctx);
+    this.otherExact.probe(rel, ctx);
+    if (this.hasOtherFolded) this.otherFolded.probe(rel.toLowerCase(), ctx);
+  }
+
+  /** Builds the plan of plain ASCII folder `dir` (scope-relative). */
+  private planFor(dir: string): DirPlan {
+    const plan: DirPlan = { always: [], byExt: new Map(), byFoldedExt: new Map(), anyName: [], unknown: [] };
+    const under = dir === '' ? '' : `${dir}/`;
+    const foldedUnder = under.toLowerCase();
+    for (const split of this.split) {
+      const folder = split.group.alternative.caseInsensitive ? foldedUnder : under;
+      // a glob whose literal folders lead elsewhere matches nothing here (nor this folder itself)
+      if (dir !== '' && !folder.startsWith(split.folder) && !split.folder.startsWith(folder)) continue;
+      if (split.witness === null) {
+        plan.unknown.push(split.group);
+        continue;
+      }
+      const folderMatches = split.anyBelow !== null ? folder.startsWith(split.anyBelow) : split.group.alternative.test(under + split.witness);
+      if (split.folderOnly && folderMatches) {
+        plan.always.push(split.group);
+        continue;
+      }
+      if (!split.folderOnly && !folderMatches) continue;
+      const full = split.folderOnly;
+      let list: SegmentEntry[] | undefined;
+      if (split.ext === null) list = plan.anyName;
+      else {
+        const map = split.group.alternative.caseInsensitive ? plan.byFoldedExt : plan.byExt;
+        list = map.get(split.ext);
+        if (!list) map.set(split.ext, (list = []));
+      }
+      // globs ending in the same segment (`*.ts` of many folders) share one name test
+      const same = list.find((e) => e.segment === split.segment && e.full === full);
+      if (same) same.groups.push(split.group);
+      else list.push({ segment: split.segment, full, groups: [split.group] });
+    }
+    return plan;
+  }
+}
+
+/** Most folder plans one scope keeps (a plan is a few short arrays). */
+const PLAN_CACHE_MAX = 50_000;
+
+/** A path without empty, `.` or `..` segments, made of ASCII characters only. */
+const PLAIN_ASCII = /^(?!.*(?:^|\/)\.{0,2}(?:\/|$))[\x00-\x7f]*$/;
+
+/** Characters a split glob may hold besides literals: `*` and `?` (no classes, extglobs, escapes or negation). */
+const SPLIT_UNSAFE = /[[\]{}()!+@\\#]/;
+
+/**
+ * A glob minimatch matches segment by segment whose answer for a plain path `D/B` splits into a
+ * part that depends on the folder `D` only and a test of the name `B`:
+ * - `folderOnly` (the glob is `H/**`): it matches `D/B` when `H` matches `D` or one of its
+ *   ancestor folders (a function of `D`, decided by testing `D/witness` with a `witness` name
+ *   that `H`'s last segment rejects), and otherwise only when `H` matches `D/B` itself (which
+ *   needs `segment(B)`, `H`'s last segment, and is then decided by testing the whole path);
+ * - otherwise the last glob segment (without `**`) must match the last path segment `B` and the
+ *   rest of the glob the rest of the path: `segment(B)` and a folder part that `witness` (a name
+ *   the last segment matches) decides for `D` by testing `D/witness`.
+ * `ext` is what every name passing `segment` has after its last `.` (ASCII lower case for
+ * case-blind globs), or null. A null `witness` leaves the glob to be tested whole.
+ * `test/unit/rules/selectionIndex.test.ts` checks the split against the globs' own tests.
+ */
+interface SplitGroup {
+  group: GlobGroup;
+  /** Literal leading folders of the glob (`packages/api/`), ASCII-lower-cased for case-blind globs. */
+  folder: string;
+  /** The glob ends in `/**` (see {@link splitGroup}). */
+  folderOnly: boolean;
+  segment: (name: string) => boolean;
+  witness: string | null;
+  ext: string | null;
+  /**
+   * For `P/**\/S` with literal folders `P/` ('' for `**\/S`, ASCII lower case when case-blind):
+   * the folder part holds exactly for folders whose path with a trailing `/` starts with it, so no
+   * witness is tested.
+   */
+  anyBelow: string | null;
+}
+
+/** The split form of a group's glob, or null when it has a shape this does not cover. */
+function splitGroup(group: GlobGroup): SplitGroup | null {
+  const alt = group.alternative;
+  const glob = alt.glob;
+  if (SPLIT_UNSAFE.test(glob) || !isAscii(glob) || /(?:^|\/)\*\*\/\*\*(?:\/|$)/.test(glob) || /(?:^|\/)\.{0,2}(?:\/|$)/.test(glob)) return null;
+  const slash = glob.lastIndexOf('/');
+  const last = glob.slice(slash + 1);
+  const nocase = alt.caseInsensitive;
+  const literalFolders = (text: string) => {
+    const star = text.search(/[*?]/);
+    const lead = star < 0 ? text : text.slice(0, text.lastIndexOf('/', star) + 1);
+    const folder = lead.endsWith('/') ? lead : lead.slice(0, lead.lastIndexOf('/') + 1);
+    return nocase ? folder.toLowerCase() : folder;
+  };
+  if (last === '**') {
+    if (slash <= 0) return null;
+    const head = glob.slice(0, slash);
+    const headLast = head.slice(head.lastIndexOf('/') + 1);
+    if (headLast.includes('**')) return null;
+    const segment = segmentTest(headLast, nocase);
+    if (segment === null) return null;
+    return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: true, segment, witness: segment(BLOCKER) ? null : BLOCKER, ext: extOf(headLast, nocase), anyBelow: null };
+  }
+  if (last.includes('**')) return null;
+  const segment = segmentTest(last, nocase);
+  if (segment === null) return null;
+  let witness: string | null = null;
+  for (const candidate of [last.replace(/\*/g, '').replace(/\?/g, 'x'), last.replace(/[*?]/g, 'x')]) {
+    if (candidate !== '' && candidate !== '.' && candidate !== '..' && segment(candidate)) {
+      witness = candidate;
+      break;
+    }
+  }
+  // `P/**/S` (P literal folders, maybe none): the folder part holds exactly in and below P
+  const lead = glob.slice(0, slash + 1);
+  const anyBelow = (lead === '**/' || lead.endsWith('/**/')) && !/[*?]/.test(lead.slice(0, -3)) ? (nocase ? lead.slice(0, -3).toLowerCase() : lead.slice(0, -3)) : null;
+  return { group, folder: literalFolders(lead), folderOnly: false, segment, witness, ext: extOf(last, nocase), anyBelow };
+}
+
+/** Minimatch's test of one glob segment against one name, shared by identical segments. */
+function segmentTest(segment: string, nocase: boolean): ((name: string) => boolean) | null {
+  const key = `${nocase ? 'i' : 's'}${segment}`;
+  const known = segmentTests.get(key);
+  if (known !== undefined) return known;
+  const re = new Minimatch(segment, { dot: true, nobrace: true, nocase }).makeRe();
+  const test = re === false ? null : (name: string) => re.test(name);
+  if (segmentTests.size >= 10_000) segmentTests.clear();
+  segmentTests.set(key, test);
+  return test;
+}
+
+const segmentTests = new Map<string, ((name: string) => boolean) | null>();
+
+/** A name no glob segment made of literals, `*` and `?` matches unless it is `*`-only or `?`-only. */
+const BLOCKER = '\x01';
+
+/** What every name matching glob segment `last` has after its last `.` (ASCII lower case when `nocase`), or null. */
+function extOf(last: string, nocase: boolean): string | null {
+  const dot = last.lastIndexOf('.');
+  const tail = dot < 0 ? '' : last.slice(dot + 1);
+  return tail === '' || /[*?]/.test(tail) ? null : nocase ? tail.toLowerCase() : tail;
+}
+
+/**
+ * What the split groups answer for the paths of one folder: `always` match every name in it,
+ * `byExt`/`byFoldedExt` (by the name's extension, as written / ASCII-lower-cased) and `anyName`
+ * match a name their last segment matches, `unknown` (no witness name) are tested whole.
+ */
+interface DirPlan {
+  always: GlobGroup[];
+  byExt: Map<string, SegmentEntry[]>;
+  byFoldedExt: Map<string, SegmentEntry[]>;
+  anyName: SegmentEntry[];
+  unknown: GlobGroup[];
+}
+
+interface SegmentEntry {
+  groups: GlobGroup[];
+  segment: (name: string) => boolean;
+  /** The name passing `segment` is necessary, not sufficient: the whole glob is tested then. */
+  full: boolean;
+}
+
+function visitSegments(entries: SegmentEntry[] | undefined, name: string, ctx: VisitContext): void {
+  if (!entries) return;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (!entry.segment(name)) continue;
+    const groups = entry.groups;
+    for (let g = 0; g < groups.length; g++) if (!entry.full || groups[g].alternative.test(ctx.rel)) record(groups[g], ctx);
   }
 }
 
@@ -136,7 +353,13 @@ function visit(groups: GlobGroup[] | undefined, ctx: VisitContext): void {
   if (!groups) return;
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g];
-    if (!group.alternative.test(ctx.rel)) continue;
+    if (group.alternative.test(ctx.rel)) record(group, ctx);
+  }
+}
+
+/** Records the members of a group that matches `ctx.rel`. */
+function record(group: GlobGroup, ctx: VisitContext): void {
+  {
     const members = group.members;
     for (let m = 0; m < members.length; m++) {
       const { file, patternIndex } = members[m];

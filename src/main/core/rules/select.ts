@@ -122,6 +122,7 @@ function byOrder(a: SelectedRule, b: SelectedRule): number {
  */
 export function collapseSameText(candidates: readonly SelectedRule[], anchors: readonly RuleFile[] = []): { kept: SelectedRule[]; collapsed: UnselectedRule[] } {
   if (candidates.length === 0 || (candidates.length === 1 && anchors.length === 0)) return { kept: [...candidates], collapsed: [] };
+  if (anchors.length === 0 && nothingToCollapse(candidates)) return { kept: [...candidates], collapsed: [] };
   const collapsedBy = new Map<RuleFile, UnselectedRule>();
   const collapse = (file: RuleFile, into: RuleFile, detail: string) => {
     if (!collapsedBy.has(file)) collapsedBy.set(file, { file, reason: 'same-file', detail, sameAs: into.relativePath });
@@ -162,6 +163,23 @@ export function collapseSameText(candidates: readonly SelectedRule[], anchors: r
     }
   }
   return { kept: candidates.filter((c) => !collapsedBy.has(c.file)), collapsed: candidates.flatMap((c) => collapsedBy.get(c.file) ?? []) };
+}
+
+/**
+ * True when no case of {@link collapseSameText} can apply without anchors: no candidate imports
+ * anything and no two share a real path (the common case, checked without building its maps).
+ */
+function nothingToCollapse(candidates: readonly SelectedRule[]): boolean {
+  let reals: Set<string> | null = null;
+  for (let i = 0; i < candidates.length; i++) {
+    const file = candidates[i].file;
+    if (file.imports.length > 0) return false;
+    if (!file.realPath) continue;
+    reals ??= new Set();
+    if (reals.has(file.realPath)) return false;
+    reals.add(file.realPath);
+  }
+  return true;
 }
 
 /** True when a body holds nothing but `@path` tokens (and whitespace). */
