@@ -9,7 +9,7 @@ export const MAX_DEEP_LINK_LENGTH = 2048;
 export const MAX_DEEP_LINK_PATH_LENGTH = 1024;
 
 /** The workspace tabs a link may name (the renderer's `WORKSPACE_TABS`, state/route.ts; a test keeps them equal). */
-export const LINK_WORKSPACE_TABS = ['overview', 'sessions', 'rules', 'trust', 'extensions', 'hooks'] as const;
+export const LINK_WORKSPACE_TABS = ['overview', 'sessions', 'rules', 'trust', 'extensions', 'hooks', 'agent-settings'] as const;
 
 /**
  * Where an `atrium://` address may lead; the whole mapping, onto the renderer's addresses

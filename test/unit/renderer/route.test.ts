@@ -22,6 +22,15 @@ describe('addresses (state/route.ts)', () => {
     expect(formatRoute({ kind: 'workspace', id: ID, tab: 'hooks', params: { hook: 'a b' } })).toBe(`#/workspace/${ID}/hooks?hook=a+b`);
   });
 
+  it('the Trusted folders page and its Permissions granted section have addresses', () => {
+    expect(parseRoute('#/trust')).toEqual({ kind: 'trust', tab: 'folders', params: {} });
+    expect(parseRoute('#/trust/permissions')).toEqual({ kind: 'trust', tab: 'permissions', params: {} });
+    expect(parseRoute('#/trust/elsewhere')).toEqual({ kind: 'trust', tab: 'folders', params: {} });
+    expect(formatRoute({ kind: 'trust', tab: 'permissions', params: {} })).toBe('#/trust/permissions');
+    expect(formatRoute({ kind: 'trust', tab: 'folders', params: {} })).toBe('#/trust');
+    expect(parseRoute('#/workspace/w1/agent-settings')).toMatchObject({ kind: 'workspace', id: 'w1', tab: 'agent-settings' });
+  });
+
   it('never carries the server token, and reads anything unknown or malformed as home or the nearest place', () => {
     expect(parseRoute('#token=abcdefghijklmnopqrstuvwxyz')).toEqual({ kind: 'home', params: {} });
     expect(parseRoute(`#/workspace/${ID}/rules?token=secret&file=x`)).toEqual({ kind: 'workspace', id: ID, tab: 'rules', params: { file: 'x' } });
