@@ -56,7 +56,12 @@ test('Settings → Providers and keys: add, test connection, rotate, remove; wor
 
   await atrium.addWorkspace(ws);
   await expect(atrium.heading()).toHaveText(path.basename(ws));
-  await providers.openAgentSettings();
+  // the repository's endpoint waits for an approval: Overview → Needs you links to Agent settings
+  await expect(providers.needsEndpoint()).toContainText('.claude/settings.json');
+  await expect(providers.needsEndpoint()).toContainText('withheld until you approve it');
+  await page.screenshot({ path: test.info().outputPath('overview-needs-endpoint.png') });
+  await providers.needsEndpoint().getByRole('button', { name: 'Agent settings' }).click();
+  await expect(page.getByRole('tab', { name: 'Agent settings' })).toHaveAttribute('aria-selected', 'true');
   await providers.chooseProvider('claude', 'Claude Code', 'Company gateway', 'claude-e2e-model');
   await expect(providers.agentRow('claude')).toContainText(fake.url);
   const endpoint = providers.endpoint('.claude/settings.json');
@@ -72,7 +77,11 @@ test('Settings → Providers and keys: add, test connection, rotate, remove; wor
   await page.emulateMedia({ colorScheme: 'light' });
 
   await providers.openSettings();
-  await providers.remove('gw');
+  // in use by Claude in the workspace: the second confirmation names it and says what happens
+  const confirmations = await providers.remove('gw');
+  expect(confirmations).toHaveLength(2);
+  expect(confirmations[1]).toContain('is used by claude in');
+  expect(confirmations[1]).toContain('environment Atrium was started with');
   await expect(page.getByTestId('prov-empty')).toBeVisible();
   expect(fs.readFileSync(path.join(server.dataDir, 'credentials.json'), 'utf8')).not.toContain(ROTATED);
 });

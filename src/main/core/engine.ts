@@ -158,6 +158,14 @@ export function createEngine(options: EngineOptions): Engine {
         return null;
       }
     },
+    agentIds: () => sessions.agents.ids(),
+    providerKindsOf: (agentId) => {
+      try {
+        return sessions.agents.knownAgent(agentId)?.preset.providerKinds ?? null;
+      } catch {
+        return null;
+      }
+    },
   });
   sessions.addHooks(providers.hooks());
   sessions.configure({

@@ -105,6 +105,8 @@ const ProviderInput = z.object({
   kind: ProviderKind,
   baseUrl: z.string().url().nullable().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** Needed to change an existing provider's kind (its key is deleted; the base URL is the one given now). */
+  replace: z.boolean().optional(),
 });
 
 export const providerRequests = defineRequests({
@@ -114,13 +116,13 @@ export const providerRequests = defineRequests({
     result: z.object({ providers: z.array(Provider), store: CredentialStoreInfo }),
   },
   'providers.save': {
-    description: 'Adds a provider, or updates the one with this id (sessions already created keep what they started with).',
+    description: 'Adds a provider, or updates the one with this id (sessions already created keep what they started with). `openai-compatible` needs a base URL; changing the kind of an existing provider needs `replace`.',
     params: ProviderInput,
     result: z.object({ provider: Provider, created: z.boolean() }),
   },
   'providers.remove': {
-    description: 'Removes a provider, its key and its workspace overrides; workspaces that chose it fall back to no provider.',
-    params: z.object({ id: z.string() }),
+    description: 'Removes a provider, its key and its workspace overrides. Refused while workspace agent settings choose it unless `force` (those agents then start with the environment Atrium was started with).',
+    params: z.object({ id: z.string(), force: z.boolean().optional() }),
     result: z.object({ removed: z.boolean() }),
   },
   'providers.test': {

@@ -195,7 +195,11 @@ export const TrustReviewItem = z.object({
   name: z.string(),
   /** One line for the list. */
   summary: z.string(),
-  /** True when the item runs code or sends data (hooks, MCP/LSP servers, shell embeds, helper commands). */
+  /**
+   * True when the item runs code on this machine: hooks, stdio MCP and LSP servers, shell embeds,
+   * helper commands, `env` variables that make programs load other code (NODE_OPTIONS, LD_PRELOAD…).
+   * Not an http MCP server nor a model endpoint redirect: those send data and are approved on their own.
+   */
   executable: z.boolean(),
   /** Which tool reads it: `claude`, `codex`, `gemini`, `blade`, `cursor`, `vscode`, `copilot`, `windsurf`, `cline`, `agents`, `plugin`. */
   tool: z.string(),

@@ -42,10 +42,23 @@ export class ProvidersPage {
     await this.row(id).getByRole('button', { name: 'Save key' }).click();
   }
 
-  async remove(id: string): Promise<void> {
-    this.page.once('dialog', (d) => void d.accept());
+  /** Removes a provider, accepting every confirmation (a provider in use asks twice); returns the confirmations' texts. */
+  async remove(id: string): Promise<string[]> {
+    const messages: string[] = [];
+    const accept = (d: { message(): string; accept(): Promise<void> }) => {
+      messages.push(d.message());
+      void d.accept();
+    };
+    this.page.on('dialog', accept);
     await this.row(id).getByRole('button', { name: 'Remove' }).click();
     await expect(this.row(id)).toHaveCount(0);
+    this.page.off('dialog', accept);
+    return messages;
+  }
+
+  /** The Overview's "Needs you" row for repository model endpoints withheld until approved. */
+  needsEndpoint(): Locator {
+    return this.main.getByTestId('needs-endpoint');
   }
 
   async openAgentSettings(): Promise<void> {

@@ -56,6 +56,7 @@ describe('providers and credentials on the command line', () => {
     const removeKey = cli(['credentials', 'remove', 'gw', '--json']);
     expect(JSON.parse(removeKey.stdout)).toMatchObject({ removed: true, provider: { hasKey: false } });
     expect(fs.readFileSync(file, 'utf8')).not.toContain(key);
+    expect(cli(['workspace', 'agent-settings', ws, '--agent', 'claude', '--provider', 'none']).status).toBe(0);
     const removed = cli(['providers', 'remove', 'gw', '--json']);
     expect(JSON.parse(removed.stdout)).toEqual({ removed: true });
     expect(cli(['providers', 'remove', 'gw']).status).toBe(1);
@@ -78,5 +79,49 @@ describe('providers and credentials on the command line', () => {
     expect(JSON.parse(approved.stdout).endpoints[0].approved).toBe(true);
     const revoked = cli(['providers', 'approve-endpoint', ws, endpoint.digest, '--revoke', '--json']);
     expect(JSON.parse(revoked.stdout).endpoints[0].approved).toBe(false);
+  }, 120_000);
+
+  it('refuses unknown agents, mismatched kinds, openai-compatible without a URL, a silent kind change, and removing a provider in use', () => {
+    const dataDir = tempDir('atrium-providers-cli-refuse-');
+    const ws = tempDir('atrium-providers-cli-refuse-ws-');
+    const cli = (args: string[]) => runCli([...args, '--data-dir', dataDir], { ATRIUM_CREDENTIALS: 'file' });
+    expect(cli(['workspace', 'add', ws]).status).toBe(0);
+    expect(cli(['providers', 'add', 'work', '--kind', 'anthropic', '--base-url', 'http://127.0.0.1:9/a']).status).toBe(0);
+
+    const unknown = cli(['workspace', 'agent-settings', ws, '--agent', 'nosuchagent', '--provider', 'work']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('Atrium knows no agent "nosuchagent"');
+    expect(unknown.stderr).toContain('claude, codex, gemini');
+    expect(JSON.parse(cli(['workspace', 'agent-settings', ws, '--json']).stdout).settings).toEqual([]);
+
+    const local = cli(['providers', 'add', 'loc', '--kind', 'openai-compatible']);
+    expect(local.status).toBe(2);
+    expect(local.stderr).toContain('openai-compatible provider needs a base URL');
+    expect(cli(['providers', 'add', 'loc', '--kind', 'openai-compatible', '--base-url', 'http://127.0.0.1:11434/v1']).status).toBe(0);
+
+    for (const [agent, provider] of [['codex', 'work'], ['claude', 'loc'], ['gemini', 'loc']]) {
+      const bad = cli(['workspace', 'agent-settings', ws, '--agent', agent, '--provider', provider]);
+      expect(bad.status, `${agent} + ${provider}`).toBe(2);
+      expect(bad.stderr).toContain(`${agent} cannot use provider "${provider}"`);
+    }
+    expect(cli(['workspace', 'agent-settings', ws, '--agent', 'codex', '--provider', 'loc']).status).toBe(0);
+    expect(cli(['workspace', 'agent-settings', ws, '--agent', 'claude', '--provider', 'work']).status).toBe(0);
+
+    const switched = cli(['providers', 'add', 'work', '--kind', 'openai']);
+    expect(switched.status).toBe(2);
+    expect(switched.stderr).toContain('exists with kind anthropic');
+    expect(JSON.parse(cli(['providers', 'list', '--json']).stdout).providers.find((p: { id: string }) => p.id === 'work')).toMatchObject({ kind: 'anthropic', baseUrl: 'http://127.0.0.1:9/a' });
+
+    const inUse = cli(['providers', 'remove', 'work']);
+    expect(inUse.status).toBe(2);
+    expect(inUse.stderr).toContain('is used by claude in');
+    expect(inUse.stderr).toContain('--force');
+    const forced = cli(['providers', 'remove', 'work', '--force']);
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain('environment Atrium was started with');
+
+    const replaced = cli(['providers', 'add', 'loc', '--kind', 'openai', '--replace', '--json']);
+    expect(replaced.status, replaced.stderr).toBe(0);
+    expect(JSON.parse(replaced.stdout).provider).toMatchObject({ kind: 'openai', baseUrl: null, hasKey: false });
   }, 120_000);
 });

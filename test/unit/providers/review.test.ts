@@ -18,13 +18,27 @@ describe('repository model endpoints', () => {
     const review = await reviewFolder(dir, { trustRoot: dir, state: 'undecided', homeDir: tempDir('atrium-endpoints-home-') });
     const env = review.items.find((i) => i.kind === 'env' && i.path === '.claude/settings.json')!;
     expect(env.summary).toMatch(/^Redirects model traffic/);
-    expect(env.executable).toBe(true);
+    // a model redirect sends data but runs nothing: it is not counted as code (approved in Agent settings instead)
+    expect(env.executable).toBe(false);
     expect(env.warnings.map((w) => w.message).join('\n')).toMatch(/redirects model traffic: sets ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY/);
     expect(JSON.stringify(review)).not.toContain('sk-repo-own-key-000');
     const codex = review.items.find((i) => i.path === '.codex/config.toml' && i.summary.startsWith('Redirects model traffic'));
-    expect(codex?.executable).toBe(true);
+    expect(codex?.executable).toBe(false);
     const gemini = review.items.find((i) => i.path === '.gemini/settings.json' && i.summary.startsWith('Redirects model traffic'));
-    expect(gemini).toBeTruthy();
+    expect(gemini).toMatchObject({ executable: false });
+  });
+
+  it('"runs code" means code on this machine: an env block with NODE_OPTIONS counts, an http MCP server does not, a stdio one does', async () => {
+    const dir = tempDir('atrium-endpoints-runs-');
+    writeFiles(dir, {
+      '.claude/settings.json': { env: { NODE_OPTIONS: '--require ./x.js' } },
+      '.mcp.json': { mcpServers: { remote: { type: 'http', url: 'https://mcp.example/mcp' }, local: { command: 'node', args: ['server.js'] } } },
+    });
+    const review = await reviewFolder(dir, { trustRoot: dir, state: 'undecided', homeDir: tempDir('atrium-endpoints-runs-home-') });
+    expect(review.items.find((i) => i.kind === 'env')).toMatchObject({ executable: true });
+    expect(review.items.find((i) => i.kind === 'mcpServer' && i.name === 'remote')).toMatchObject({ executable: false });
+    expect(review.items.find((i) => i.kind === 'mcpServer' && i.name === 'local')).toMatchObject({ executable: true });
+    expect(review.executableCount).toBe(2);
   });
 
   it('are read into definitions whose digest covers exactly their variables (secrets left out)', () => {

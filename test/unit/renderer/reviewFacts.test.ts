@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HookListing, TrustReview, TrustReviewItem } from '../../../src/shared/contract';
 import { pendingApprovals, pendingPhrase } from '../../../src/renderer/src/features/workspaces/NeedsYou';
-import { reviewFacts } from '../../../src/renderer/src/features/trust/ReviewSummary';
+import { afterTrustingLine, reviewFacts } from '../../../src/renderer/src/features/trust/ReviewSummary';
 
 // the renderer's store reads the address when its module loads; give it an empty one outside a browser
 vi.hoisted(() => {
@@ -47,5 +47,18 @@ describe('the counts the review summary and the Overview show', () => {
     expect(p).toEqual({ hooks: { unapproved: 1, modified: 1 }, servers: { unapproved: 1, modified: 0 } });
     expect(pendingPhrase(p)).toBe('2 hooks and 1 MCP server');
     expect(pendingPhrase({ hooks: { unapproved: 0, modified: 0 }, servers: { unapproved: 0, modified: 0 } })).toBeNull();
+  });
+
+  it('afterTrustingLine: a repository model endpoint stays withheld until approved in Agent settings, not "active once you trust"', () => {
+    const traffic = item({ kind: 'env', name: 'env', executable: false, warnings: [{ path: '.claude/settings.json', line: 2, message: 'redirects model traffic: sets ANTHROPIC_BASE_URL, which would send…', fix: null }] });
+    const review = { items: [traffic], warnings: [], executableCount: 0 } as unknown as TrustReview;
+    const listing = { hooks: [], mcpServers: [] } as unknown as HookListing;
+    const facts = reviewFacts(review, [['env', [traffic]]], listing);
+    expect(facts.endpoints).toBe(1);
+    expect(facts.kinds).toEqual([{ kind: 'env', total: 1, executable: 0 }]);
+    expect(afterTrustingLine(facts, false)).toBe('No hook or MCP server to approve; 1 repository model endpoint stays withheld until approved in Agent settings; the other items are active once you trust.');
+    const plain = reviewFacts({ items: [], warnings: [], executableCount: 0 } as unknown as TrustReview, [], listing);
+    expect(afterTrustingLine(plain, false)).toBe('No hook or MCP server to approve; the other items are active once you trust.');
+    expect(afterTrustingLine(plain, true)).toBe('No hook or MCP server to approve.');
   });
 });

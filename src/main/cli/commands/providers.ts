@@ -21,9 +21,10 @@ export function registerProvidersCommands(program: Command): void {
   withGlobalOptions(providers.command('add <id>').description('add a provider, or update the one with this id'))
     .requiredOption('--kind <kind>', `one of: ${PROVIDER_KINDS.join(', ')}`)
     .option('--name <name>', 'display name (default: the id)')
-    .option('--base-url <url>', "the API's base URL (default: the kind's own endpoint)")
+    .option('--base-url <url>', "the API's base URL (default: the kind's own endpoint; required for openai-compatible)")
     .option('--header <Name=value...>', 'an extra HTTP header sent with every request (not for keys)')
-    .action((id: string, opts: GlobalOptions & { kind: string; name?: string; baseUrl?: string; header?: string[] }) =>
+    .option('--replace', "change an existing provider's kind (deletes its key; the base URL is the one given now)")
+    .action((id: string, opts: GlobalOptions & { kind: string; name?: string; baseUrl?: string; header?: string[]; replace?: boolean }) =>
       runWithEngine(opts, async ({ dispatcher, print }) => {
         if (!(PROVIDER_KINDS as readonly string[]).includes(opts.kind)) throw new CliError(`--kind must be one of ${PROVIDER_KINDS.join(', ')}, not "${opts.kind}".`, 2);
         const kind = opts.kind as ProviderKind;
@@ -36,18 +37,20 @@ export function registerProvidersCommands(program: Command): void {
               }),
             )
           : undefined;
-        const result = await dispatcher.call('providers.save', { id, kind, name: opts.name, baseUrl: opts.baseUrl, headers });
+        const result = await dispatcher.call('providers.save', { id, kind, name: opts.name, baseUrl: opts.baseUrl, headers, replace: opts.replace });
         print(result, () => `${result.created ? 'Added' : 'Updated'}: ${describeProvider(result.provider)}${result.provider.hasKey ? '' : `\nSet its key with: atrium credentials set ${id} < keyfile`}`);
       }),
     );
 
-  withGlobalOptions(providers.command('remove <id>').description('remove a provider, its key and its workspace overrides')).action((id: string, opts: GlobalOptions) =>
-    runWithEngine(opts, async ({ dispatcher, print }) => {
-      const { removed } = await dispatcher.call('providers.remove', { id });
-      if (!removed) throw new CliError(`No provider "${id}". See: atrium providers list`);
-      print({ removed }, () => `Removed provider ${id} and its key`);
-    }),
-  );
+  withGlobalOptions(providers.command('remove <id>').description('remove a provider, its key and its workspace overrides (refused while workspaces use it, unless --force)'))
+    .option('--force', 'remove it even though workspace agent settings choose it (those agents then start with the environment Atrium was started with)')
+    .action((id: string, opts: GlobalOptions & { force?: boolean }) =>
+      runWithEngine(opts, async ({ dispatcher, print }) => {
+        const { removed } = await dispatcher.call('providers.remove', { id, force: opts.force });
+        if (!removed) throw new CliError(`No provider "${id}". See: atrium providers list`);
+        print({ removed }, () => `Removed provider ${id} and its key${opts.force ? '. Agents that chose it start with the environment Atrium was started with.' : ''}`);
+      }),
+    );
 
   withGlobalOptions(providers.command('test <id>').description("list models at the provider's endpoint with its key"))
     .option('--workspace <ref>', "use this workspace's override of the base URL")

@@ -10,7 +10,7 @@ export function createProvidersHandlers(engine: Engine): ProvidersHandlers {
   return {
     'providers.list': () => ({ providers: providers.list(), store: providers.storeInfo() }),
     'providers.save': (input) => providers.save(input),
-    'providers.remove': ({ id }) => ({ removed: providers.remove(id) }),
+    'providers.remove': ({ id, force }) => ({ removed: providers.remove(id, force ?? false) }),
     'providers.test': ({ id, workspaceId }) => providers.test(id, workspaceId),
     'providers.setKey': ({ id, key }) => ({ provider: providers.setKey(id, key), store: providers.storeInfo() }),
     'providers.removeKey': ({ id }) => providers.removeKey(id),

@@ -64,7 +64,7 @@ export class FileBackend implements CredentialBackend {
     this.info = {
       backend: 'file',
       label: `${this.file} (mode 0600)`,
-      warning: `Keys are stored unencrypted in ${this.file} (readable only by your user, mode 0600) because ${reason}. Anyone who can read your files as you can read them.`,
+      warning: `Keys are stored unencrypted in ${this.file} (readable only by your user, mode 0600) because ${reason}. Anyone who can read your files (another process running as you, an administrator, a backup) can read the keys.`,
     };
   }
 

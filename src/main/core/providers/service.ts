@@ -21,6 +21,10 @@ export interface ProviderServiceDeps {
   credentials: () => CredentialStore;
   /** The preset an agent id launches as (`claude`, `codex`, …), or null for an agent Atrium cannot identify. */
   presetOf: (agentId: string) => string | null;
+  /** Every agent id Atrium knows (presets and user-defined agents); settings for any other id are refused. */
+  agentIds: () => readonly string[];
+  /** The provider kinds the agent can speak (from its preset), or null when Atrium cannot tell (any kind is accepted). */
+  providerKindsOf: (agentId: string) => readonly ProviderKind[] | null;
 }
 
 /** A session's record as stored: the contract's {@link SessionEndpoint} plus what the launch needs (never a key). */
@@ -117,17 +121,30 @@ export class ProviderService {
 
   /**
    * Adds a provider or updates the one with this id (name defaults to the id). Sessions already
-   * created keep the endpoint they recorded.
-   * @throws AtriumError INVALID_PARAMS (a base URL that is not http(s))
+   * created keep the endpoint they recorded. Changing an existing provider's kind needs
+   * `replace: true`: its URL and key were meant for the old kind, so the replacement drops both
+   * (the key is deleted and the base URL is the one given now).
+   * @throws AtriumError INVALID_PARAMS (a base URL that is not http(s); `openai-compatible`
+   *   without a base URL, since that kind has no endpoint of its own; a different kind without `replace`)
    */
-  save(input: { id: string; name?: string; kind: ProviderKind; baseUrl?: string | null; headers?: Record<string, string> }): { provider: Provider; created: boolean } {
+  save(input: { id: string; name?: string; kind: ProviderKind; baseUrl?: string | null; headers?: Record<string, string>; replace?: boolean }): { provider: Provider; created: boolean } {
     const baseUrl = input.baseUrl ? checkUrl(input.baseUrl) : null;
     const now = new Date().toISOString();
     const existing = this.row(input.id);
+    const kindChanges = existing !== null && existing.kind !== input.kind;
+    if (kindChanges && !input.replace)
+      throw new AtriumError(
+        'INVALID_PARAMS',
+        `Provider "${input.id}" exists with kind ${existing.kind}. Changing it to ${input.kind} would send its ${existing.kind} URL and key to a ${input.kind} agent: add it under another id, or replace it (\`--replace\`; its key is deleted and the base URL is the one you give now).`,
+      );
+    const effectiveUrl = existing && !kindChanges && input.baseUrl === undefined ? existing.base_url : baseUrl;
+    if (input.kind === 'openai-compatible' && !effectiveUrl)
+      throw new AtriumError('INVALID_PARAMS', 'An openai-compatible provider needs a base URL (it has no endpoint of its own), e.g. `--base-url http://127.0.0.1:11434/v1` for a local server.');
     if (existing) {
+      if (kindChanges) this.dropKey(input.id);
       this.db
-        .prepare('UPDATE providers SET name = ?, kind = ?, base_url = ?, headers_json = ?, updated_at = ? WHERE id = ?')
-        .run(input.name ?? existing.name, input.kind, input.baseUrl === undefined ? existing.base_url : baseUrl, input.headers ? JSON.stringify(input.headers) : existing.headers_json, now, input.id);
+        .prepare('UPDATE providers SET name = ?, kind = ?, base_url = ?, headers_json = ?, key_hint = ?, updated_at = ? WHERE id = ?')
+        .run(input.name ?? existing.name, input.kind, effectiveUrl, input.headers ? JSON.stringify(input.headers) : kindChanges ? '{}' : existing.headers_json, kindChanges ? null : existing.key_hint, now, input.id);
     } else {
       this.db.prepare('INSERT INTO providers (id, name, kind, base_url, headers_json, key_hint, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)').run(input.id, input.name ?? input.id, input.kind, baseUrl, JSON.stringify(input.headers ?? {}), now, now);
     }
@@ -135,14 +152,43 @@ export class ProviderService {
     return { provider: this.get(input.id), created: !existing };
   }
 
-  /** Removes a provider, its key, its overrides; workspaces that chose it fall back to no provider. */
-  remove(id: string): boolean {
-    if (!this.row(id)) return false;
+  private dropKey(id: string): boolean {
     try {
-      this.credentials().remove(id);
+      return this.credentials().remove(id);
     } catch {
-      // a keychain that cannot be reached keeps an orphaned entry; the provider still goes
+      // a keychain that cannot be reached keeps an orphaned entry; nothing reads it without the provider's hint
+      return false;
     }
+  }
+
+  /** The workspaces and agents whose settings choose this provider (workspace name, agent id). */
+  usersOf(id: string): Array<{ workspaceId: string; workspaceName: string; agentId: string }> {
+    const rows = this.db.prepare('SELECT workspace_id, agent_id FROM workspace_agent_settings WHERE provider_id = ? ORDER BY workspace_id, agent_id').all(id) as Array<{ workspace_id: string; agent_id: string }>;
+    return rows.map((r) => {
+      let workspaceName = r.workspace_id;
+      try {
+        workspaceName = this.deps.workspaces.get(r.workspace_id).name;
+      } catch {
+        // a workspace row that vanished keeps its id as its name
+      }
+      return { workspaceId: r.workspace_id, workspaceName, agentId: r.agent_id };
+    });
+  }
+
+  /**
+   * Removes a provider, its key, its overrides. When workspace agent settings choose it, refuses
+   * unless `force`: those agents would then start with the environment Atrium was started with.
+   * @throws AtriumError INVALID_PARAMS (in use, without `force`)
+   */
+  remove(id: string, force = false): boolean {
+    if (!this.row(id)) return false;
+    const users = this.usersOf(id);
+    if (users.length && !force)
+      throw new AtriumError(
+        'INVALID_PARAMS',
+        `Provider "${id}" is used by ${users.map((u) => `${u.agentId} in ${u.workspaceName}`).join(', ')}. Removing it makes those agents start with the environment Atrium was started with (its variables, its keys). Choose another provider for them first, or remove it anyway with \`--force\`.`,
+      );
+    this.dropKey(id);
     this.db.prepare('DELETE FROM providers WHERE id = ?').run(id);
     this.changed(null);
     return true;
@@ -230,11 +276,19 @@ export class ProviderService {
   /**
    * Sets a workspace's provider, model and mode for one agent (all null removes the row). New
    * sessions use them; running ones keep what they started with.
-   * @throws AtriumError NOT_FOUND (workspace or provider)
+   * @throws AtriumError NOT_FOUND (workspace or provider) | INVALID_PARAMS (an agent id Atrium
+   *   does not know; a provider whose kind the agent's preset cannot speak, e.g. Claude with openai)
    */
   setAgentSettings(workspaceId: string, agentId: string, input: { providerId: string | null; model: string | null; modeId?: string | null }): AgentSetting {
     this.deps.workspaces.get(workspaceId);
-    if (input.providerId) this.get(input.providerId);
+    const known = this.deps.agentIds();
+    if (!known.includes(agentId)) throw new AtriumError('INVALID_PARAMS', `Atrium knows no agent "${agentId}". Known agents: ${known.join(', ')} (see \`atrium agents list\`).`);
+    if (input.providerId) {
+      const provider = this.get(input.providerId);
+      const kinds = this.deps.providerKindsOf(agentId);
+      if (kinds && !kinds.includes(provider.kind))
+        throw new AtriumError('INVALID_PARAMS', `${agentId} cannot use provider "${provider.id}": it speaks ${kinds.join(', ')}, not ${provider.kind}. Choose a provider of one of those kinds.`);
+    }
     const model = input.model?.trim() || null;
     const current = this.settingFor(workspaceId, agentId);
     const modeId = input.modeId === undefined ? (current?.modeId ?? null) : input.modeId;

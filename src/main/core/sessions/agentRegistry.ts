@@ -68,6 +68,11 @@ export class AgentRegistry {
     return [...this.presets.map((p) => this.summary(p.id)), ...users.map((u) => this.summary(u.id))];
   }
 
+  /** Every agent id: the presets', then user-defined agents' (no install probing, unlike {@link list}). */
+  ids(): string[] {
+    return [...this.presets.map((p) => p.id), ...this.configs.all().filter((c) => c.kind === 'user' && !this.preset(c.id)).map((c) => c.id)];
+  }
+
   /** @throws AtriumError AGENT_NOT_FOUND */
   get(id: string): AgentSummary {
     return this.summary(id);

@@ -1,3 +1,4 @@
+import type { ProviderKind } from '../../../shared/contract';
 import type { RuleFormat } from '../rules/types';
 
 /**
@@ -43,12 +44,20 @@ export interface AgentPreset {
    * Tests point it at a local tarball.
    */
   installSpec?: string;
+  /**
+   * Provider kinds the agent can speak (the variables of `credentials/modelVariables.ts` it reads);
+   * absent when it speaks many (Atrium then accepts any kind). Claude Code reads Anthropic's
+   * variables, including its Bedrock and Vertex switches; Codex and Qwen Code the OpenAI ones;
+   * Gemini CLI the Gemini API's.
+   */
+  providerKinds?: readonly ProviderKind[];
 }
 
 /** The presets Atrium ships, in display order. */
 export const AGENT_PRESETS: readonly AgentPreset[] = [
   {
     id: 'claude',
+    providerKinds: ['anthropic', 'bedrock', 'vertex'],
     name: 'Claude Code',
     description: 'Anthropic Claude Code through the ACP adapter. Needs ANTHROPIC_API_KEY (or a Claude login) in its environment.',
     package: '@agentclientprotocol/claude-agent-acp',
@@ -62,6 +71,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
   },
   {
     id: 'codex',
+    providerKinds: ['openai', 'openai-compatible'],
     name: 'Codex',
     description: 'OpenAI Codex through the ACP adapter. Needs OPENAI_API_KEY or a Codex login.',
     package: '@agentclientprotocol/codex-acp',
@@ -75,6 +85,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
   },
   {
     id: 'gemini',
+    providerKinds: ['gemini'],
     name: 'Gemini CLI',
     description: 'Google Gemini CLI in ACP mode (`gemini --acp`). Needs GEMINI_API_KEY or a Google login.',
     package: '@google/gemini-cli',
@@ -101,6 +112,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
   },
   {
     id: 'qwen',
+    providerKinds: ['openai', 'openai-compatible'],
     name: 'Qwen Code',
     description: 'Qwen Code in ACP mode (`qwen --acp`).',
     package: '@qwen-code/qwen-code',

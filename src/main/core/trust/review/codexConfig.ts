@@ -53,7 +53,8 @@ export function reviewCodexConfig(src: SourceText, env: ReviewEnv & { bundleRead
       line: lineOfKey(traffic[0]),
       name: traffic.join(', '),
       summary: oneLine(`Redirects model traffic: ${traffic.map((k) => describeKey(k, root[k])).join(', ')}`),
-      executable: true,
+      // sends data, runs nothing: approved separately in Agent settings
+      executable: false,
       tool: 'codex',
       warnings: [modelTrafficWarning(path, lineOfKey(traffic[0]), traffic)],
     });

@@ -25,7 +25,7 @@ export interface ServerSource {
 /**
  * The review item of an MCP server record: the literal command and arguments or the URL (origin +
  * path), env and header names (never values), the variables it reads from the environment, the record's parse warnings plus risk notices.
- * Executable. Records come from the extensions bundle (`extensions/mcp`) or, for files it does not
+ * Executable when it has a command (an http/sse server runs nothing on this machine). Records come from the extensions bundle (`extensions/mcp`) or, for files it does not
  * read, from {@link collectMcpServers}: one parse of every server either way.
  */
 export function mcpServerItem(s: McpRecord, tool: string, resourceId: string | null): DraftItem {
@@ -41,7 +41,7 @@ export function mcpServerItem(s: McpRecord, tool: string, resourceId: string | n
     line: s.line,
     name,
     summary: oneLine(`${name}: ${literal}${s.envNames.length ? ` · env ${s.envNames.join(', ')}` : ''}${s.variables.length ? ` · reads ${s.variables.join(' ')}` : ''}${statusNote(s)}`),
-    executable: true,
+    executable: s.command !== null,
     tool,
     warnings,
     detail: {

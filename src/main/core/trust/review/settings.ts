@@ -64,7 +64,7 @@ export function reviewSettingsFile(src: SourceText, format: 'claude' | 'blade' |
   if (root.env !== undefined) collectEnv(root.env, path, format, lineOf(root.env) ?? lineOf(root), out);
   if (format === 'gemini' && root.model !== undefined) {
     const line = lineOf(root.model) ?? lineOf(root);
-    out.add({ kind: 'setting', path, line, name: 'model', summary: oneLine(`Redirects model traffic: ${describeKey('model', root.model)}`), executable: true, tool: format, warnings: [modelTrafficWarning(path, line, ['model'])] });
+    out.add({ kind: 'setting', path, line, name: 'model', summary: oneLine(`Redirects model traffic: ${describeKey('model', root.model)}`), executable: false, tool: format, warnings: [modelTrafficWarning(path, line, ['model'])] });
   }
   collectHelpers(root, path, format, lineOf, out);
   collectPluginRefs(root, path, format, lineOf, env.projectPlugins ?? new Set(), out);
@@ -100,7 +100,8 @@ export function reviewDotenv(src: SourceText, out: ReviewCollector): void {
     line,
     name: 'env',
     summary: oneLine(`Redirects model traffic. Sets ${names.join(', ')} for agents that load this file (Gemini CLI)`),
-    executable: true,
+    // sends data, runs nothing: approved separately in Agent settings (see modelTrafficWarning)
+    executable: false,
     tool: 'dotenv',
     warnings: [...src.warnings, modelTrafficWarning(src.rel, line, names)],
     detail: { envNames: names },
@@ -127,7 +128,8 @@ export function collectEnv(env: unknown, path: string, tool: string, line: numbe
     line,
     name: 'env',
     summary: oneLine(`${traffic.length ? 'Redirects model traffic. ' : ''}Sets ${names.length} environment variable${names.length === 1 ? '' : 's'}: ${names.join(', ')}`),
-    executable: risky.length > 0 || traffic.length > 0,
+    // variables run nothing by themselves; only those that make programs load other code count
+    executable: risky.length > 0,
     tool,
     warnings,
     detail: { envNames: names },

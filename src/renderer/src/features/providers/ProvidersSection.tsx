@@ -110,8 +110,15 @@ function ProviderRow({ provider: p }: { provider: Provider }) {
     }
   };
   const remove = async () => {
-    if (!client || !window.confirm(`Remove provider "${p.name}" and its key? Workspaces that use it fall back to the environment Atrium was started with; running sessions keep what they started with.`)) return;
-    await client.request('providers.remove', { id: p.id }).catch((error: Error) => toast.error(error.message));
+    if (!client || !window.confirm(`Remove provider "${p.name}" and its key? Running sessions keep what they started with.`)) return;
+    try {
+      await client.request('providers.remove', { id: p.id });
+    } catch (error) {
+      // the engine refuses while workspace agent settings choose the provider and names them
+      const message = (error as Error).message.replace(/,? or remove it anyway with `--force`\./, '.');
+      if (!window.confirm(`${message}\n\nRemove it anyway?`)) return;
+      await client.request('providers.remove', { id: p.id, force: true }).catch((e: Error) => toast.error(e.message));
+    }
   };
   return (
     <tr data-testid={`provider-${p.id}`}>
@@ -208,8 +215,8 @@ function AddProviderForm({ onDone }: { onDone(): void }) {
         </select>
       </label>
       <label className="field grow">
-        <span>Base URL (empty: the kind's own endpoint)</span>
-        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={KINDS.find((k) => k.kind === kind)?.placeholder} type="url" />
+        <span>{kind === 'openai-compatible' ? 'Base URL (required: this kind has no endpoint of its own)' : "Base URL (empty: the kind's own endpoint)"}</span>
+        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={KINDS.find((k) => k.kind === kind)?.placeholder} type="url" required={kind === 'openai-compatible'} />
       </label>
       <label className="field">
         <span>Key (optional now)</span>

@@ -41,6 +41,13 @@ export interface ReviewFacts {
   /** Hooks and MCP servers already approved at their current digest. */
   approved: number;
   warnings: number;
+  /** Items that redirect model traffic (a repository's base URL or model setting): Atrium withholds them until approved in Agent settings. */
+  endpoints: number;
+}
+
+/** True for a review item that sends model traffic to an endpoint the repository chooses (it carries {@link modelTrafficWarning}'s warning). */
+export function redirectsModelTrafficItem(item: TrustReviewItem): boolean {
+  return item.warnings.some((w) => w.message.startsWith('redirects model traffic'));
 }
 
 /**
@@ -62,7 +69,8 @@ export function reviewFacts(review: TrustReview, groups: Array<[TrustItemKind, T
     } else if (found.state === 'approved') approved++;
   }
   const warnings = review.warnings.length + review.items.reduce((n, i) => n + i.warnings.length, 0);
-  return { kinds, executable: review.executableCount, needApproval: { hooks, servers }, approved, warnings, needApprovalKnown: listing !== null };
+  const endpoints = review.items.filter(redirectsModelTrafficItem).length;
+  return { kinds, executable: review.executableCount, needApproval: { hooks, servers }, approved, warnings, endpoints, needApprovalKnown: listing !== null };
 }
 
 /**
@@ -71,7 +79,6 @@ export function reviewFacts(review: TrustReview, groups: Array<[TrustItemKind, T
  * `onJump(kind)` opens that group and moves to it.
  */
 export function ReviewSummary({ facts, trusted, onJump }: { facts: ReturnType<typeof reviewFacts>; trusted: boolean; onJump(kind: TrustItemKind): void }) {
-  const { hooks, servers } = facts.needApproval;
   return (
     <section className="review-summary" aria-label="Summary">
       <nav aria-label="Jump to a group">
@@ -97,15 +104,7 @@ export function ReviewSummary({ facts, trusted, onJump }: { facts: ReturnType<ty
                 .join(', ')}`}
         </dd>
         <dt>{trusted ? 'Approvals' : 'After trusting'}</dt>
-        <dd data-testid="summary-after-trust">
-          {!facts.needApprovalKnown
-            ? 'Checking approvals…'
-            : hooks + servers === 0
-              ? facts.approved > 0
-                ? `Every hook and MCP server is approved (${facts.approved})${trusted ? '' : '; the other items are active once you trust'}.`
-                : `No hook or MCP server to approve${trusted ? '' : '; the other items are active once you trust'}.`
-              : `${[hooks > 0 && count(hooks, 'hook'), servers > 0 && count(servers, 'MCP server')].filter(Boolean).join(' and ')} still ${hooks + servers === 1 ? 'needs approval before it runs' : 'need approval before they run'} (Hooks tab)${trusted ? '' : '; the other items are active once you trust'}.`}
-        </dd>
+        <dd data-testid="summary-after-trust">{afterTrustingLine(facts, trusted)}</dd>
         {facts.warnings > 0 && (
           <>
             <dt>Warnings</dt>
@@ -115,4 +114,19 @@ export function ReviewSummary({ facts, trusted, onJump }: { facts: ReturnType<ty
       </dl>
     </section>
   );
+}
+
+/**
+ * The "After trusting" (once trusted: "Approvals") line: hooks and MCP servers that still need
+ * approval (Hooks tab), repository model endpoints that stay withheld until approved (Agent
+ * settings), and, before trust, that everything else becomes active. Null facts read "Checking".
+ */
+export function afterTrustingLine(facts: ReturnType<typeof reviewFacts>, trusted: boolean): string {
+  const { hooks, servers } = facts.needApproval;
+  if (!facts.needApprovalKnown) return 'Checking approvals…';
+  const endpointPart =
+    facts.endpoints > 0 ? `; ${facts.endpoints === 1 ? '1 repository model endpoint stays' : `${facts.endpoints} repository model endpoints stay`} withheld until approved in Agent settings` : '';
+  const rest = `${endpointPart}${trusted ? '' : `; the other items are active once you trust`}.`;
+  if (hooks + servers === 0) return facts.approved > 0 ? `Every hook and MCP server is approved (${facts.approved})${rest}` : `No hook or MCP server to approve${rest}`;
+  return `${[hooks > 0 && count(hooks, 'hook'), servers > 0 && count(servers, 'MCP server')].filter(Boolean).join(' and ')} still ${hooks + servers === 1 ? 'needs approval before it runs' : 'need approval before they run'} (Hooks tab)${rest}`;
 }

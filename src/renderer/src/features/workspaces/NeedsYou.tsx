@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AlertTriangle, ArrowRight, CheckCircle2, FileText, MessageSquare, ShieldAlert, Webhook } from 'lucide-react';
+import { AlertTriangle, ArrowRight, CheckCircle2, FileText, Globe, MessageSquare, ShieldAlert, Webhook } from 'lucide-react';
 import type { HookListing, Session, TrustReview, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { useReviewHookStates } from '../hooks/ReviewHookState';
@@ -8,7 +8,7 @@ import { count } from '../trust/RestrictedBanner';
 import '../trust/trustViews.css';
 
 /** The workspace tabs a "needs you" row links to (the values of the workspace view's tabs). */
-export type WorkspaceTabName = 'sessions' | 'rules' | 'trust' | 'hooks' | 'extensions';
+export type WorkspaceTabName = 'sessions' | 'rules' | 'trust' | 'hooks' | 'extensions' | 'agent-settings';
 
 /** Hooks and MCP servers waiting for an approval, split by why (never approved, changed since). */
 export interface PendingApprovals {
@@ -37,7 +37,8 @@ export function pendingPhrase(p: PendingApprovals): string | null {
 /**
  * The Overview's "Needs you" list: one row per thing waiting for the user, each with a link to
  * where it is handled — restricted mode (Review…), hooks and MCP servers needing approval
- * (modified ones first: they stopped running), sessions waiting for a permission answer, lint
+ * (modified ones first: they stopped running), repository model endpoints withheld until approved
+ * (Agent settings), sessions waiting for a permission answer, lint
  * findings of the instruction files — then the quiet facts (instruction files, sessions). Right
  * after trusting, the approvals row is the next step ("2 hooks need approval → Hooks").
  */
@@ -46,8 +47,11 @@ export function NeedsYou({ workspace, review, onOpenTab, onReview }: { workspace
   const listing = useReviewHookStates(live ? workspace.id : null);
   const rules = useLive('rules.list', live ? { workspaceId: workspace.id } : null, ['rulesChanged', 'trustChanged']).data;
   const lint = useLive('rules.lint', live ? { workspaceId: workspace.id } : null, ['rulesChanged', 'trustChanged']).data;
+  const agentSettings = useLive('providers.agentSettings', live ? { workspaceId: workspace.id } : null, ['providersChanged', 'trustChanged']).data;
   const { sessions } = useSessionList(workspace.id);
   if (workspace.missing) return null;
+  // repository endpoints Atrium applies itself stay withheld until approved by digest in Agent settings
+  const withheld = agentSettings?.endpoints.filter((e) => e.appliedBy === 'atrium' && !e.approved) ?? [];
 
   const trusted = workspace.trust.state === 'trusted';
   const pending = listing ? pendingApprovals(listing) : null;
@@ -77,6 +81,13 @@ export function NeedsYou({ workspace, review, onOpenTab, onReview }: { workspace
     rows.push(
       <Row key="approve" icon={<Webhook size={15} aria-hidden />} tone="warn" link="Hooks" onLink={() => onOpenTab('hooks')} testId="needs-approval">
         {unapproved} {n === 1 ? 'needs' : 'need'} approval before {n === 1 ? 'it runs' : 'they run'}.
+      </Row>,
+    );
+  }
+  if (withheld.length > 0) {
+    rows.push(
+      <Row key="endpoints" icon={<Globe size={15} aria-hidden />} tone="warn" link="Agent settings" onLink={() => onOpenTab('agent-settings')} testId="needs-endpoint">
+        The repository sets {withheld.length === 1 ? 'a model endpoint' : `${withheld.length} model endpoints`} ({withheld.map((e) => e.path).join(', ')}), withheld until you approve {withheld.length === 1 ? 'it' : 'them'}: new sessions use your provider or environment instead.
       </Row>,
     );
   }
