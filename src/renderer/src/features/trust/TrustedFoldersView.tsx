@@ -299,7 +299,7 @@ function PermissionsGranted() {
                     <span className="muted">Ended with its session</span>
                   ) : !g.agentRunning ? (
                     <span className="muted" title="A resume may or may not restore it: that depends on whether the agent saved it.">
-                      Not held by any running agent now ({g.sessionState}); a resume may restore it, depending on the agent
+                      Not held by any running agent now ({g.sessionState}); a resume may or may not restore it, depending on the agent
                     </span>
                   ) : (
                     <>
