@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { AtriumPage } from './pages/AtriumPage';
 import { SessionsPage } from './pages/SessionsPage';
 import { TrustPage } from './pages/TrustPage';
@@ -136,6 +137,7 @@ test('Permissions granted lists each "Always allow" an agent was given with its 
   await expect(row).toContainText('Edit notes.md');
   await expect(row).toContainText('notes.md');
   await expect(row).toContainText('Held by the running agent');
+  await expect(row).toContainText('answered by you');
   const shots = test.info().outputPath('shots');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -153,4 +155,38 @@ test('Permissions granted lists each "Always allow" an agent was given with its 
   // the session link opens it
   await row.locator('td').nth(2).getByRole('button').click();
   await expect(page).toHaveURL(new RegExp(`#/sessions/${id}$`));
+});
+
+test('Permissions granted: when the agent process of the session has stopped, the grant is not shown as held and no Close is offered', async ({ page }) => {
+  const { base, dataDir } = scriptedWorkspace('atrium-e2e-grants-stopped-', ASK);
+  roots.push(base);
+  server = await startAtrium(dataDir);
+  const atrium = new AtriumPage(page);
+  const sessions = new SessionsPage(page);
+  const folders = new TrustedFoldersPage(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await sessions.openWorkspaceSessions(atrium, server.url);
+  await sessions.startSession('Scripted agent', 'edit the notes');
+  const id = await sessions.sessionId();
+  await sessions.permissionCard('Edit notes.md').getByRole('button', { name: /Always allow edits/ }).click();
+  await expect(sessions.transcript).toContainText('Edited.');
+
+  // the agent process dies (as after a crash): the session stays, no process holds the grant
+  const db = new Database(path.join(dataDir, 'atrium.db'), { readonly: true });
+  const row0 = db.prepare("SELECT data FROM session_events WHERE session_id = ? AND kind = 'agent_started' ORDER BY seq DESC LIMIT 1").get(id) as { data: string };
+  db.close();
+  process.kill((JSON.parse(row0.data) as { pid: number }).pid, 'SIGKILL');
+
+  await folders.open();
+  await folders.section('Permissions granted');
+  const row = folders.grantRows(id);
+  await expect(row).toContainText('Not held by any running agent now', { timeout: 30_000 });
+  await expect(row).toContainText('answered by you');
+  await expect(row).not.toContainText('Held by the running agent');
+  await expect(row.getByRole('button', { name: 'Close session…' })).toHaveCount(0);
+  const shots = test.info().outputPath('shots');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(shots, `permissions-granted-stopped-${scheme}.png`) });
+  }
 });

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
@@ -5,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEditor, stopEditors, type TestEditor } from '../support/acpEditor';
 import { runCli } from '../support/cli';
+import { repoRoot } from '../support/corpus';
 import { approveHooks, commandHook, hookSettings, policyWorlds, type PolicyWorld } from '../support/policy';
 import { isAlive, waitFor } from '../support/sessions';
 
@@ -272,6 +274,59 @@ describe('atrium acp in front of the scripted agent', { timeout: 180_000 }, () =
     expect(atrium(world, 'session', 'show', sessionId).stdout).toContain('what was it');
   });
 
+  it('writes the answer to session/new and session/load before any session/update for that session (raw stdio, several sessions)', async () => {
+    // untrusted: each session's first update is the restricted-mode notice, sent as the session starts
+    const world = worlds.create(SCENARIO, { 'AGENTS.md': 'Root rule.\n' });
+    world.open();
+    await world.closeAll();
+    const editor = rawAcp(world, 'scripted');
+    try {
+      expect((await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).message.result).toBeDefined();
+      const firstUpdateIndex = (sessionId: string, after = -1) => editor.lines.findIndex((l, i) => i > after && l.method === 'session/update' && (l.params as { sessionId?: string }).sessionId === sessionId);
+      const ids: string[] = [];
+      for (let round = 0; round < 5; round++) {
+        const { index, message } = await editor.request('session/new', { cwd: world.ws, mcpServers: [] });
+        const sessionId = message.result!.sessionId as string;
+        ids.push(sessionId);
+        await waitFor(() => firstUpdateIndex(sessionId) >= 0, 'the notice for the new session', 60_000);
+        expect(firstUpdateIndex(sessionId)).toBeGreaterThan(index);
+      }
+      // session/load: the replay comes before the answer (ACP), live updates only after it
+      for (const sessionId of ids.slice(0, 2)) {
+        const before = editor.lines.length - 1;
+        const { index, message } = await editor.request('session/load', { sessionId, cwd: world.ws, mcpServers: [] });
+        expect(message.error).toBeUndefined();
+        const updates = editor.lines.map((l, i) => ({ l, i })).filter(({ l, i }) => i > before && l.method === 'session/update' && (l.params as { sessionId?: string }).sessionId === sessionId);
+        // what the agent says as it restarts (its slash commands, when it sends them) is live, so it follows the answer
+        for (const { l, i } of updates) if ((l.params as { update: { sessionUpdate: string } }).update.sessionUpdate === 'available_commands_update') expect(i).toBeGreaterThan(index);
+      }
+    } finally {
+      expect(await editor.close()).toBe(0);
+    }
+  });
+
+  it('a known agent that is not installed: initialize is answered, session/new and session/load fail with the command that installs it, the server keeps serving', async () => {
+    const world = await trustedWorld();
+    // npm puts node_modules/.bin (where the dev dependency's claude-agent-acp is) on PATH: not here
+    const PATH = (process.env.PATH ?? '').split(path.delimiter).filter((d) => !d.includes('node_modules')).join(path.delimiter);
+    const editor = rawAcp(world, 'claude', { ...envOf(world), PATH });
+    try {
+      const init = await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+      expect(init.message.result?.protocolVersion).toBe(1);
+      const created = await editor.request('session/new', { cwd: world.ws, mcpServers: [] });
+      expect(created.message.error?.message).toContain('is not installed');
+      expect(created.message.error?.message).toContain(`atrium agents install claude --data-dir ${world.dataDir}`);
+      expect(created.message.error?.data?.code).toBe('AGENT_NOT_INSTALLED');
+      const loaded = await editor.request('session/load', { sessionId: 'whatever', cwd: world.ws, mcpServers: [] });
+      expect(loaded.message.error?.message).toContain('atrium agents install claude');
+      // nothing was journaled for the refused session
+      expect(atrium(world, 'session', 'list').stdout).not.toContain('claude');
+      expect(editor.child.exitCode).toBeNull();
+    } finally {
+      expect(await editor.close()).toBe(0);
+    }
+  });
+
   it('answers bad input with JSON-RPC errors and keeps serving; closing stdin ends the agent process tree', async () => {
     const world = await trustedWorld();
     // an agent Atrium does not know: one line on stderr, exit 1, nothing on the ACP stream
@@ -302,6 +357,41 @@ describe('atrium acp in front of the scripted agent', { timeout: 180_000 }, () =
     await waitFor(() => !isAlive(pid), 'the agent process to end');
   });
 });
+
+/**
+ * A raw editor: `atrium acp` over stdio with hand-written JSON-RPC lines, recording every line it
+ * writes in the order it arrives (what an editor that drops updates for unknown sessions sees).
+ */
+function rawAcp(world: PolicyWorld, agent: string, env: NodeJS.ProcessEnv = envOf(world)) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main/cli/entry.ts'), 'acp', '--agent', agent, '--data-dir', world.dataDir], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let next = 1;
+  const request = async (method: string, params: unknown): Promise<{ index: number; message: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { code?: string } } } }> => {
+    const id = next++;
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    await waitFor(() => lines.some((l) => l.id === id && !('method' in l)), `the answer to ${method}`, 120_000);
+    const index = lines.findIndex((l) => l.id === id && !('method' in l));
+    return { index, message: lines[index] as never };
+  };
+  const close = async () => {
+    child.stdin.end();
+    return exited;
+  };
+  return { child, lines, request, close, stderr: () => stderr, exited };
+}
 
 /** The pid of the session's latest agent process, as its journal recorded it (`agent_started`). */
 function agentPid(world: PolicyWorld, sessionId: string): number {

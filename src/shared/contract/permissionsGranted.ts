@@ -19,6 +19,12 @@ export const PermissionGrant = z.object({
   agentId: z.string(),
   /** The session's state now (`closed`: the agent process that held the grant is gone). */
   sessionState: SessionState,
+  /**
+   * Whether an agent process runs for the session now (state starting, idle, busy or
+   * awaiting_permission): only then does a running agent hold the grant. Otherwise none does; a
+   * resume may or may not restore it, depending on whether the agent saved it.
+   */
+  agentRunning: z.boolean(),
   /** Transcript item id of the permission request (for linking to it). */
   itemId: z.number().int(),
   /** What the agent asked to do, as it titled the request ("Edit notes.md", "Run npm test"). */
@@ -28,8 +34,8 @@ export const PermissionGrant = z.object({
   paths: z.array(z.string()),
   /** The option chosen, as the agent named it ("Always allow", "Yes, and don't ask again for npm"). */
   optionName: z.string(),
-  /** Who chose it: the user, a hook, or Atrium's policy. */
-  answeredBy: z.enum(['user', 'hook', 'policy']),
+  /** Who chose it: the user, a hook, or Atrium's policy; null when the stored item does not record it. */
+  answeredBy: z.enum(['user', 'hook', 'policy']).nullable(),
   /** When it was answered (ISO 8601). */
   answeredAt: z.string(),
 });

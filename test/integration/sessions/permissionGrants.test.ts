@@ -63,6 +63,8 @@ describe('sessions.permissionsGranted: the "Always allow" answers agents keep', 
     ]);
     expect(all[1]).toMatchObject({ sessionTitle: 'Docs pass', workspaceId: wsId, cwd: ws, agentId: 'scripted', paths: [path.join(ws, 'a.md')] });
     expect(all[0].workspaceId).toBe(otherId);
+    // both agents still run: they hold their grants
+    expect(all.map((g) => g.agentRunning)).toEqual([true, true]);
 
     // through the contract: validated, filtered by workspace, limited
     const mine = (await dispatch.call('sessions.permissionsGranted', { workspaceId: wsId }));
@@ -87,5 +89,21 @@ describe('sessions.permissionsGranted: the "Always allow" answers agents keep', 
       .prepare("INSERT INTO session_items (session_id, item, kind, ref, status, data) VALUES (?, 1000, 'permission', 'r2', 'selected', ?)")
       .run(s.id, JSON.stringify({ kind: 'permission', state: 'selected', optionId: 'x', answeredBy: 'user', options: [{ optionId: 'y', name: 'Always', kind: 'allow_always' }] }));
     expect(permissionGrants(engine.store)).toEqual([]);
+  });
+
+  it('a grant whose session has no agent process running is not held by any running agent; an item without who answered is listed with answeredBy null', async () => {
+    const base = tempDir('atrium-grants-stopped-');
+    const engine = sessionEngine(path.join(base, 'data'), base, { turns: [] });
+    engines.push(engine);
+    const ws = path.join(base, 'ws');
+    fs.mkdirSync(ws);
+    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    const item = { kind: 'permission', state: 'selected', title: 'Run make', optionId: 'y', options: [{ optionId: 'y', name: 'Always allow make', kind: 'allow_always' }], updatedAt: '2026-01-01T00:00:00.000Z' };
+    engine.store.db.prepare("INSERT INTO session_items (session_id, item, kind, ref, status, data) VALUES (?, 1000, 'permission', 'r', 'selected', ?)").run(s.id, JSON.stringify(item));
+    for (const [state, running] of [['paused', false], ['failed', false], ['interrupted', false], ['idle', true], ['busy', true], ['closed', false]] as const) {
+      engine.store.db.prepare('UPDATE sessions SET state = ? WHERE id = ?').run(state, s.id);
+      const [g] = permissionGrants(engine.store);
+      expect({ state: g.sessionState, running: g.agentRunning, by: g.answeredBy }).toEqual({ state, running, by: null });
+    }
   });
 });

@@ -30,4 +30,14 @@ describe('the first message an editor shows for an atrium acp session', () => {
     expect(text).toContain('atrium hooks approve /p ID');
     expect(text).not.toContain('restricted mode');
   });
+
+  it('with a non-default data directory: every suggested command carries --data-dir, so it acts on the database this session lives in', () => {
+    const restricted = inactiveNotice(policy('restricted'), '/p', '/tmp/atrium data')!;
+    expect(restricted).toContain("`atrium trust review /p --data-dir '/tmp/atrium data'`");
+    expect(restricted).toContain("`atrium trust set /p trusted --data-dir '/tmp/atrium data'`");
+    const hooks = inactiveNotice(policy('trusted', [{ id: 'h1', event: 'SessionStart', command: 'sh a.sh', state: 'unapproved' }]), '/p', '/d')!;
+    expect(hooks).toContain('`atrium hooks list /p --data-dir /d`');
+    expect(hooks).toContain('`atrium hooks approve /p ID --data-dir /d`');
+    expect(inactiveNotice(policy('restricted'), '/p')).not.toContain('--data-dir');
+  });
 });

@@ -2,6 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { resolveDataDir } from '../../core/dataDir';
 import { APP_VERSION } from '../../core/version';
+import { AtriumError } from '../../../shared/errors';
 import { CliError, reportError, type GlobalOptions } from '../context';
 
 /** Largest single ACP message accepted from the editor (bytes). */
@@ -12,7 +13,8 @@ const MAX_EDITOR_MESSAGE_BYTES = 64 * 1024 * 1024;
  * custom agent server (Zed's `agent_servers`, JetBrains' `acp.json`). stdout carries only JSON-RPC;
  * everything else (the engine's console output included) goes to stderr. When the editor closes
  * stdin (or sends SIGTERM/SIGINT) the engine stops every agent process tree it started and the
- * process exits 0. Idle shutdown does not apply: the editor decides how long a session stays open. A bad `--agent` or data directory exits 1 before anything is read.
+ * process exits 0. Idle shutdown does not apply: the editor decides how long a session stays open. An unknown `--agent` or a bad data directory exits 1 before anything is read; a known agent that is
+ * not installed is reported to the editor when it opens a session (with the command that installs it).
  */
 export function registerAcpCommand(program: Command): void {
   program
@@ -56,11 +58,17 @@ async function serve(opts: GlobalOptions & { agent: string }): Promise<void> {
   try {
     engine.sessions.agents.resolve(opts.agent);
   } catch (error) {
-    await engine.close();
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    // a known agent that cannot launch yet (not installed, no Node): the editor is answered, and each
+    // session/new or session/load fails with the command that installs it, instead of a dead server
+    const code = error instanceof AtriumError ? error.code : null;
+    if (code !== 'AGENT_NOT_INSTALLED' && code !== 'NODE_UNAVAILABLE') {
+      await engine.close();
+      throw new CliError(error instanceof Error ? error.message : String(error));
+    }
+    process.stderr.write(`atrium acp: ${error instanceof Error ? error.message : String(error)}\n`);
   }
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { maxMessageBytes: MAX_EDITOR_MESSAGE_BYTES });
-  const connection = serveAcp({ engine, agentId: opts.agent, stream, version: APP_VERSION, log: (message) => process.stderr.write(`atrium acp: ${message}\n`) });
+  const connection = serveAcp({ engine, agentId: opts.agent, ...(opts.dataDir ? { dataDir: dataDir } : {}), stream, version: APP_VERSION, log: (message) => process.stderr.write(`atrium acp: ${message}\n`) });
   const onSignal = (signal: NodeJS.Signals) => {
     void shutdown(`received ${signal}`).then(() => process.exit(process.exitCode ?? 0));
   };

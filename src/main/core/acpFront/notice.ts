@@ -7,24 +7,27 @@ import type { SessionPolicy } from '../../../shared/contract';
 import { shellQuote } from '../formats/shell/quote';
 
 /** A path as typed in a shell (quoted only when needed), so suggested commands can be copied. */
-const shellArg = (value: string): string => (/^[\w./@:+,=-]+$/.test(value) ? value : shellQuote(value));
+export const shellArg = (value: string): string => (/^[\w./@:+,=-]+$/.test(value) ? value : shellQuote(value));
 
 /**
  * The message for `policy` (a session's snapshot view) of a session in `folder`, or null when the
  * workspace is trusted and every hook and MCP server it has applies. Plain text with short lines,
- * since editors render agent text as Markdown.
+ * since editors render agent text as Markdown. `dataDir` is the `--data-dir` `atrium acp` was given
+ * (undefined: the default one); the suggested commands carry it, since without it they would act on
+ * another database than the one this session's trust and approvals live in.
  */
-export function inactiveNotice(policy: SessionPolicy, folder: string): string | null {
+export function inactiveNotice(policy: SessionPolicy, folder: string, dataDir?: string): string | null {
   const trust = policy.snapshot?.trust ?? 'restricted';
   const skipped = policy.hooks.skipped;
   const withheld = policy.mcp.withheld;
   if (trust === 'trusted' && !skipped.length && !withheld.length) return null;
   const dir = shellArg(folder);
+  const dd = dataDir ? ` --data-dir ${shellArg(dataDir)}` : '';
   const lines: string[] = [];
   if (trust !== 'trusted') {
     lines.push(
       `Atrium: this folder is in restricted mode (${trust === 'partial' ? 'partly trusted' : 'not trusted'}). The agent gets only your own resources: no project rules, hooks or MCP servers from the repository.`,
-      `Review what trusting it would activate with \`atrium trust review ${dir}\` (or the Trust view of the Atrium app), then \`atrium trust set ${dir} trusted\`. New sessions get it; this one keeps its snapshot.`,
+      `Review what trusting it would activate with \`atrium trust review ${dir}${dd}\` (or the Trust view of the Atrium app), then \`atrium trust set ${dir} trusted${dd}\`. New sessions get it; this one keeps its snapshot.`,
     );
   }
   if (skipped.length) {
@@ -34,6 +37,6 @@ export function inactiveNotice(policy: SessionPolicy, folder: string): string | 
   if (withheld.length) {
     lines.push(`Atrium: ${withheld.length} MCP server${withheld.length === 1 ? ' is' : 's are'} withheld: ${withheld.map((m) => m.name).join(', ')}.`);
   }
-  if (trust === 'trusted' && (skipped.length || withheld.length)) lines.push(`Review and approve them by digest with \`atrium hooks list ${dir}\` and \`atrium hooks approve ${dir} ID\` (or the Hooks view of the Atrium app).`);
+  if (trust === 'trusted' && (skipped.length || withheld.length)) lines.push(`Review and approve them by digest with \`atrium hooks list ${dir}${dd}\` and \`atrium hooks approve ${dir} ID${dd}\` (or the Hooks view of the Atrium app).`);
   return lines.join('\n\n');
 }

@@ -18,7 +18,7 @@ import { AtriumError } from '../../../shared/errors';
 import type { Engine } from '../engine';
 import type { ClientIo, HookContext } from '../sessions/hooks';
 import { conversationUpdates } from './replay';
-import { inactiveNotice } from './notice';
+import { inactiveNotice, shellArg } from './notice';
 
 /** What {@link serveAcp} needs. */
 export interface AcpFrontOptions {
@@ -29,6 +29,8 @@ export interface AcpFrontOptions {
   stream: acp.Stream;
   /** Atrium's version, reported as `agentInfo.version`. */
   version: string;
+  /** The `--data-dir` given to `atrium acp` (undefined: the default), repeated in the commands the editor is told to run. */
+  dataDir?: string;
   /** Where diagnostics go (never stdout: it carries only JSON-RPC). */
   log(message: string): void;
 }
@@ -112,17 +114,47 @@ export function serveAcp(options: AcpFrontOptions): acp.AgentConnection {
     client?.notify(acp.methods.client.session.update, { sessionId: a.id, update }).catch((error: unknown) => log(`sending session/update failed: ${String(error)}`));
   };
 
+  /** What to do once the answer to an editor request (by JSON-RPC id, JSON-encoded) has been written. */
+  const afterAnswer = new Map<string, () => void>();
+
   /**
-   * Sends what was held for `a`, `first` before it, once the answer naming the session went out
-   * (the SDK writes a handler's answer before the next macrotask). Updates keep being held until
-   * then, so none overtakes the held ones.
+   * Sends what was held for `a`, `first` before it, once the answer to request `requestId` (the one
+   * naming the session: session/new, load or resume) has been written to the editor's stream. An
+   * editor drops updates for a session id it does not know yet, so nothing for the session may
+   * overtake that answer; updates keep being held until then, so none overtakes the held ones.
    */
-  const release = (a: Attached, first: acp.SessionUpdate[] = []) => {
-    setImmediate(() => {
+  const release = (a: Attached, requestId: acp.JsonRpcId | undefined, first: acp.SessionUpdate[] = []) => {
+    const flush = () => {
+      if (attached.get(a.id) !== a) return;
       const held = a.held ?? [];
       a.held = null;
       for (const u of [...first, ...held]) send(a, u);
-    });
+    };
+    if (requestId === undefined) flush();
+    else afterAnswer.set(JSON.stringify(requestId), flush);
+  };
+
+  /** The editor's stream, reporting each answer once written (the SDK writes messages one at a time, in order). */
+  const stream: acp.Stream = {
+    readable: options.stream.readable,
+    writable: new WritableStream<acp.AnyMessage>({
+      async write(message) {
+        const writer = options.stream.writable.getWriter();
+        try {
+          await writer.write(message);
+        } finally {
+          writer.releaseLock();
+        }
+        if ('id' in message && !('method' in message)) {
+          const key = JSON.stringify(message.id);
+          const then = afterAnswer.get(key);
+          afterAnswer.delete(key);
+          then?.();
+        }
+      },
+      close: () => options.stream.writable.close(),
+      abort: (reason) => options.stream.writable.abort(reason),
+    }),
   };
 
   const editorIo = (a: Attached): ClientIo | null => {
@@ -276,11 +308,28 @@ export function serveAcp(options: AcpFrontOptions): acp.AgentConnection {
     return engine.sessions.load(a.id).summary();
   };
 
+  /**
+   * Refuses to open a session when the agent cannot be launched (not installed, no Node to run it):
+   * the editor shows the message, which names the command that installs it (with this data
+   * directory), and the connection keeps serving so it can retry after installing.
+   */
+  const agentReady = () => {
+    try {
+      engine.sessions.agents.resolve(agentId);
+    } catch (error) {
+      const e = toEditorError(error);
+      const dd = options.dataDir ? ` --data-dir ${shellArg(options.dataDir)}` : '';
+      const install = `atrium agents install ${agentId}`;
+      const message = e.message.includes(install) ? e.message.replace(install, `${install}${dd}`) : e.message;
+      throw new acp.RequestError(e.code, message, e.data);
+    }
+  };
+
   const sessionAnswer = (s: Session) => ({ ...(acpModes(s) ? { modes: acpModes(s) } : {}), ...(s.configOptions.length ? { configOptions: s.configOptions as acp.SessionConfigOption[] } : {}) });
 
   const noticeUpdates = (a: Attached, cwd: string): acp.SessionUpdate[] => {
     try {
-      const text = inactiveNotice(engine.policy.view(a.id), cwd);
+      const text = inactiveNotice(engine.policy.view(a.id), cwd, options.dataDir);
       return text ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n\n` } }] : [];
     } catch (error) {
       log(`describing the session's policy failed: ${String(error)}`);
@@ -327,32 +376,35 @@ export function serveAcp(options: AcpFrontOptions): acp.AgentConnection {
         authMethods: [],
       };
     })
-    .onRequest(acp.methods.agent.session.new, ({ params }) =>
+    .onRequest(acp.methods.agent.session.new, ({ params, requestId }) =>
       guarded(async () => {
+        agentReady();
         const created = engine.sessions.create({ cwd: params.cwd, agentId, additionalDirectories: params.additionalDirectories ?? undefined });
         const a = attach(created.id, params.mcpServers);
         const s = await start(a);
-        release(a, noticeUpdates(a, s.cwd));
+        release(a, requestId, noticeUpdates(a, s.cwd));
         return { sessionId: s.id, ...sessionAnswer(s) };
       }),
     )
-    .onRequest(acp.methods.agent.session.load, ({ params, client: c }) =>
+    .onRequest(acp.methods.agent.session.load, ({ params, client: c, requestId }) =>
       guarded(async () => {
+        agentReady();
         engine.sessions.loadForWrite(params.sessionId);
         const a = attach(params.sessionId, params.mcpServers);
         // the whole conversation, from Atrium's journal, before the answer (ACP session/load)
         for (const update of conversationUpdates(engine.store, a.id)) await c.notify(acp.methods.client.session.update, { sessionId: a.id, update });
         const s = await start(a);
-        release(a);
+        release(a, requestId);
         return sessionAnswer(s);
       }),
     )
-    .onRequest(acp.methods.agent.session.resume, ({ params }) =>
+    .onRequest(acp.methods.agent.session.resume, ({ params, requestId }) =>
       guarded(async () => {
+        agentReady();
         engine.sessions.loadForWrite(params.sessionId);
         const a = attach(params.sessionId, params.mcpServers ?? undefined);
         const s = await start(a);
-        release(a);
+        release(a, requestId);
         return sessionAnswer(s);
       }),
     )
@@ -411,7 +463,7 @@ export function serveAcp(options: AcpFrontOptions): acp.AgentConnection {
       }),
     );
 
-  const connection = app.connect(options.stream);
+  const connection = app.connect(stream);
   client = connection.client;
   void connection.closed.finally(() => {
     removeHooks();

@@ -12,6 +12,9 @@ interface GrantRow {
   data: string;
 }
 
+/** States in which an agent process runs for the session (the others have none: paused, failed, interrupted, closed). */
+const AGENT_RUNNING = new Set<string>(['starting', 'idle', 'busy', 'awaiting_permission']);
+
 /** Who may have chosen an "Always allow" (a cancel, shutdown or "nobody" never selects an option). */
 const CHOOSERS = new Set(['user', 'hook', 'policy']);
 
@@ -40,7 +43,8 @@ export function permissionGrants(store: Store, filter: { workspaceId?: string; l
     } catch {
       continue;
     }
-    if (item.kind !== 'permission' || item.state !== 'selected' || !item.answeredBy || !CHOOSERS.has(item.answeredBy)) continue;
+    // a cancel, shutdown or "nobody" never selects an option; an item that does not record who answered is still a grant
+    if (item.kind !== 'permission' || item.state !== 'selected' || (item.answeredBy && !CHOOSERS.has(item.answeredBy))) continue;
     const option = Array.isArray(item.options) ? item.options.find((o) => o.optionId === item.optionId) : undefined;
     if (option?.kind !== 'allow_always') continue;
     grants.push({
@@ -50,12 +54,13 @@ export function permissionGrants(store: Store, filter: { workspaceId?: string; l
       cwd: row.cwd,
       agentId: row.agent_id,
       sessionState: row.state as SessionState,
+      agentRunning: AGENT_RUNNING.has(row.state),
       itemId: row.item,
       title: typeof item.title === 'string' ? item.title : 'Permission',
       toolKind: item.toolKind ?? 'other',
       paths: Array.isArray(item.locations) ? item.locations.map((l) => l.path).filter((p): p is string => typeof p === 'string') : [],
       optionName: option.name,
-      answeredBy: item.answeredBy as PermissionGrant['answeredBy'],
+      answeredBy: (item.answeredBy ?? null) as PermissionGrant['answeredBy'],
       answeredAt: item.updatedAt,
     });
   }

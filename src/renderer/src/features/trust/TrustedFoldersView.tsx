@@ -283,7 +283,7 @@ function PermissionsGranted() {
                       ))}
                     </div>
                   )}
-                  {g.answeredBy !== 'user' && <div className="muted">answered by {g.answeredBy === 'hook' ? 'a hook' : 'Atrium’s policy'}</div>}
+                  {g.answeredBy && <div className="muted">answered by {g.answeredBy === 'user' ? 'you' : g.answeredBy === 'hook' ? 'a hook' : 'Atrium’s policy'}</div>}
                 </td>
                 <td>
                   <button className="link-button" onClick={() => openSession(g.sessionId)}>
@@ -297,6 +297,10 @@ function PermissionsGranted() {
                 <td>
                   {g.sessionState === 'closed' ? (
                     <span className="muted">Ended with its session</span>
+                  ) : !g.agentRunning ? (
+                    <span className="muted" title="A resume may or may not restore it: that depends on whether the agent saved it.">
+                      Not held by any running agent now ({g.sessionState}); a resume may or may not restore it, depending on the agent
+                    </span>
                   ) : (
                     <>
                       <span>Held by the running agent</span>{' '}
