@@ -116,6 +116,8 @@ test('keyboard: focusing a sidebar workspace does not leave the Sessions view; E
   await expect(sessionsHeading).toBeVisible();
   await sessions.sidebarEntry.focus();
   await page.keyboard.press('Tab');
+  await expect(page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button', { name: 'Trusted folders' })).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(atrium.workspaceItem('kitchen-sink')).toBeFocused();
   await expect(sessionsHeading).toBeVisible();
 
