@@ -98,9 +98,10 @@ corpusDescribe('trust review over materialized corpus workspaces', () => {
     expect(r.items.find((i) => i.name === 'statusLine')).toMatchObject({ kind: 'setting', executable: true, detail: { command: 'pnpm dlx ccstatusline@latest' } });
     const codex = r.items.find((i) => i.path === '.codex/config.toml')!;
     expect(codex.warnings.map((w) => w.message).join()).toContain('danger-full-access');
-    expect(byKind(r, 'mcpServer').map((s) => [s.tool, s.name, s.detail.transport])).toEqual([
-      ['gemini', 'deepwiki', 'sse'],
-      ['gemini', 'rulesync', 'stdio'],
+    // the stdio server runs code on this machine and is listed first; the sse one only talks to a URL
+    expect(byKind(r, 'mcpServer').map((s) => [s.tool, s.name, s.detail.transport, s.executable])).toEqual([
+      ['gemini', 'rulesync', 'stdio', true],
+      ['gemini', 'deepwiki', 'sse', false],
     ]);
     expect(JSON.stringify(r)).not.toContain('300000');
     expect(byKind(r, 'env')[0].detail.envNames).toContain('BASH_DEFAULT_TIMEOUT_MS');
