@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { errorToast } from '../../components/errorToast';
 import { AlertDialog } from 'radix-ui';
 import { toast } from 'sonner';
-import type { AgentTrustNote, TrustReview, TrustStatus, Workspace } from '../../../../shared/contract';
+import type { AgentTrustNote, TrustChange, TrustReview, TrustStatus, Workspace } from '../../../../shared/contract';
 import { useLive } from '../../api/useLive';
 import { ConfirmActions } from '../../components/DialogActions';
 import { displayPath } from '../../components/format';
@@ -130,30 +130,7 @@ export function TrustTab({ workspace, review, agents, onReview }: { workspace: W
       {history.length === 0 ? (
         <p className="muted">No trust decisions affect this folder yet.</p>
       ) : (
-        <table className="table" aria-label="Trust history">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Folder</th>
-              <th>Change</th>
-              <th>By</th>
-            </tr>
-          </thead>
-          <tbody>
-            {history.map((h) => (
-              <tr key={h.id}>
-                <td>{new Date(h.changedAt).toLocaleString()}</td>
-                <td>
-                  <code>{displayPath(h.path, home)}</code>
-                </td>
-                <td>
-                  {h.oldState ?? 'no decision'} → <strong>{h.newState ?? 'no decision'}</strong>
-                </td>
-                <td>{h.source === 'user' ? 'you' : `you, imported from ${h.source.slice('import:'.length)}`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TrustHistoryTable entries={history} label="Trust history" home={home} />
       )}
     </div>
   );
@@ -232,5 +209,35 @@ function ConfirmSharedChange({
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
+  );
+}
+
+/** Trust decisions as a table (when, folder, old → new state, who), newest first as given; one place for the Trust tab and the Trusted folders page. */
+export function TrustHistoryTable({ entries, label, home }: { entries: readonly TrustChange[]; label: string; home: string | undefined }) {
+  return (
+    <table className="table" aria-label={label}>
+      <thead>
+        <tr>
+          <th>When</th>
+          <th>Folder</th>
+          <th>Change</th>
+          <th>By</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((h) => (
+          <tr key={h.id}>
+            <td>{new Date(h.changedAt).toLocaleString()}</td>
+            <td>
+              <code>{displayPath(h.path, home)}</code>
+            </td>
+            <td>
+              {h.oldState ?? 'no decision'} → <strong>{h.newState ?? 'no decision'}</strong>
+            </td>
+            <td>{h.source === 'user' ? 'you' : `you, imported from ${h.source.slice('import:'.length)}`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

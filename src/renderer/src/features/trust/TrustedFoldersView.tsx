@@ -7,6 +7,7 @@ import { ConfirmActions } from '../../components/DialogActions';
 import { displayPath } from '../../components/format';
 import { useApp } from '../../state/appStore';
 import { count } from './RestrictedBanner';
+import { TrustHistoryTable } from './TrustTab';
 import { coveredWorkspaces, type CoveredWorkspace } from './trustCoverage';
 import './trustViews.css';
 
@@ -126,30 +127,7 @@ function FolderDecisions() {
       {history.length === 0 ? (
         <p className="muted">No trust decision was recorded or removed yet.</p>
       ) : (
-        <table className="table" aria-label="All trust history">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Folder</th>
-              <th>Change</th>
-              <th>By</th>
-            </tr>
-          </thead>
-          <tbody>
-            {history.map((h) => (
-              <tr key={h.id}>
-                <td>{new Date(h.changedAt).toLocaleString()}</td>
-                <td>
-                  <code>{displayPath(h.path, home)}</code>
-                </td>
-                <td>
-                  {h.oldState ?? 'no decision'} → <strong>{h.newState ?? 'no decision'}</strong>
-                </td>
-                <td>{h.source === 'user' ? 'you' : `you, imported from ${h.source.slice('import:'.length)}`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TrustHistoryTable entries={history} label="All trust history" home={home} />
       )}
       <ConfirmRevoke
         decision={revoking}
