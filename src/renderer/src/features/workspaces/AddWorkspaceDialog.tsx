@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { Workspace } from '../../../../shared/contract';
 import { displayPath } from '../../components/format';
-import { useCompletions } from '../../components/useCompletions';
 import { FolderSearch } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
 import { useApp } from '../../state/appStore';
+import { useFolderCompletions } from './useFolderCompletions';
 import { FormDialogFooter } from '../../components/DialogActions';
 
 /**
@@ -28,8 +28,7 @@ export function AddWorkspaceDialog() {
   const hintId = useId();
   const workspaces = useApp((s) => s.workspaces);
   const recent = useMemo(() => recentParents(workspaces), [workspaces]);
-  const fetchFolders = useCallback((prefix: string) => (prefix.trim() ? client!.request('workspaces.completeFolder', { prefix }).then((r) => r.folders) : Promise.resolve([])), [client]);
-  const completions = useCompletions(path, client && open ? fetchFolders : null);
+  const completions = useFolderCompletions(path, open);
 
   useEffect(() => {
     if (!open) return;

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { FolderSearch } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
 import type { Workspace } from '../../../../shared/contract';
 import { FormDialogFooter } from '../../components/DialogActions';
-import { useCompletions } from '../../components/useCompletions';
 import { useApp } from '../../state/appStore';
+import { useFolderCompletions } from './useFolderCompletions';
 
 /**
  * "Locate…" for a workspace whose folder is missing: points it at the folder's new place (the
@@ -20,8 +20,7 @@ export function LocateWorkspaceDialog({ workspace, open, onOpenChange }: { works
   const [busy, setBusy] = useState(false);
   const listId = useId();
   // the same folder completion as Add workspace (`~` expands; the engine lists only folders)
-  const fetchFolders = useCallback((prefix: string) => (prefix.trim() ? client!.request('workspaces.completeFolder', { prefix }).then((r) => r.folders) : Promise.resolve([])), [client]);
-  const completions = useCompletions(path, client && open ? fetchFolders : null);
+  const completions = useFolderCompletions(path, open);
 
   useEffect(() => {
     if (!open) return;
