@@ -14,6 +14,10 @@ export default defineConfig({
     define,
     build: {
       outDir: 'out/main',
+      // Pure-JavaScript parsers are bundled instead of required from node_modules at run time: a CLI
+      // command then reads one chunk instead of resolving and compiling each package's many CommonJS
+      // files (yaml alone is 80 files), which is most of a one-shot command's start-up.
+      externalizeDeps: { exclude: ['yaml', 'minimatch', 'brace-expansion', 'balanced-match', 'ignore', 'commander', 'smol-toml', 'jsonc-parser'] },
       rolldownOptions: {
         input: {
           index: resolve('src/main/index.ts'),

@@ -26,7 +26,7 @@ export function registerRulesCommands(program: Command): void {
   const rules = program.command('rules').description('project rule files: what loads where, and why');
 
   withGlobalOptions(rules.command('list <dir>').description('list every rule file with format, kind, scope, status and warnings')).action((dir: string, opts: GlobalOptions) =>
-    withService(opts, async (service, { core, print }, formatBytes) => {
+    withService(dir, opts, async (service, { core, print }, formatBytes) => {
       const result = await service.list(targetFolder(core, dir));
       print(result, () => describeList(result, formatBytes));
     }),
@@ -43,7 +43,7 @@ export function registerRulesCommands(program: Command): void {
       .addOption(new Option('--agent <agent>', "whose view: Atrium's selection or what that agent would load").choices(['atrium', 'codex', 'claude', 'gemini', 'copilot']).default('atrium'))
       .option('--content', 'also print the rendered text'),
   ).action((dir: string, opts: ExplainOptions) =>
-    withService(opts, async (service, { core, print }, formatBytes) => {
+    withService(dir, opts, async (service, { core, print }, formatBytes) => {
       const budget = opts.budget === undefined ? undefined : Number(opts.budget);
       if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0)) throw new CliError(`--budget must be a positive whole number of bytes, not "${opts.budget}".`, 2);
       const loaded = opts.loaded ? opts.loaded.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
@@ -54,7 +54,7 @@ export function registerRulesCommands(program: Command): void {
   );
 
   withGlobalOptions(rules.command('lint <dir>').description('findings about rule files with file, line and a suggested fix')).action((dir: string, opts: GlobalOptions) =>
-    withService(opts, async (service, { core, print }) => {
+    withService(dir, opts, async (service, { core, print }) => {
       const result = await service.lint(targetFolder(core, dir));
       print(result, () => describeLint(result));
     }),
@@ -63,16 +63,23 @@ export function registerRulesCommands(program: Command): void {
 
 /**
  * Runs with a one-shot, non-watching resources cache holding only the rule catalog, on the engine
- * core's trust gate and home dir (no session, hook or extension code is loaded).
+ * core's trust gate and home dir (no session, hook or extension code is loaded), reading files
+ * with blocking calls (see `setBlockingFileIo`). When `dir` is a folder on disk, git starts listing its repository at once (see `prefetchGitListing`), while the
+ * engine and the catalog's code load; the catalog then takes that listing.
  */
-function withService(opts: GlobalOptions, fn: (service: RulesService, ctx: CliCoreContext, formatBytes: FormatBytes) => Promise<void>): Promise<void> {
+function withService(dir: string, opts: GlobalOptions, fn: (service: RulesService, ctx: CliCoreContext, formatBytes: FormatBytes) => Promise<void>): Promise<void> {
+  const prefetch = prefetchListing(dir);
   return runWithCore(opts, async (ctx) => {
-    const [{ WorkspaceResourcesCache }, { rulesMember }, { RulesService }, readSource] = await Promise.all([
+    await prefetch;
+    const [{ WorkspaceResourcesCache }, { rulesMember }, { RulesService }, readSource, { setBlockingFileIo }] = await Promise.all([
       import('../../core/resources/cache'),
       import('../../core/resources/members'),
       import('../../core/api/rulesService'),
       import('../../core/rules/readSource'),
+      import('../../core/files/fileIo'),
     ]);
+    // one command, then exit: nothing else waits on the event loop while a file is read
+    setBlockingFileIo(true);
     const cache = new WorkspaceResourcesCache({ homeDir: ctx.core.homeDir, trustGate: ctx.core.trustGate, watch: false, members: [rulesMember] });
     try {
       await fn(new RulesService(cache, { codexHome: ctx.core.codexHome }), ctx, readSource.formatBytes);
@@ -80,6 +87,23 @@ function withService(opts: GlobalOptions, fn: (service: RulesService, ctx: CliCo
       await cache.close();
     }
   });
+}
+
+/**
+ * Starts git's listing of the repository holding `dir` (the catalog root, as the rule catalog finds
+ * it), when `dir` names an existing folder. Best effort: a name or id that is not a folder, or any
+ * failure, starts nothing, and the catalog lists as usual.
+ */
+async function prefetchListing(dir: string): Promise<void> {
+  try {
+    const [{ default: fs }, { default: path }] = await Promise.all([import('node:fs'), import('node:path')]);
+    const resolved = path.resolve(dir);
+    if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) return;
+    const [{ findCatalogRoot }, { prefetchGitListing }] = await Promise.all([import('../../core/rules/paths'), import('../../core/files/listWorkspaceFiles')]);
+    prefetchGitListing(findCatalogRoot(resolved));
+  } catch {
+    // an optimisation only: the catalog lists on its own
+  }
 }
 
 function describeList(r: RulesListResult, formatBytes: FormatBytes): string {

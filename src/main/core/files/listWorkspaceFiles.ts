@@ -72,10 +72,12 @@ export async function listWorkspaceFiles(
   options: ListWorkspaceFilesOptions = {},
 ): Promise<WorkspaceFileList> {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const strategy = options.strategy ?? ((await isInsideGitWorkTree(root)) ? 'git' : 'walk');
+  const verifyExistence = options.verifyExistence ?? true;
+  const early = options.strategy !== 'walk' && !verifyExistence ? takePrefetched(root) : null;
+  const strategy = options.strategy ?? ((await (early?.inside ?? isInsideGitWorkTree(root))) ? 'git' : 'walk');
   const gone: string[] = [];
   const beyondDepth: string[] = [];
-  const files = strategy === 'git' ? await listWithGit(root, options.verifyExistence ?? true, gone, options.onTracked) : await listWithWalk(root, maxDepth, beyondDepth);
+  const files = strategy === 'git' ? await listWithGit(root, verifyExistence, gone, options.onTracked, early) : await listWithWalk(root, maxDepth, beyondDepth);
   const kept: string[] = [];
   for (const rel of files) {
     const verdict = limitVerdict(rel, maxDepth);
@@ -101,16 +103,21 @@ const TOO_DEEP = 2;
 
 /** WITHIN, SKIPPED (below `.git`/`node_modules`, whatever the depth) or TOO_DEEP (more than `maxDepth` folders). */
 function limitVerdict(rel: string, maxDepth: number): number {
+  // called for every listed file: segments are compared in place, never sliced, and only when the
+  // path holds a skipped name at all
+  const check = SKIPPED_NAMES.some((name) => rel.includes(name));
   let depth = 0;
   let start = 0;
   let deep = false;
   for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
-    if (ALWAYS_SKIPPED_DIRS.has(rel.slice(start, i))) return SKIPPED;
+    if (check && SKIPPED_NAMES.some((name) => i - start === name.length && rel.startsWith(name, start))) return SKIPPED;
     if (++depth > maxDepth) deep = true;
     start = i + 1;
   }
   return deep ? TOO_DEEP : WITHIN;
 }
+
+const SKIPPED_NAMES: readonly string[] = [...ALWAYS_SKIPPED_DIRS];
 
 /** Through the hardened runner: a folder that is itself a bare repository answers "no" (then the walk lists it). */
 async function isInsideGitWorkTree(dir: string): Promise<boolean> {
@@ -125,18 +132,13 @@ async function isInsideGitWorkTree(dir: string): Promise<boolean> {
  * ones early. Returns every file once (an unmerged path is listed once per stage), tracked ones in
  * git's order followed by the untracked ones.
  */
-async function listWithGit(root: string, verifyExistence: boolean, gone: string[], onTracked?: (files: readonly string[]) => void): Promise<string[]> {
-  const gitLs = async (args: string[]) => {
-    const r = await runGit(['ls-files', '-z', ...args, '--', '.'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
-    if (r.code !== 0) throw new Error(`git ls-files failed in ${root}: ${r.error ?? r.stderr.trim()}`);
-    return r.stdout === '' ? [] : r.stdout.slice(0, r.stdout.endsWith('\0') ? -1 : undefined).split('\0');
-  };
-  const tracked = gitLs(['--cached']).then((files) => {
+async function listWithGit(root: string, verifyExistence: boolean, gone: string[], onTracked?: (files: readonly string[]) => void, early?: PrefetchedListing | null): Promise<string[]> {
+  const tracked = (early?.cached ?? gitLs(root, ['--cached'])).then((files) => {
     const unique = withoutAdjacentRepeats(files);
     onTracked?.(unique);
     return unique;
   });
-  const [cached, others, deleted] = await Promise.all([tracked, gitLs(['--others', '--exclude-standard']), verifyExistence ? gitLs(['--deleted']) : Promise.resolve([])]);
+  const [cached, others, deleted] = await Promise.all([tracked, early?.others ?? gitLs(root, ['--others', '--exclude-standard']), verifyExistence ? gitLs(root, ['--deleted']) : Promise.resolve([])]);
   const listed = others.length === 0 ? cached : [...new Set([...cached, ...others])];
   if (deleted.length === 0) return listed;
   // --cached lists tracked files even when they were deleted from disk; git's own --deleted check
@@ -156,6 +158,48 @@ async function listWithGit(root: string, verifyExistence: boolean, gone: string[
     }
   }
   return kept;
+}
+
+/** One `git ls-files -z ARGS -- .` in `root` through the hardened runner, as a list (an unmerged path once per stage). */
+async function gitLs(root: string, args: string[]): Promise<string[]> {
+  const r = await runGit(['ls-files', '-z', ...args, '--', '.'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+  if (r.code !== 0) throw new Error(`git ls-files failed in ${root}: ${r.error ?? r.stderr.trim()}`);
+  return r.stdout === '' ? [] : r.stdout.slice(0, r.stdout.endsWith('\0') ? -1 : undefined).split('\0');
+}
+
+/** The git half of a listing started by {@link prefetchGitListing}, not yet used. */
+interface PrefetchedListing {
+  inside: Promise<boolean>;
+  cached: Promise<string[]>;
+  others: Promise<string[]>;
+}
+
+/** Started listings by root, each used at most once (then the next listing of that root runs git again). */
+const prefetched = new Map<string, PrefetchedListing>();
+
+/**
+ * Starts the git part of a later `listWorkspaceFiles(root, { verifyExistence: false })` now: the
+ * same three hardened git commands (`rev-parse --is-inside-work-tree`, `ls-files --cached`,
+ * `ls-files --others --exclude-standard`), run at once. The next such listing of exactly `root`
+ * (same string) takes their answers instead of starting its own; any other listing, and every
+ * listing after that one, runs git itself. For a one-shot command (`atrium rules list DIR`) that
+ * knows its folder before it has loaded the code that lists it: git's walk of a large tree (most
+ * of the listing's time) then runs while that code loads. Never throws; a failure reaches the
+ * listing that takes it, as its own would. A prefetch nobody takes is simply dropped.
+ */
+export function prefetchGitListing(root: string): void {
+  if (prefetched.has(root)) return;
+  const inside = isInsideGitWorkTree(root);
+  const entry: PrefetchedListing = { inside, cached: gitLs(root, ['--cached']), others: gitLs(root, ['--others', '--exclude-standard']) };
+  for (const p of [entry.inside, entry.cached, entry.others]) p.catch(() => {}); // reported to the taker, if any
+  prefetched.set(root, entry);
+}
+
+function takePrefetched(root: string): PrefetchedListing | null {
+  const entry = prefetched.get(root);
+  if (!entry) return null;
+  prefetched.delete(root);
+  return entry;
 }
 
 /** `files` without an entry equal to the one before it (git lists an unmerged path once per stage, next to each other); the same array when there is none. */

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { fileIo } from './fileIo';
 import { ALWAYS_SKIPPED_DIRS, DEFAULT_MAX_DEPTH, listWorkspaceFiles, type ListWorkspaceFilesOptions, type WorkspaceFileList } from './listWorkspaceFiles';
 
 /** Reads whole files (the one place a build's file contents come from). */
@@ -14,13 +13,8 @@ export interface FileReader {
   readText(absolute: string): Promise<string>;
 }
 
-/**
- * `fs.readFile` with a promise: the callback API's one request per step costs about half the CPU
- * of `fs.promises.readFile` (a FileHandle per file), which shows with hundreds of rule files.
- * Same results and errors.
- */
-const readFileBytes = promisify(readFile) as (absolute: string) => Promise<Buffer>;
-const readFileText = promisify(readFile) as (absolute: string, encoding: 'utf8') => Promise<string>;
+/** `readFile` of {@link fileIo} (queued or blocking as the process is configured). */
+const readFileBytes = (absolute: string): Promise<Buffer> => fileIo().readFile(absolute);
 
 /** Lists workspace folders (the answer of {@link listWorkspaceFiles}). */
 export interface WorkspaceLister {
@@ -51,7 +45,7 @@ export type ReadFunction = (absolute: string) => Promise<Buffer>;
 export const directFileAccess: FileAccess = {
   list: (dir, options = {}) => listWorkspaceFiles(dir, options),
   readBytes: (absolute) => readFileBytes(absolute),
-  readText: (absolute) => readFileText(absolute, 'utf8'),
+  readText: async (absolute) => (await readFileBytes(absolute)).toString('utf8'),
 };
 
 /** Options for {@link WorkspaceScan}. */

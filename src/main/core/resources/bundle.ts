@@ -1,6 +1,6 @@
 import type { FileAccess } from '../files/scan';
 import type { ResourceKey, ResourceMember, ResourceValues, WatchSpec, WorkspaceResourcesSnapshot } from './types';
-import { DebouncedWatcher } from './watcher';
+import type { DebouncedWatcher } from './watcher';
 
 /** How a bundle tells its cache that its values changed. */
 export type BundleChangeListener = (bundle: WorkspaceResources, notify: boolean) => void;
@@ -15,6 +15,8 @@ export class WorkspaceResources {
   private readonly members = new Map<ResourceKey, ResourceMember<ResourceValues[ResourceKey]>>();
   private queue: Promise<unknown> = Promise.resolve();
   private watcher: DebouncedWatcher | null = null;
+  /** Set by the first {@link startWatching}, before the watcher's code has loaded. */
+  private watching = false;
   private disposed = false;
   private versionCounter = 0;
 
@@ -95,17 +97,23 @@ export class WorkspaceResources {
    * `onChange` is called when a value was replaced.
    */
   startWatching(onChange: BundleChangeListener, options: { debounceMs?: number } = {}): void {
-    if (this.disposed || this.watcher) return;
+    if (this.disposed || this.watching) return;
+    this.watching = true;
     let errorLogged = false;
-    this.watcher = new DebouncedWatcher({
-      debounceMs: options.debounceMs,
-      onBatch: (paths) => void this.enqueue(() => this.apply(paths, onChange)),
-      onError: (error) => {
-        if (!errorLogged) console.error(`[atrium] file watching failed for ${this.root}:`, error);
-        errorLogged = true;
-      },
+    // the watcher's code (chokidar) loads on first use: one-shot CLI commands never watch
+    void this.enqueue(async () => {
+      const { DebouncedWatcher } = await import('./watcher');
+      if (this.disposed) return;
+      this.watcher = new DebouncedWatcher({
+        debounceMs: options.debounceMs,
+        onBatch: (paths) => void this.enqueue(() => this.apply(paths, onChange)),
+        onError: (error) => {
+          if (!errorLogged) console.error(`[atrium] file watching failed for ${this.root}:`, error);
+          errorLogged = true;
+        },
+      });
+      await this.rewatch();
     });
-    void this.enqueue(() => this.rewatch());
   }
 
   /** Resolves when file watching has finished its initial scan (immediately when not watching). */

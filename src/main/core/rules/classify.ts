@@ -32,8 +32,11 @@ export const RULE_FILE_NAMES: ReadonlySet<string> = new Set([...Object.keys(NAME
  * Names are case-sensitive, as in the tools themselves. Pure; never throws.
  */
 export function classifyProjectPath(rel: string): RuleClassification | null {
+  // fast path for the many files that are not rules: every rule file's name ends in `.md`, `.mdc`
+  // or is `.cursorrules` (called for every file of a listing, before anything is allocated)
+  if (!rel.endsWith('.md') && !rel.endsWith('.mdc') && !rel.endsWith('.cursorrules')) return null;
   const name = rel.slice(rel.lastIndexOf('/') + 1);
-  // fast path: most files are not rules (every rule folder's marker ends in `rules/` or `instructions/`)
+  // every rule folder's marker ends in `rules/` or `instructions/`
   if (!RULE_FILE_NAMES.has(name) && ((!rel.includes('rules/') && !rel.includes('instructions/')) || !RULE_DIR_HINT.test(rel))) return null;
   const segments = rel.split('/');
   for (let i = 0; i < segments.length - 2; i++) {

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileIo } from '../files/fileIo';
 import { directFileAccess, type WorkspaceLister } from '../files/scan';
 import { classifyProjectPath, classifyUserPath } from './classify';
 import { RULE_LIMITS } from './limits';
@@ -230,7 +231,7 @@ async function probeLocalFiles(root: string, workspaceDir: string, known: RuleCa
     if (knownPaths.has(rel)) continue;
     const absolutePath = path.join(root, rel);
     try {
-      await fs.lstat(absolutePath);
+      await fileIo().lstat(absolutePath);
     } catch {
       continue;
     }
@@ -260,7 +261,7 @@ export async function discoverUser(homeDir: string): Promise<RuleCandidate[]> {
   for (const rel of ['.claude/CLAUDE.md', '.codex/AGENTS.override.md', '.codex/AGENTS.md', '.gemini/GEMINI.md']) {
     const absolutePath = path.join(homeDir, rel);
     try {
-      await fs.lstat(absolutePath);
+      await fileIo().lstat(absolutePath);
       add(absolutePath);
     } catch {
       // absent: nothing to load

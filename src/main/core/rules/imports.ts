@@ -44,6 +44,7 @@ export interface ImportToken {
  */
 export function findImportTokens(text: string): ImportToken[] {
   const out: ImportToken[] = [];
+  if (!text.includes('@')) return out; // most rule files import nothing: no line to scan
   let fence: { char: string; length: number } | null = null;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -57,6 +58,7 @@ export function findImportTokens(text: string): ImportToken[] {
       fence = { char: fenceMatch[1][0], length: fenceMatch[1].length };
       continue;
     }
+    if (!line.includes('@')) continue;
     const visible = line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length));
     for (const match of visible.matchAll(/(?:^|[\s([])@(\S+)/g)) {
       const token = match[1].replace(/[:,.;)\]]+$/, '');

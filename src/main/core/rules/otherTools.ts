@@ -44,6 +44,8 @@ export function otherToolInstructionFiles(catalog: RuleCatalog): readonly OtherT
   const noPlugins = new Map<string, string>();
   const out: OtherToolFile[] = [];
   for (const rel of catalog.workspaceFiles) {
+    // the RegExp needs one of these substrings; `includes` rules out most files for less
+    if (!rel.includes('rules') && !rel.includes('.github/') && !rel.endsWith('.md')) continue;
     if (!MAYBE_INSTRUCTION.test(rel)) continue;
     const role = classify(rel, noPlugins);
     if (role?.role !== 'instruction' || classifyProjectPath(rel) !== null) continue;

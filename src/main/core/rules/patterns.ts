@@ -202,15 +202,15 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
     const alternatives: PatternAlternative[] = [];
     const nocase = semantics !== 'glob';
     for (const expanded of minimatch.braceExpand(pattern).flatMap((g) => equivalentGlobs(g, semantics))) {
-      const mm = new Minimatch(expanded, { dot: true, nobrace: true, nocase });
-      if (mm.comment) continue;
-      const matches = globTest(expanded, mm, nocase);
+      const { comment, negate } = globMarks(expanded);
+      if (comment) continue;
+      const matches = cachedGlobTest(expanded, lazyMinimatch(expanded, nocase), nocase);
       if (matches === null) return null;
       // The literal pre-checks compare case-sensitively, so a case-blind pattern has none.
       const prefix = nocase ? '' : literalPrefix(expanded);
       const suffix = nocase ? '' : literalSuffix(expanded);
       const bare = prefix.endsWith('/') ? prefix.slice(0, -1) : null;
-      const needle = mm.negate ? '' : literalNeedle(expanded);
+      const needle = negate ? '' : literalNeedle(expanded);
       // a case-sensitive needle that the prefix or suffix check already covers is not searched again
       const search = nocase || prefix.includes(needle) || suffix.includes(needle) ? '' : needle;
       const test = (p: string): boolean => {
@@ -222,7 +222,7 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
       // minimatch reads `a//b` as `a/b`; the case-sensitive pre-check never did, the case-blind one must not start to.
       const foldedPrefix = nocase ? (literalPrefix(expanded).includes('//') ? '' : asciiFold(literalPrefix(expanded))) : prefix;
       const foldedSuffix = nocase ? asciiFold(literalSuffix(expanded)) : suffix;
-      alternatives.push(Object.freeze({ glob: expanded, prefix, suffix, literal: !nocase && !mm.negate && !GLOB_CHARS.test(expanded), caseInsensitive: nocase, foldedPrefix, foldedSuffix, needle: nocase ? asciiFold(needle) : needle, test }));
+      alternatives.push(Object.freeze({ glob: expanded, prefix, suffix, literal: !nocase && !negate && !GLOB_CHARS.test(expanded), caseInsensitive: nocase, foldedPrefix, foldedSuffix, needle: nocase ? asciiFold(needle) : needle, test }));
     }
     const test = (p: string): boolean => {
       for (const alt of alternatives) if (alt.test(p)) return true;
@@ -247,6 +247,11 @@ function compileUncached(pattern: string, semantics: PatternSemantics): Compiled
  * in the middle of a glob with another one go to `match` itself. `test/unit/rules/patternIndex.test.ts` compares the two.
  */
 export function globTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string) => boolean) | null {
+  return cachedGlobTest(glob, () => mm, nocase);
+}
+
+/** {@link globTest} with the glob's Minimatch made only when needed (its parse is most of a compile). */
+function cachedGlobTest(glob: string, mm: () => Minimatch, nocase: boolean): ((p: string) => boolean) | null {
   const key = `${nocase ? 'i' : 's'}${glob}`;
   const cached = testCache.get(key);
   if (cached !== undefined) return cached;
@@ -256,28 +261,48 @@ export function globTest(glob: string, mm: Minimatch, nocase: boolean): ((p: str
   return made;
 }
 
+/** A Minimatch of `glob` (`dot: true`, no brace expansion) made on first call, then the same one. */
+function lazyMinimatch(glob: string, nocase: boolean): () => Minimatch {
+  let made: Minimatch | null = null;
+  return () => (made ??= new Minimatch(glob, { dot: true, nobrace: true, nocase }));
+}
+
+/**
+ * What minimatch 10.2.6 reads from a glob's first characters without parsing it: a comment (it
+ * starts with `#`) or a negation (an odd number of leading `!`), as its `make`/`parseNegate` decide
+ * for our options (comments and negation on).
+ */
+function globMarks(glob: string): { comment: boolean; negate: boolean } {
+  if (glob.charAt(0) === '#') return { comment: true, negate: false };
+  let bangs = 0;
+  while (glob.charAt(bangs) === '!') bangs++;
+  return { comment: false, negate: bangs % 2 === 1 };
+}
+
 /**
  * Tests by glob and case: Claude's `paths` make `X` and `X/**` of every pattern, and `X/**` is
  * tested through `X`, so each is compiled once (tests are pure functions of the glob).
  */
 const testCache = new Map<string, ((p: string) => boolean) | null>();
 
-function makeGlobTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string) => boolean) | null {
-  if (mm.negate) return (p) => mm.match(p);
+function makeGlobTest(glob: string, lazy: () => Minimatch, nocase: boolean): ((p: string) => boolean) | null {
+  if (globMarks(glob).negate) return (p) => lazy().match(p);
   if ((glob.match(/\*\*/g)?.length ?? 0) <= 1) {
-    const re = mm.makeRe();
+    const re = lazy().makeRe();
     return re === false ? null : (p) => re.test(p);
   }
-  if (mm.makeRe() === false) return null;
   // minimatch reads `**/**` its own way (`src/**/**` matches `src`, `src/**` does not): left to it
-  if (/(?:^|\/)\*\*\/\*\*(?:\/|$)/.test(glob)) return (p) => mm.match(p);
+  if (/(?:^|\/)\*\*\/\*\*(?:\/|$)/.test(glob)) return lazy().makeRe() === false ? null : (p) => lazy().match(p);
   const part = (rest: string) => {
     // (a rest starting with `!` or `#` is a negation or comment on its own: never taken from the cache)
-    const known = rest.startsWith('!') || rest.startsWith('#') ? undefined : testCache.get(`${nocase ? 'i' : 's'}${rest}`);
-    if (known !== undefined) return known;
-    const sub = new Minimatch(rest, { dot: true, nobrace: true, nocase });
-    return sub.negate || sub.comment ? null : globTest(rest, sub, nocase);
+    const marks = globMarks(rest);
+    if (marks.negate || marks.comment) return null;
+    return cachedGlobTest(rest, lazyMinimatch(rest, nocase), nocase);
   };
+  // A glob whose head or tail compiles is the same glob with a globstar segment added, which always
+  // compiles too (minimatch's makeRe fails only on an empty set), so the whole one's Minimatch is
+  // made only for paths the split cannot take (see isPlainPath) or when neither part compiles.
+  const mm = lazy;
   if (glob.endsWith('/**') && glob.length > 3) {
     const head = part(glob.slice(0, -3));
     if (head) {
@@ -285,7 +310,7 @@ function makeGlobTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string
       const needle = literalNeedle(glob.slice(0, -3));
       const folded = nocase ? asciiFold(needle) : needle;
       return (p) => {
-        if (!isPlainPath(p)) return mm.match(p);
+        if (!isPlainPath(p)) return mm().match(p);
         const last = p.lastIndexOf('/');
         if (last <= 0) return false;
         if (folded !== '') {
@@ -300,14 +325,15 @@ function makeGlobTest(glob: string, mm: Minimatch, nocase: boolean): ((p: string
     const tail = part(glob.slice(3));
     if (tail) {
       return (p) => {
-        if (!isPlainPath(p)) return mm.match(p);
+        if (!isPlainPath(p)) return mm().match(p);
         if (tail(p)) return true;
         for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) if (tail(p.slice(i + 1))) return true;
         return false;
       };
     }
   }
-  return (p) => mm.match(p);
+  if (lazy().makeRe() === false) return null;
+  return (p) => lazy().match(p);
 }
 
 const ODD_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
