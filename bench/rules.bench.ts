@@ -4,8 +4,9 @@
  * monorepo with 500 rule files (`../shared/bench/gen-monorepo.py`, generated once per run into a
  * temp dir). For each: the `git ls-files` floor (`../shared/bench/floor.sh`, tracked only and with
  * untracked files), a cold catalog build, a rebuild after one rule file changes, and contextual
- * lookup throughput (index only, and the full `contextualRules` call with canonicalisation,
- * budget and rendering). Goals: cold ≤ 1.5× the untracked floor, rebuild < 20 ms, ≥ 1,000,000 lookups/s
+ * lookup throughput (index only, on a first pass that builds each folder's plan and then in
+ * folders seen before, and the full `contextualRules` call with canonicalisation, budget and
+ * rendering). Goals: cold ≤ 1.5× the untracked floor, rebuild < 20 ms, ≥ 1,000,000 lookups/s
  * index only and ≥ 100,000/s for the full `contextualRules`.
  * Benchmarks print, they do not assert. Prints a table on stderr and one JSON line on stdout.
  *
@@ -38,7 +39,10 @@ export interface RulesBenchWorkspace {
   coldBuildMs: number;
   coldVsFloor: number;
   rebuildOneChangeMs: number;
+  /** Index-only lookups of files in folders already looked up in (the steady state of a session). */
   lookupsPerSecond: number;
+  /** The first pass: one lookup per file, so every folder's plan is built on the way. */
+  firstPassLookupsPerSecond: number;
   contextualRulesPerSecond: number;
 }
 
@@ -109,6 +113,9 @@ async function benchWorkspace(name: string, dir: string, shared: string): Promis
   const current = builder.current!;
   const targets = current.workspaceFiles.length > 50_000 ? current.workspaceFiles.filter((_, i) => i % 2 === 0) : current.workspaceFiles;
   const empty = new Set<string>();
+  const t0 = performance.now();
+  for (const rel of targets) current.matchTargets('', [rel], empty);
+  const firstPassLookupsPerSecond = targets.length / ((performance.now() - t0) / 1000);
   const lookupsPerSecond = throughput(targets, (rel) => current.matchTargets('', [rel], empty));
   const absolute = targets.slice(0, 5000).map((rel) => path.join(current.root, rel));
   const contextualRulesPerSecond = throughput(absolute, (p) => current.contextualRules(undefined, [p]));
@@ -123,6 +130,7 @@ async function benchWorkspace(name: string, dir: string, shared: string): Promis
     coldVsFloor: round(coldBuildMs / floorUntrackedMs, 2),
     rebuildOneChangeMs: round(rebuildOneChangeMs, 2),
     lookupsPerSecond: Math.round(lookupsPerSecond),
+    firstPassLookupsPerSecond: Math.round(firstPassLookupsPerSecond),
     contextualRulesPerSecond: Math.round(contextualRulesPerSecond),
   };
 }
@@ -146,7 +154,7 @@ export default async function benchRules(): Promise<RulesBenchResult> {
           `  floor git ls-files: ${w.floorTrackedMs} ms tracked, ${w.floorUntrackedMs} ms with untracked`,
           `  cold build:         ${w.coldBuildMs} ms (${w.coldVsFloor}x the untracked floor; goal <= 1.5x)`,
           `  one-change rebuild: ${w.rebuildOneChangeMs} ms (target < 20 ms)`,
-          `  contextual lookups: ${w.lookupsPerSecond.toLocaleString('en')}/s index only (goal >= 1,000,000); ${w.contextualRulesPerSecond.toLocaleString('en')}/s full contextualRules (realpath + budget + render; goal >= 100,000)`,
+          `  contextual lookups: ${w.lookupsPerSecond.toLocaleString('en')}/s index only in folders looked up before (goal >= 1,000,000), ${w.firstPassLookupsPerSecond.toLocaleString('en')}/s on the first pass (a plan built per folder); ${w.contextualRulesPerSecond.toLocaleString('en')}/s full contextualRules (realpath + budget + render; goal >= 100,000)`,
         ].join('\n') + '\n',
       );
     }

@@ -100,7 +100,7 @@ async function prefetchListing(dir: string): Promise<void> {
     const resolved = path.resolve(dir);
     if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) return;
     const [{ findCatalogRoot }, { prefetchGitListing }] = await Promise.all([import('../../core/rules/paths'), import('../../core/files/listWorkspaceFiles')]);
-    prefetchGitListing(findCatalogRoot(resolved));
+    void prefetchGitListing(findCatalogRoot(resolved));
   } catch {
     // an optimisation only: the catalog lists on its own
   }

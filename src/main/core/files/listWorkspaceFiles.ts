@@ -129,8 +129,9 @@ async function isInsideGitWorkTree(dir: string): Promise<boolean> {
  * `gone` receives the tracked files left out because they no longer exist on disk. Tracked and
  * untracked files are listed by two concurrent `git ls-files` (`--cached`, and `--others
  * --exclude-standard`, whose directory walk is most of the cost), so `onTracked` gets the tracked
- * ones early. Returns every file once (an unmerged path is listed once per stage), tracked ones in
- * git's order followed by the untracked ones.
+ * ones early. `early` is a {@link prefetchGitListing} answer to use instead of running those two.
+ * Returns every file once (git lists an unmerged path once per stage), both lists merged in
+ * code-unit order when git gave them in that order (as it does), else tracked then untracked.
  */
 async function listWithGit(root: string, verifyExistence: boolean, gone: string[], onTracked?: (files: readonly string[]) => void, early?: PrefetchedListing | null): Promise<string[]> {
   const tracked = (early?.cached ?? gitLs(root, ['--cached'])).then((files) => {
@@ -139,7 +140,9 @@ async function listWithGit(root: string, verifyExistence: boolean, gone: string[
     return unique;
   });
   const [cached, others, deleted] = await Promise.all([tracked, early?.others ?? gitLs(root, ['--others', '--exclude-standard']), verifyExistence ? gitLs(root, ['--deleted']) : Promise.resolve([])]);
-  const listed = others.length === 0 ? cached : [...new Set([...cached, ...others])];
+  // a path is never both tracked and untracked, but repeats must not slip through: both lists are
+  // normally in code-unit order, so one merge drops them without hashing 100,000 paths
+  const listed = others.length === 0 ? cached : isSorted(cached) && isSorted(others) ? mergeUnique(cached, others) : [...new Set([...cached, ...others])];
   if (deleted.length === 0) return listed;
   // --cached lists tracked files even when they were deleted from disk; git's own --deleted check
   // (one lstat per index entry in C) is far cheaper than doing it from JavaScript.
@@ -184,15 +187,22 @@ const prefetched = new Map<string, PrefetchedListing>();
  * (same string) takes their answers instead of starting its own; any other listing, and every
  * listing after that one, runs git itself. For a one-shot command (`atrium rules list DIR`) that
  * knows its folder before it has loaded the code that lists it: git's walk of a large tree (most
- * of the listing's time) then runs while that code loads. Never throws; a failure reaches the
- * listing that takes it, as its own would. A prefetch nobody takes is simply dropped.
+ * of the listing's time) then runs while that code loads. Resolves when git has answered; never
+ * rejects: a failure reaches the listing that takes it, as its own would. A prefetch nobody takes
+ * is simply dropped.
  */
-export function prefetchGitListing(root: string): void {
-  if (prefetched.has(root)) return;
+export function prefetchGitListing(root: string): Promise<void> {
+  const known = prefetched.get(root);
+  if (known) return settledAll(known);
   const inside = isInsideGitWorkTree(root);
   const entry: PrefetchedListing = { inside, cached: gitLs(root, ['--cached']), others: gitLs(root, ['--others', '--exclude-standard']) };
-  for (const p of [entry.inside, entry.cached, entry.others]) p.catch(() => {}); // reported to the taker, if any
   prefetched.set(root, entry);
+  return settledAll(entry);
+}
+
+/** Resolves once every part of a prefetch has settled; never rejects (a failure is reported to the taker, if any). */
+function settledAll(entry: PrefetchedListing): Promise<void> {
+  return Promise.allSettled([entry.inside, entry.cached, entry.others]).then(() => undefined);
 }
 
 function takePrefetched(root: string): PrefetchedListing | null {
@@ -208,6 +218,18 @@ function withoutAdjacentRepeats(files: string[]): string[] {
   while (i < files.length && files[i] !== files[i - 1]) i++;
   if (i >= files.length) return files;
   return files.filter((rel, j) => j === 0 || rel !== files[j - 1]);
+}
+
+/** Two lists in code-unit order as one, each path once. */
+function mergeUnique(a: readonly string[], b: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+    if (out.length === 0 || out[out.length - 1] !== next) out.push(next);
+  }
+  return out;
 }
 
 /** True when `list` is in UTF-16 code unit order (what `Array.prototype.sort` gives). */

@@ -3,10 +3,15 @@ import { isAscii } from './patterns';
 import type { PatternAlternative, RuleFile } from './types';
 
 /** A distinct expanded glob of one scope and the (file, pattern index) pairs that use it. */
-interface GlobGroup {
+export interface GlobGroup {
+  /** Unique in the process (a memo key part, see {@link FolderTests}). */
+  readonly id: number;
   alternative: PatternAlternative;
   members: Array<{ file: RuleFile; patternIndex: number }>;
 }
+
+/** Ids of groups and segment entries: distinct across every matcher of the process. */
+let nextId = 1;
 
 /** Below this many distinct globs a scope is scanned linearly (cheaper than the index). */
 const LINEAR_MAX = 16;
@@ -65,7 +70,11 @@ class Buckets {
  * pattern's own test.
  */
 export class ScopeMatcher {
+  /** Every distinct group of the scope. */
+  private readonly groups: GlobGroup[];
+  /** The groups, when few enough to be tested one by one (then `match` does); null otherwise. */
   private readonly all: GlobGroup[] | null;
+  private indexed = false;
   private readonly exact = new Buckets();
   private readonly folded = new Buckets();
   /** Every case-blind group, for paths with a non-ASCII character. */
@@ -76,6 +85,8 @@ export class ScopeMatcher {
   private readonly otherExact = new Buckets();
   private readonly otherFolded = new Buckets();
   private hasOtherFolded = false;
+  /** The groups no folder plan covers (both cases), for {@link folderTests}. */
+  private readonly others: GlobGroup[] = [];
   /** Folder plans by scope-relative folder ('' for the scope itself); cleared when full. */
   private readonly plans = new Map<string, DirPlan>();
 
@@ -86,18 +97,27 @@ export class ScopeMatcher {
         for (const alternative of pattern.alternatives) {
           const key = `${alternative.caseInsensitive ? 'i' : 's'}${alternative.glob}`;
           let group = groups.get(key);
-          if (!group) groups.set(key, (group = { alternative, members: [] }));
+          if (!group) groups.set(key, (group = { id: nextId++, alternative, members: [] }));
           group.members.push({ file, patternIndex });
         }
       });
     }
-    if (groups.size <= LINEAR_MAX) {
-      this.all = [...groups.values()];
-      return;
-    }
-    this.all = null;
-    for (const group of groups.values()) {
+    this.groups = [...groups.values()];
+    this.all = groups.size <= LINEAR_MAX ? this.groups : null;
+  }
+
+  /**
+   * Buckets and splits the groups on first use (a catalog that is only listed never pays for it):
+   * the buckets only when there are more than {@link LINEAR_MAX} groups, the splits always (the
+   * folder plans of {@link folderTests} use them whatever the number).
+   */
+  private ensureIndexed(): void {
+    if (this.indexed) return;
+    this.indexed = true;
+    const bucketed = this.all === null;
+    for (const group of this.groups) {
       const alt = group.alternative;
+      if (!bucketed) break;
       if (!alt.caseInsensitive) {
         this.exact.add(group, alt.literal, alt.prefix, alt.suffix);
         continue;
@@ -106,13 +126,15 @@ export class ScopeMatcher {
       // a folded prefix of '' (none, or not ASCII) is probed for every path anyway
       this.folded.add(group, false, alt.foldedPrefix, alt.foldedSuffix);
     }
-    for (const group of groups.values()) {
+    for (const group of this.groups) {
       const split = splitGroup(group);
       if (split) {
         this.split.push(split);
         continue;
       }
       const alt = group.alternative;
+      this.others.push(group);
+      if (!bucketed) continue;
       if (!alt.caseInsensitive) this.otherExact.add(group, alt.literal, alt.prefix, alt.suffix);
       else {
         this.hasOtherFolded = true;
@@ -132,6 +154,7 @@ export class ScopeMatcher {
       visit(this.all, ctx);
       return;
     }
+    this.ensureIndexed();
     if (PLAIN_ASCII.test(rel)) {
       this.matchPlanned(rel, ctx);
       return;
@@ -141,17 +164,33 @@ export class ScopeMatcher {
     if (isAscii(rel)) this.folded.probe(rel.toLowerCase(), ctx);
     else visit(this.caseBlind, ctx);
   }
-  /** {@link match} for a plain ASCII path: the folder's plan, then the groups no plan covers. */
-  private matchPlanned(rel: string, ctx: VisitContext): void {
-    const slash = rel.lastIndexOf('/');
-    const dir = slash < 0 ? '' : rel.slice(0, slash);
-    const base = slash < 0 ? rel : rel.slice(slash + 1);
+  /**
+   * What decides the groups matching a name in plain ASCII scope-relative folder `dir` (no empty,
+   * `.` or `..` segment): see {@link FolderTests}, from the folder's plan whatever the number of
+   * groups. The same answer as {@link match} for every plain ASCII name in `dir`.
+   */
+  folderTests(dir: string): FolderTests {
+    this.ensureIndexed();
+    const plan = this.cachedPlan(dir);
+    return { always: plan.always, plan, whole: plan.unknown.length === 0 ? this.others : [...plan.unknown, ...this.others] };
+  }
+
+  private cachedPlan(dir: string): DirPlan {
     let plan = this.plans.get(dir);
     if (plan === undefined) {
       if (this.plans.size >= PLAN_CACHE_MAX) this.plans.clear();
       plan = this.planFor(dir);
       this.plans.set(dir, plan);
     }
+    return plan;
+  }
+
+  /** {@link match} for a plain ASCII path: the folder's plan, then the groups no plan covers. */
+  private matchPlanned(rel: string, ctx: VisitContext): void {
+    const slash = rel.lastIndexOf('/');
+    const dir = slash < 0 ? '' : rel.slice(0, slash);
+    const base = slash < 0 ? rel : rel.slice(slash + 1);
+    const plan = this.cachedPlan(dir);
     for (let i = 0; i < plan.always.length; i++) record(plan.always[i], ctx);
     const dot = base.lastIndexOf('.');
     if (dot >= 0) {
@@ -184,7 +223,12 @@ export class ScopeMatcher {
         continue;
       }
       if (!split.folderOnly && !folderMatches) continue;
-      const full = split.folderOnly;
+      let full = split.folderOnly;
+      if (full && split.nameWitness !== null) {
+        // `H/**` where H matches no folder here: it matches `D/B` when H does, decided by a name H's last segment takes
+        if (!split.group.alternative.test(under + split.nameWitness)) continue;
+        full = false;
+      }
       let list: SegmentEntry[] | undefined;
       if (split.ext === null) list = plan.anyName;
       else {
@@ -195,17 +239,30 @@ export class ScopeMatcher {
       // globs ending in the same segment (`*.ts` of many folders) share one name test
       const same = list.find((e) => e.segment === split.segment && e.full === full);
       if (same) same.groups.push(split.group);
-      else list.push({ segment: split.segment, full, groups: [split.group] });
+      else list.push({ id: nextId++, segment: split.segment, full, groups: [split.group] });
     }
     return plan;
   }
+}
+
+/**
+ * The tests that decide which groups of one scope match a name in one folder: the groups in
+ * `always` match every name there; the plan's segment entries (by extension, see {@link DirPlan})
+ * test the name, and a `full` entry's groups are then tested whole; the groups in `whole` are
+ * tested on the whole scope-relative path. Lets a caller memoise per folder by the outcome of the
+ * name's tests (see `SelectionIndex`).
+ */
+export interface FolderTests {
+  always: readonly GlobGroup[];
+  plan: DirPlan | null;
+  whole: readonly GlobGroup[];
 }
 
 /** Most folder plans one scope keeps (a plan is a few short arrays). */
 const PLAN_CACHE_MAX = 50_000;
 
 /** A path without empty, `.` or `..` segments, made of ASCII characters only. */
-const PLAIN_ASCII = /^(?!.*(?:^|\/)\.{0,2}(?:\/|$))[\x00-\x7f]*$/;
+export const PLAIN_ASCII = /^(?!.*(?:^|\/)\.{0,2}(?:\/|$))[\x00-\x7f]*$/;
 
 /** Characters a split glob may hold besides literals: `*` and `?` (no classes, extglobs, escapes or negation). */
 const SPLIT_UNSAFE = /[[\]{}()!+@\\#]/;
@@ -239,6 +296,12 @@ interface SplitGroup {
    * witness is tested.
    */
   anyBelow: string | null;
+  /**
+   * A name `segment` accepts (null when none was found). For `H/**` in a folder `D` where `H`
+   * matches neither `D` nor an ancestor, `H/**` matches `D/B` exactly when `H` matches `D/B`: for
+   * a name passing `segment`, a folder part that `D/nameWitness` decides, as for the other shape.
+   */
+  nameWitness: string | null;
 }
 
 /** The split form of a group's glob, or null when it has a shape this does not cover. */
@@ -262,22 +325,24 @@ function splitGroup(group: GlobGroup): SplitGroup | null {
     if (headLast.includes('**')) return null;
     const segment = segmentTest(headLast, nocase);
     if (segment === null) return null;
-    return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: true, segment, witness: segment(BLOCKER) ? null : BLOCKER, ext: extOf(headLast, nocase), anyBelow: null };
+    return { group, folder: literalFolders(glob.slice(0, slash + 1)), folderOnly: true, segment, witness: segment(BLOCKER) ? null : BLOCKER, ext: extOf(headLast, nocase), anyBelow: null, nameWitness: nameWitness(headLast, segment) };
   }
   if (last.includes('**')) return null;
   const segment = segmentTest(last, nocase);
   if (segment === null) return null;
-  let witness: string | null = null;
-  for (const candidate of [last.replace(/\*/g, '').replace(/\?/g, 'x'), last.replace(/[*?]/g, 'x')]) {
-    if (candidate !== '' && candidate !== '.' && candidate !== '..' && segment(candidate)) {
-      witness = candidate;
-      break;
-    }
-  }
+  const witness = nameWitness(last, segment);
   // `P/**/S` (P literal folders, maybe none): the folder part holds exactly in and below P
   const lead = glob.slice(0, slash + 1);
   const anyBelow = (lead === '**/' || lead.endsWith('/**/')) && !/[*?]/.test(lead.slice(0, -3)) ? (nocase ? lead.slice(0, -3).toLowerCase() : lead.slice(0, -3)) : null;
-  return { group, folder: literalFolders(lead), folderOnly: false, segment, witness, ext: extOf(last, nocase), anyBelow };
+  return { group, folder: literalFolders(lead), folderOnly: false, segment, witness, ext: extOf(last, nocase), anyBelow, nameWitness: witness };
+}
+
+/** A plain name glob segment `last` (literals, `*`, `?`) matches, made from its literals, or null. */
+function nameWitness(last: string, segment: (name: string) => boolean): string | null {
+  for (const candidate of [last.replace(/\*/g, '').replace(/\?/g, 'x'), last.replace(/[*?]/g, 'x')]) {
+    if (candidate !== '' && candidate !== '.' && candidate !== '..' && segment(candidate)) return candidate;
+  }
+  return null;
 }
 
 /** Minimatch's test of one glob segment against one name, shared by identical segments. */
@@ -309,7 +374,7 @@ function extOf(last: string, nocase: boolean): string | null {
  * `byExt`/`byFoldedExt` (by the name's extension, as written / ASCII-lower-cased) and `anyName`
  * match a name their last segment matches, `unknown` (no witness name) are tested whole.
  */
-interface DirPlan {
+export interface DirPlan {
   always: GlobGroup[];
   byExt: Map<string, SegmentEntry[]>;
   byFoldedExt: Map<string, SegmentEntry[]>;
@@ -317,7 +382,9 @@ interface DirPlan {
   unknown: GlobGroup[];
 }
 
-interface SegmentEntry {
+export interface SegmentEntry {
+  /** Unique in the process, like {@link GlobGroup.id}. */
+  readonly id: number;
   groups: GlobGroup[];
   segment: (name: string) => boolean;
   /** The name passing `segment` is necessary, not sufficient: the whole glob is tested then. */

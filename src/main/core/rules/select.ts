@@ -1,6 +1,6 @@
 import { formatBytes } from './readSource';
 import { scopeContains } from './paths';
-import { ScopeMatcher, type MatchPick } from './scopeMatcher';
+import { PLAIN_ASCII, ScopeMatcher, type FolderTests, type GlobGroup, type MatchPick, type SegmentEntry } from './scopeMatcher';
 import type { RuleFile, SelectedRule, UnselectedRule } from './types';
 
 /**
@@ -10,6 +10,11 @@ import type { RuleFile, SelectedRule, UnselectedRule } from './types';
  */
 export class SelectionIndex {
   private readonly scopes = new Map<string, { unconditional: RuleFile[]; matcher: ScopeMatcher | null }>();
+  /** Folder views by root-relative folder (null: not a plain ASCII folder); cleared when full. */
+  private readonly views = new Map<string, FolderView | null>();
+  /** The folder of the last lookup and its view. */
+  private lastDir = '';
+  private lastView: FolderView | null = null;
   /** Selectable unconditional files in catalog order (static candidates). */
   readonly unconditional: readonly RuleFile[];
 
@@ -49,6 +54,121 @@ export class SelectionIndex {
    * trigger (sorted) that selects a file, and its first matching pattern, are reported.
    */
   contextualCandidates(fromRel: string, triggers: readonly string[], loaded: ReadonlySet<string>): SelectedRule[] {
+    if (triggers.length === 1) {
+      const template = this.templateFor(triggers[0]);
+      if (template) return this.fromTemplate(template, triggers[0], fromRel, loaded, null);
+    } else if (triggers.length > 1) {
+      const templates = triggers.map((t) => this.templateFor(t));
+      if (templates.every((t) => t !== null)) {
+        // the first trigger that selects a file keeps it, as below
+        const seen = new Set<RuleFile>();
+        const out: SelectedRule[] = [];
+        templates.forEach((t, i) => this.fromTemplate(t!, triggers[i], fromRel, loaded, seen, out));
+        return out.length > 1 ? out.sort(byOrder) : out;
+      }
+    }
+    return this.contextualSlow(fromRel, triggers, loaded);
+  }
+
+  /**
+   * The selection of one trigger before the session's `loaded` files and the start folder are
+   * taken into account, in catalog order, memoised per folder by the outcome of the tests its name
+   * needs (for a monorepo's folder that is usually one test per extension: every `.ts` file of a
+   * folder selects the same rules). Null when the trigger is not a plain ASCII path (the general
+   * path answers then) or names a folder that is a scope itself.
+   */
+  private templateFor(trigger: string): readonly TemplateEntry[] | null {
+    const slash = trigger.lastIndexOf('/');
+    if (slash === 0 || slash === trigger.length - 1) return null;
+    const name = slash < 0 ? trigger : trigger.slice(slash + 1);
+    if (!isPlainName(name) || this.scopes.has(trigger)) return null;
+    let view: FolderView | null | undefined;
+    // consecutive lookups in one folder (a listing, a session working on a package) skip the map
+    if (slash > 0 && slash === this.lastDir.length && trigger.startsWith(this.lastDir)) view = this.lastView;
+    else {
+      const dir = slash < 0 ? '' : trigger.slice(0, slash);
+      view = this.views.get(dir);
+      if (view === undefined) {
+        if (this.views.size >= VIEW_CACHE_MAX) this.views.clear();
+        view = this.viewFor(dir);
+        this.views.set(dir, view);
+      }
+      this.lastDir = dir;
+      this.lastView = view;
+    }
+    if (view === null) return null;
+    const dot = name.lastIndexOf('.');
+    const ext = dot >= 0 ? name.slice(dot + 1) : null;
+    const extKey = ext ?? '\0';
+    let tester = view.testers.get(extKey);
+    if (tester === undefined) {
+      tester = makeTester(view, ext);
+      view.testers.set(extKey, tester);
+    }
+    if (tester !== null) {
+      let mask = 0;
+      const names = tester.nameTests;
+      for (let i = 0; i < names.length; i++) if (names[i](name)) mask |= 1 << i;
+      const wholes = tester.wholeTests;
+      for (let j = 0; j < wholes.length; j++) {
+        const skip = wholes[j].skip;
+        if (wholes[j].group.alternative.test(skip === 0 ? trigger : trigger.slice(skip))) mask |= 1 << (names.length + j);
+      }
+      let byMask = tester.memo.get(mask);
+      if (byMask === undefined) {
+        byMask = testerTemplate(view, tester, mask);
+        if (tester.memo.size >= MEMO_MAX) tester.memo.clear();
+        tester.memo.set(mask, byMask);
+      }
+      return byMask;
+    }
+    const key = nameKey(view, trigger, name, ext, null);
+    let template = view.memo.get(key);
+    if (template === undefined) {
+      template = buildTemplate(view, trigger, name, ext);
+      if (view.memo.size >= MEMO_MAX) view.memo.clear();
+      view.memo.set(key, template);
+    }
+    return template;
+  }
+
+  /** The scopes a file of plain ASCII folder `dir` lies in, with what decides their groups there. */
+  private viewFor(dir: string): FolderView | null {
+    if (dir !== '' && !PLAIN_ASCII.test(dir)) return null;
+    const scopes: ViewScope[] = [];
+    let end = -1;
+    for (;;) {
+      const scopeName = end < 0 ? '' : dir.slice(0, end);
+      const scope = this.scopes.get(scopeName);
+      if (scope) {
+        const inScopeDir = scopeName === '' ? dir : end === dir.length ? '' : dir.slice(end + 1);
+        scopes.push({ skip: scopeName === '' ? 0 : scopeName.length + 1, tests: scope.matcher ? scope.matcher.folderTests(inScopeDir) : null, unconditional: scope.unconditional });
+      }
+      if (end === dir.length || dir === '') break;
+      const next = dir.indexOf('/', end + 1);
+      end = next < 0 ? dir.length : next;
+    }
+    return { scopes, memo: new Map(), testers: new Map() };
+  }
+
+  /** Adds the template's entries that apply (not loaded; nested scopes not containing `fromRel`) for `trigger`. */
+  private fromTemplate(template: readonly TemplateEntry[], trigger: string, fromRel: string, loaded: ReadonlySet<string>, seen: Set<RuleFile> | null, out: SelectedRule[] = []): SelectedRule[] {
+    for (let i = 0; i < template.length; i++) {
+      const entry = template[i];
+      const file = entry.file;
+      if (loaded.size > 0 && loaded.has(file.id)) continue;
+      if (entry.reason === 'nested-scope' && scopeContains(file.scope, fromRel)) continue;
+      if (seen) {
+        if (seen.has(file)) continue;
+        seen.add(file);
+      }
+      out.push({ file, reason: entry.reason, matchedPattern: entry.matchedPattern, triggerPath: trigger });
+    }
+    return out;
+  }
+
+  /** {@link contextualCandidates} for any triggers, scope by scope. */
+  private contextualSlow(fromRel: string, triggers: readonly string[], loaded: ReadonlySet<string>): SelectedRule[] {
     const picked = new Map<RuleFile, MatchPick>();
     for (const trigger of triggers) {
       let end = -1;
@@ -101,8 +221,192 @@ export function applyBudget(ordered: readonly SelectedRule[], maxBytes: number):
   return { kept: kept.reverse(), dropped: dropped.reverse() };
 }
 
-function byOrder(a: SelectedRule, b: SelectedRule): number {
+function byOrder(a: { file: RuleFile }, b: { file: RuleFile }): number {
   return a.file.order - b.file.order;
+}
+
+/** Most folder views an index keeps, and most templates per view (both are small). */
+const VIEW_CACHE_MAX = 50_000;
+const MEMO_MAX = 256;
+
+/** One scope above a folder: how much of a trigger to cut for its scope-relative path, and its tests there. */
+interface ViewScope {
+  skip: number;
+  tests: FolderTests | null;
+  unconditional: readonly RuleFile[];
+}
+
+/** The scopes of one folder (root first), its testers by extension and templates by name key (see {@link nameKey}). */
+interface FolderView {
+  scopes: ViewScope[];
+  memo: Map<string, readonly TemplateEntry[]>;
+  /** By the name's extension ('\0' for none); null when it needs more tests than a mask holds. */
+  testers: Map<string, Tester | null>;
+}
+
+/**
+ * Every test a name with one extension needs in one folder, each distinct test once (the `*.ts`
+ * of many scopes is one test), so a lookup is a handful of tests and a mask: bit i for
+ * `nameTests[i]`, then one bit per `wholeTests` entry.
+ */
+interface Tester {
+  nameTests: Array<(name: string) => boolean>;
+  wholeTests: Array<{ group: GlobGroup; skip: number }>;
+  /** Per scope of the view: its segment entries with their bits, whole groups with theirs, and `always`. */
+  scopes: Array<{ entries: Array<{ entry: SegmentEntry; bit: number; groupBits: number[] }>; wholes: Array<{ group: GlobGroup; bit: number }>; always: readonly GlobGroup[] }>;
+  memo: Map<number, readonly TemplateEntry[]>;
+}
+
+/** Most tests one mask holds (bits of a small integer). */
+const MAX_TESTS = 30;
+
+/** The {@link Tester} of names with extension `ext` (null: none) in `view`, or null when it would need more than {@link MAX_TESTS} tests. */
+function makeTester(view: FolderView, ext: string | null): Tester | null {
+  const nameTests: Tester['nameTests'] = [];
+  const wholeTests: Tester['wholeTests'] = [];
+  const nameBit = new Map<(name: string) => boolean, number>();
+  const scopes: Tester['scopes'] = [];
+  const wholeBit = (group: GlobGroup, skip: number) => {
+    wholeTests.push({ group, skip });
+    return -wholeTests.length; // made absolute below, once the name tests are counted
+  };
+  for (const { tests, skip } of view.scopes) {
+    const scope: Tester['scopes'][number] = { entries: [], wholes: [], always: tests?.always ?? [] };
+    scopes.push(scope);
+    if (!tests) continue;
+    const lists: Array<readonly SegmentEntry[] | undefined> = [];
+    if (tests.plan) {
+      if (ext !== null) lists.push(tests.plan.byExt.get(ext), tests.plan.byFoldedExt.get(ext.toLowerCase()));
+      lists.push(tests.plan.anyName);
+    }
+    for (const list of lists) {
+      for (const entry of list ?? []) {
+        let bit = nameBit.get(entry.segment);
+        if (bit === undefined) {
+          bit = nameTests.length;
+          nameTests.push(entry.segment);
+          nameBit.set(entry.segment, bit);
+        }
+        scope.entries.push({ entry, bit, groupBits: entry.full ? entry.groups.map((g) => wholeBit(g, skip)) : [] });
+      }
+    }
+    for (const group of tests.whole) scope.wholes.push({ group, bit: wholeBit(group, skip) });
+  }
+  if (nameTests.length + wholeTests.length > MAX_TESTS) return null;
+  const absolute = (bit: number) => (bit < 0 ? nameTests.length + (-bit - 1) : bit);
+  for (const scope of scopes) {
+    for (const e of scope.entries) e.groupBits = e.groupBits.map(absolute);
+    for (const w of scope.wholes) w.bit = absolute(w.bit);
+  }
+  return { nameTests, wholeTests, scopes, memo: new Map() };
+}
+
+/** The template for one outcome `mask` of a tester's tests (as {@link buildTemplate} makes it from the tests themselves). */
+function testerTemplate(view: FolderView, tester: Tester, mask: number): readonly TemplateEntry[] {
+  const best = new Map<RuleFile, number>();
+  const hit = (group: GlobGroup) => {
+    for (const { file, patternIndex } of group.members) {
+      const known = best.get(file);
+      if (known === undefined || patternIndex < known) best.set(file, patternIndex);
+    }
+  };
+  const set = (bit: number) => (mask & (1 << bit)) !== 0;
+  for (const scope of tester.scopes) {
+    for (const { entry, bit, groupBits } of scope.entries) {
+      if (!set(bit)) continue;
+      entry.groups.forEach((group, g) => {
+        if (!entry.full || set(groupBits[g])) hit(group);
+      });
+    }
+    for (const { group, bit } of scope.wholes) if (set(bit)) hit(group);
+    for (const group of scope.always) hit(group);
+  }
+  return templateOf(view, best);
+}
+
+/** One selected file of a template: what {@link SelectedRule} holds besides the trigger. */
+interface TemplateEntry {
+  file: RuleFile;
+  reason: 'pattern-match' | 'nested-scope';
+  matchedPattern: string | null;
+}
+
+/** A file name a plain ASCII path may end in: not empty, `.` or `..`, ASCII only. */
+function isPlainName(name: string): boolean {
+  if (name === '' || name === '.' || name === '..') return false;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * The outcome of every test the name of `trigger` needs in `view` (segment entries by extension
+ * and for any name, whole-path tests of `full` entries and of the `whole` groups), as a string of
+ * ids: two names of one folder with the same key select the same groups. With `hit`, the groups
+ * that match are also passed to it.
+ */
+function nameKey(view: FolderView, trigger: string, name: string, ext: string | null, hit: ((group: GlobGroup) => void) | null): string {
+  let key = '';
+  const scopes = view.scopes;
+  for (let s = 0; s < scopes.length; s++) {
+    const tests = scopes[s].tests;
+    if (!tests) continue;
+    const rel = scopes[s].skip === 0 ? trigger : trigger.slice(scopes[s].skip);
+    const plan = tests.plan;
+    if (plan) {
+      if (ext !== null) {
+        if (plan.byExt.size > 0) key = entriesKey(plan.byExt.get(ext), name, rel, key, hit);
+        if (plan.byFoldedExt.size > 0) key = entriesKey(plan.byFoldedExt.get(ext.toLowerCase()), name, rel, key, hit);
+      }
+      if (plan.anyName.length > 0) key = entriesKey(plan.anyName, name, rel, key, hit);
+    }
+    const whole = tests.whole;
+    for (let i = 0; i < whole.length; i++) {
+      if (!whole[i].alternative.test(rel)) continue;
+      key += `${whole[i].id}w`;
+      hit?.(whole[i]);
+    }
+    if (hit) for (const group of tests.always) hit(group);
+  }
+  return key;
+}
+
+/** {@link nameKey} for one list of segment entries: `key` with the outcomes appended. */
+function entriesKey(list: readonly SegmentEntry[] | undefined, name: string, rel: string, key: string, hit: ((group: GlobGroup) => void) | null): string {
+  if (!list) return key;
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    if (!entry.segment(name)) continue;
+    key += `${entry.id},`;
+    const groups = entry.groups;
+    for (let g = 0; g < groups.length; g++) {
+      if (!entry.full) hit?.(groups[g]);
+      else if (groups[g].alternative.test(rel)) {
+        key += `${groups[g].id}+`;
+        hit?.(groups[g]);
+      }
+    }
+  }
+  return key;
+}
+
+/** The template of one name (see `SelectionIndex.templateFor`): its groups' files, lowest pattern index each, in catalog order. */
+function buildTemplate(view: FolderView, trigger: string, name: string, ext: string | null): readonly TemplateEntry[] {
+  const best = new Map<RuleFile, number>();
+  nameKey(view, trigger, name, ext, (group) => {
+    for (const { file, patternIndex } of group.members) {
+      const known = best.get(file);
+      if (known === undefined || patternIndex < known) best.set(file, patternIndex);
+    }
+  });
+  return templateOf(view, best);
+}
+
+/** Template entries of the matched files (lowest pattern index each) and the view's unconditional files, in catalog order. */
+function templateOf(view: FolderView, best: ReadonlyMap<RuleFile, number>): readonly TemplateEntry[] {
+  const entries: TemplateEntry[] = [];
+  for (const [file, index] of best) entries.push({ file, reason: 'pattern-match', matchedPattern: file.patterns[index] });
+  for (const scope of view.scopes) for (const file of scope.unconditional) entries.push({ file, reason: 'nested-scope', matchedPattern: null });
+  return Object.freeze(entries.sort(byOrder));
 }
 
 /**
