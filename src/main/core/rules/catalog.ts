@@ -65,6 +65,10 @@ export class RuleCatalog implements RuleCatalogData {
    * Paths that did not exist are resolved every time (one may appear, as a symlink too).
    */
   private readonly canonical = new Map<string, string | null>();
+  /** {@link resolveTarget}'s answers by the target as given, for targets remembered in `canonical`. */
+  private readonly targets = new Map<string, string | null>();
+  /** The workspace folder's root-relative form once remembered (the default start folder); a holder, as the catalog is frozen. */
+  private readonly defaultFrom: { rel: string | null } = { rel: null };
 
   constructor(data: RuleCatalogData) {
     this.root = data.root;
@@ -102,9 +106,11 @@ export class RuleCatalog implements RuleCatalogData {
    * @throws RuleSourceOutsideRoot when it lies outside the catalog root (seed §4.5).
    */
   resolveFrom(fromDir?: string): string {
+    if (fromDir === undefined && this.defaultFrom.rel !== null) return this.defaultFrom.rel;
     const absolute = fromDir === undefined ? this.workspaceDir : path.resolve(this.workspaceDir, fromDir);
     const rel = this.rootRelative(absolute);
     if (rel === null) throw new RuleSourceOutsideRoot(absolute, this.root);
+    if (fromDir === undefined && this.canonical.has(absolute)) this.defaultFrom.rel = rel;
     return rel;
   }
 
@@ -113,8 +119,17 @@ export class RuleCatalog implements RuleCatalogData {
    * realpath of its longest existing prefix; null when outside the root or equal to it.
    */
   resolveTarget(target: string): string | null {
-    const rel = this.rootRelative(path.resolve(this.workspaceDir, target));
-    return rel === null || rel === '' ? null : rel;
+    // as given: a session names the same files again and again, and path.resolve costs more than the lookup
+    const known = this.targets.get(target);
+    if (known !== undefined) return known;
+    const absolute = path.resolve(this.workspaceDir, target);
+    const found = this.rootRelative(absolute);
+    const rel = found === null || found === '' ? null : found;
+    if (this.canonical.has(absolute)) {
+      if (this.targets.size >= CANONICAL_CACHE_MAX) this.targets.clear();
+      this.targets.set(target, rel);
+    }
+    return rel;
   }
 
   /**

@@ -30,6 +30,52 @@ const rendered = new WeakMap<RuleFile, string>();
 /** UTF-8 byte length of each file's rendering. */
 const renderedBytes = new WeakMap<RuleFile, number>();
 
+/** Each file's (frozen) session reference, made once like its rendering. */
+const references = new WeakMap<RuleFile, RuleSelection['references'][number]>();
+
+function referenceOf(file: RuleFile): RuleSelection['references'][number] {
+  let ref = references.get(file);
+  if (ref === undefined) {
+    ref = Object.freeze({ id: file.id, relativePath: file.relativePath, source: file.source, sha256: file.sha256! });
+    references.set(file, ref);
+  }
+  return ref;
+}
+
+/**
+ * `digestOfEntries` of the kept files, remembered along the sequence of files (a trie keyed by the
+ * frozen file objects): the files of one folder usually select the same set, and both a SHA-256
+ * object and hashing the digest's text cost more than following ~20 map links.
+ */
+function provenanceOf(kept: readonly SelectedRule[]): string {
+  let node = provenanceRoot;
+  for (let i = 0; i < kept.length; i++) {
+    let next = node.next?.get(kept[i].file);
+    if (next === undefined) {
+      if (provenanceNodes >= PROVENANCE_MAX) {
+        provenanceRoot = { next: null, digest: null };
+        provenanceNodes = 0;
+        return digestOfEntries(kept.map(({ file }) => file));
+      }
+      next = { next: null, digest: null };
+      (node.next ??= new Map()).set(kept[i].file, next);
+      provenanceNodes++;
+    }
+    node = next;
+  }
+  return (node.digest ??= digestOfEntries(kept.map(({ file }) => file)));
+}
+
+interface ProvenanceNode {
+  next: Map<RuleFile, ProvenanceNode> | null;
+  digest: string | null;
+}
+
+let provenanceRoot: ProvenanceNode = { next: null, digest: null };
+let provenanceNodes = 0;
+/** Most trie nodes kept (then it starts afresh); a node is one map entry. */
+const PROVENANCE_MAX = 50_000;
+
 /**
  * Builds the resolution object of seed §4.5: files joined by a blank line inside `<tag attrs>`;
  * an empty selection renders as the empty string. `provenanceSha256` = SHA-256 over
@@ -59,7 +105,7 @@ export function buildSelection(
     }
     content += tail;
   }
-  const references = kept.map(({ file }) => Object.freeze({ id: file.id, relativePath: file.relativePath, source: file.source, sha256: file.sha256! }));
+  const references = kept.map(({ file }) => referenceOf(file));
   return Object.freeze({
     content,
     files: Object.freeze([...kept]),
@@ -68,7 +114,7 @@ export function buildSelection(
     contentBytes,
     bodyBytes: kept.reduce((sum, s) => sum + s.file.bodyBytes, 0),
     maxBytes: options.maxBytes,
-    provenanceSha256: digestOfEntries(kept.map(({ file }) => file)),
+    provenanceSha256: provenanceOf(kept),
     dropped: Object.freeze([...(options.dropped ?? [])]),
     collapsed: Object.freeze([...(options.collapsed ?? [])]),
   });

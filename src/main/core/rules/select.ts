@@ -214,12 +214,25 @@ export function applyBudget(ordered: readonly SelectedRule[], maxBytes: number):
       dropped.push({
         file: s.file,
         reason: 'budget',
-        detail: `${formatBytes(s.file.bodyBytes)} does not fit the ${formatBytes(remaining)} left of the ${formatBytes(maxBytes)} budget after more specific files.`,
+        detail: `${sizeText(s.file.bodyBytes)} does not fit the ${sizeText(remaining)} left of the ${sizeText(maxBytes)} budget after more specific files.`,
       });
     }
   }
   return { kept: kept.reverse(), dropped: dropped.reverse() };
 }
+
+/** {@link formatBytes}, remembered: a budget pass writes the same few sizes for every lookup. */
+function sizeText(bytes: number): string {
+  let text = sizeTexts.get(bytes);
+  if (text === undefined) {
+    if (sizeTexts.size >= 10_000) sizeTexts.clear();
+    text = formatBytes(bytes);
+    sizeTexts.set(bytes, text);
+  }
+  return text;
+}
+
+const sizeTexts = new Map<number, string>();
 
 function byOrder(a: { file: RuleFile }, b: { file: RuleFile }): number {
   return a.file.order - b.file.order;
