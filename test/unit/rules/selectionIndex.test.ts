@@ -3,6 +3,8 @@ import { compilePatterns, type PatternSemantics } from '../../../src/main/core/r
 import { scopeContains } from '../../../src/main/core/rules/paths';
 import { buildSelection } from '../../../src/main/core/rules/render';
 import { SelectionIndex } from '../../../src/main/core/rules/select';
+import { plainNameTest } from '../../../src/main/core/rules/scopeMatcher';
+import { Minimatch } from 'minimatch';
 import type { RuleFile, SelectedRule } from '../../../src/main/core/rules/types';
 
 /** Deterministic PRNG (mulberry32), so a failure names a seed that reproduces it. */
@@ -112,4 +114,21 @@ describe('buildSelection measures the content part by part', () => {
       expect(selection.contentBytes).toBe(Buffer.byteLength(selection.content, 'utf8'));
     }
   });
+});
+
+describe('plainNameTest', () => {
+  const segments = ['*.ts', '*.TS', '*.d.ts', '*x', '*.', '*..', '*-a_b', 'index.md', 'README.md', '.eslintrc', 'Makefile', 'a.b.c', '*', '*.t?', '?.md', '[ab].md', 'Straße.md', '*ß'];
+  const names = ['a.ts', 'A.TS', '.ts', '..ts', 'x.ts.bak', 'ts', 'b.d.ts', 'B.D.TS', 'x', 'X', 'ax', 'a.', 'a..', '...', 'a-A_B', 'index.md', 'INDEX.MD', 'readme.md', 'README.md', '.eslintrc', '.ESLINTRC', 'makefile', 'Makefile', 'a.b.c', 'A.B.C', 'a-b.c', 'q.md', '.md', 'indexmd'];
+  for (const nocase of [false, true]) {
+    it(`agrees with minimatch on plain ASCII names (${nocase ? 'case-blind' : 'case-sensitive'})`, () => {
+      for (const segment of segments) {
+        const fast = plainNameTest(segment, nocase);
+        const re = new Minimatch(segment, { dot: true, nobrace: true, nocase }).makeRe();
+        if (!fast) continue;
+        expect(re, segment).not.toBe(false);
+        for (const name of names) expect(fast(name), `${segment} ${name}`).toBe((re as RegExp).test(name));
+      }
+      expect(segments.filter((s) => plainNameTest(s, nocase) !== null)).toEqual(['*.ts', '*.TS', '*.d.ts', '*x', '*.', '*..', '*-a_b', 'index.md', 'README.md', '.eslintrc', 'Makefile', 'a.b.c']);
+    });
+  }
 });

@@ -351,13 +351,44 @@ function segmentTest(segment: string, nocase: boolean): ((name: string) => boole
   const known = segmentTests.get(key);
   if (known !== undefined) return known;
   const re = new Minimatch(segment, { dot: true, nobrace: true, nocase }).makeRe();
-  const test = re === false ? null : (name: string) => re.test(name);
+  const test = re === false ? null : (plainNameTest(segment, nocase) ?? ((name: string) => re.test(name)));
   if (segmentTests.size >= 10_000) segmentTests.clear();
   segmentTests.set(key, test);
   return test;
 }
 
 const segmentTests = new Map<string, ((name: string) => boolean) | null>();
+
+const SEGMENT_GLOB = /[*?[\]{}()!+@\\#]/;
+
+/**
+ * For the two commonest segments, a literal name (`index.md`) and `*` before a literal tail
+ * (`*.ts`), the test minimatch's RegExp makes (`dot: true`), written as string comparisons for
+ * the only names segment tests are given: plain ASCII names (not empty, `.` or `..`, no `/`).
+ * Case-blind ones compare ASCII letters without case, as the RegExp's `i` flag does. Null for
+ * any other segment. `test/unit/rules/selectionIndex.test.ts` compares them with minimatch.
+ */
+export function plainNameTest(segment: string, nocase: boolean): ((name: string) => boolean) | null {
+  const literal = !SEGMENT_GLOB.test(segment);
+  const tail = segment.startsWith('*') ? segment.slice(1) : null;
+  if (!literal && (tail === null || tail === '' || SEGMENT_GLOB.test(tail) || !isAscii(tail))) return null;
+  if (literal && !isAscii(segment)) return null;
+  const text = literal ? segment : tail!;
+  if (!nocase) return literal ? (name) => name === text : (name) => name.endsWith(text);
+  const folded = text.toLowerCase();
+  return literal ? (name) => name.length === folded.length && endsWithFolded(name, folded) : (name) => name.length >= folded.length && endsWithFolded(name, folded);
+}
+
+/** True when ASCII `name` ends with `folded` (ASCII lower case), ignoring the case of ASCII letters. */
+function endsWithFolded(name: string, folded: string): boolean {
+  const start = name.length - folded.length;
+  for (let i = 0; i < folded.length; i++) {
+    let c = name.charCodeAt(start + i);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== folded.charCodeAt(i)) return false;
+  }
+  return true;
+}
 
 /** A name no glob segment made of literals, `*` and `?` matches unless it is `*`-only or `?`-only. */
 const BLOCKER = '\x01';

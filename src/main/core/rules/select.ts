@@ -10,6 +10,8 @@ import type { RuleFile, SelectedRule, UnselectedRule } from './types';
  */
 export class SelectionIndex {
   private readonly scopes = new Map<string, { unconditional: RuleFile[]; matcher: ScopeMatcher | null }>();
+  /** Names of scopes by their parent folder ('' for the root's children). */
+  private readonly childScopes = new Map<string, Set<string>>();
   /** Folder views by root-relative folder (null: not a plain ASCII folder); cleared when full. */
   private readonly views = new Map<string, FolderView | null>();
   /** The folder of the last lookup and its view. */
@@ -33,6 +35,14 @@ export class SelectionIndex {
       }
     }
     for (const [scope, list] of conditional) this.scopes.get(scope)!.matcher = new ScopeMatcher(list);
+    for (const scope of this.scopes.keys()) {
+      if (scope === '') continue;
+      const slash = scope.lastIndexOf('/');
+      const parent = slash < 0 ? '' : scope.slice(0, slash);
+      let names = this.childScopes.get(parent);
+      if (!names) this.childScopes.set(parent, (names = new Set()));
+      names.add(scope.slice(slash + 1));
+    }
     this.unconditional = unconditional;
   }
 
@@ -81,7 +91,7 @@ export class SelectionIndex {
     const slash = trigger.lastIndexOf('/');
     if (slash === 0 || slash === trigger.length - 1) return null;
     const name = slash < 0 ? trigger : trigger.slice(slash + 1);
-    if (!isPlainName(name) || this.scopes.has(trigger)) return null;
+    if (!isPlainName(name)) return null;
     let view: FolderView | null | undefined;
     // consecutive lookups in one folder (a listing, a session working on a package) skip the map
     if (slash > 0 && slash === this.lastDir.length && trigger.startsWith(this.lastDir)) view = this.lastView;
@@ -96,7 +106,8 @@ export class SelectionIndex {
       this.lastDir = dir;
       this.lastView = view;
     }
-    if (view === null) return null;
+    // a trigger that is itself a scope (a folder with rules) is left to the general path
+    if (view === null || (view.childScopes !== null && view.childScopes.has(name))) return null;
     const dot = name.lastIndexOf('.');
     const ext = dot >= 0 ? name.slice(dot + 1) : null;
     const extKey = ext ?? '\0';
@@ -148,7 +159,7 @@ export class SelectionIndex {
       const next = dir.indexOf('/', end + 1);
       end = next < 0 ? dir.length : next;
     }
-    return { scopes, memo: new Map(), testers: new Map() };
+    return { scopes, memo: new Map(), testers: new Map(), childScopes: this.childScopes.get(dir) ?? null };
   }
 
   /** Adds the template's entries that apply (not loaded; nested scopes not containing `fromRel`) for `trigger`. */
@@ -255,6 +266,8 @@ interface FolderView {
   memo: Map<string, readonly TemplateEntry[]>;
   /** By the name's extension ('\0' for none); null when it needs more tests than a mask holds. */
   testers: Map<string, Tester | null>;
+  /** Names of the folder's children that are scopes themselves (null: none). */
+  childScopes: Set<string> | null;
 }
 
 /**
