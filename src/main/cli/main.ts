@@ -91,6 +91,10 @@ export async function runCli(argv: string[]): Promise<void> {
     if (error instanceof CommanderError) {
       // help and version exit 0; everything else commander raises is a usage error
       process.exitCode = error.exitCode === 0 ? 0 : 2;
+      // commander wrote its message and help on stderr; a --json caller reads stdout, as for every other error
+      if (error.exitCode !== 0 && argv.includes('--json')) {
+        process.stdout.write(`${JSON.stringify({ error: { code: 'USAGE', message: error.message.replace(/^error: /, '') } })}\n`);
+      }
       return;
     }
     throw error;

@@ -123,6 +123,13 @@ describe('usage errors exit 2, as README "Command line" and --help say', () => {
     expect(runCli(['--help']).stdout).toContain('2 bad usage (unknown command or option, missing argument, bad value)');
     expect(cli('workspace', 'list', '--bogus').status).toBe(2);
     expect(cli('workspace', 'add').status).toBe(2);
+    // commander's own usage errors answer --json on stdout too
+    for (const args of [['workspace', 'list', '--bogus'], ['rules', 'explain', folder], ['rules', 'frob'], ['rules', 'list']]) {
+      const usage = cli(...args, '--json');
+      expect(usage.status, args.join(' ')).toBe(2);
+      expect(usage.json, args.join(' ')).toMatchObject({ error: { code: 'USAGE' } });
+    }
+    expect((cli('rules', 'explain', folder, '--json').json as { error: { message: string } }).error.message).toBe("required option '--path <path>' not specified");
 
     const emptyName = cli('workspace', 'add', folder, '--name', '', '--json');
     expect(emptyName.status).toBe(2);
