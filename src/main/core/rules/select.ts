@@ -84,14 +84,15 @@ export class SelectionIndex {
    * The selection of one trigger before the session's `loaded` files and the start folder are
    * taken into account, in catalog order, memoised per folder by the outcome of the tests its name
    * needs (for a monorepo's folder that is usually one test per extension: every `.ts` file of a
-   * folder selects the same rules). Null when the trigger is not a plain ASCII path (the general
-   * path answers then) or names a folder that is a scope itself.
+   * folder selects the same rules). Null when the trigger is not a plain ASCII path, names a folder
+   * that is a scope itself, or its folder needs more name tests than a mask holds (the general path
+   * answers then).
    */
   private templateFor(trigger: string): readonly TemplateEntry[] | null {
     const slash = trigger.lastIndexOf('/');
     if (slash === 0 || slash === trigger.length - 1) return null;
     const name = slash < 0 ? trigger : trigger.slice(slash + 1);
-    if (!isPlainName(name)) return null;
+    if (!PLAIN_ASCII.test(name)) return null;
     let view: FolderView | null | undefined;
     // consecutive lookups in one folder (a listing, a session working on a package) skip the map
     if (slash > 0 && slash === this.lastDir.length && trigger.startsWith(this.lastDir)) view = this.lastView;
@@ -116,29 +117,20 @@ export class SelectionIndex {
       tester = makeTester(view, ext);
       view.testers.set(extKey, tester);
     }
-    if (tester !== null) {
-      let mask = 0;
-      const names = tester.nameTests;
-      for (let i = 0; i < names.length; i++) if (names[i](name)) mask |= 1 << i;
-      const wholes = tester.wholeTests;
-      for (let j = 0; j < wholes.length; j++) {
-        const skip = wholes[j].skip;
-        if (wholes[j].group.alternative.test(skip === 0 ? trigger : trigger.slice(skip))) mask |= 1 << (names.length + j);
-      }
-      let byMask = tester.memo.get(mask);
-      if (byMask === undefined) {
-        byMask = testerTemplate(view, tester, mask);
-        if (tester.memo.size >= MEMO_MAX) tester.memo.clear();
-        tester.memo.set(mask, byMask);
-      }
-      return byMask;
+    if (tester === null) return null; // more tests than a mask holds: the general path
+    let mask = 0;
+    const names = tester.nameTests;
+    for (let i = 0; i < names.length; i++) if (names[i](name)) mask |= 1 << i;
+    const wholes = tester.wholeTests;
+    for (let j = 0; j < wholes.length; j++) {
+      const skip = wholes[j].skip;
+      if (wholes[j].group.alternative.test(skip === 0 ? trigger : trigger.slice(skip))) mask |= 1 << (names.length + j);
     }
-    const key = nameKey(view, trigger, name, ext, null);
-    let template = view.memo.get(key);
+    let template = tester.memo.get(mask);
     if (template === undefined) {
-      template = buildTemplate(view, trigger, name, ext);
-      if (view.memo.size >= MEMO_MAX) view.memo.clear();
-      view.memo.set(key, template);
+      template = testerTemplate(view, tester, mask);
+      if (tester.memo.size >= MEMO_MAX) tester.memo.clear();
+      tester.memo.set(mask, template);
     }
     return template;
   }
@@ -159,7 +151,7 @@ export class SelectionIndex {
       const next = dir.indexOf('/', end + 1);
       end = next < 0 ? dir.length : next;
     }
-    return { scopes, memo: new Map(), testers: new Map(), childScopes: this.childScopes.get(dir) ?? null };
+    return { scopes, testers: new Map(), childScopes: this.childScopes.get(dir) ?? null };
   }
 
   /** Adds the template's entries that apply (not loaded; nested scopes not containing `fromRel`) for `trigger`. */
@@ -249,7 +241,7 @@ function byOrder(a: { file: RuleFile }, b: { file: RuleFile }): number {
   return a.file.order - b.file.order;
 }
 
-/** Most folder views an index keeps, and most templates per view (both are small). */
+/** Most folder views an index keeps, and most templates per tester (both are small). */
 const VIEW_CACHE_MAX = 50_000;
 const MEMO_MAX = 256;
 
@@ -260,10 +252,9 @@ interface ViewScope {
   unconditional: readonly RuleFile[];
 }
 
-/** The scopes of one folder (root first), its testers by extension and templates by name key (see {@link nameKey}). */
+/** The scopes of one folder (root first) and its testers by extension. */
 interface FolderView {
   scopes: ViewScope[];
-  memo: Map<string, readonly TemplateEntry[]>;
   /** By the name's extension ('\0' for none); null when it needs more tests than a mask holds. */
   testers: Map<string, Tester | null>;
   /** Names of the folder's children that are scopes themselves (null: none). */
@@ -327,8 +318,9 @@ function makeTester(view: FolderView, ext: string | null): Tester | null {
   return { nameTests, wholeTests, scopes, memo: new Map() };
 }
 
-/** The template for one outcome `mask` of a tester's tests (as {@link buildTemplate} makes it from the tests themselves). */
+/** The template for one outcome `mask` of a tester's tests. */
 function testerTemplate(view: FolderView, tester: Tester, mask: number): readonly TemplateEntry[] {
+  // each matched file with its lowest matching pattern index, as the general path records it
   const best = new Map<RuleFile, number>();
   const hit = (group: GlobGroup) => {
     for (const { file, patternIndex } of group.members) {
@@ -355,76 +347,6 @@ interface TemplateEntry {
   file: RuleFile;
   reason: 'pattern-match' | 'nested-scope';
   matchedPattern: string | null;
-}
-
-/** A file name a plain ASCII path may end in: not empty, `.` or `..`, ASCII only. */
-function isPlainName(name: string): boolean {
-  if (name === '' || name === '.' || name === '..') return false;
-  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-/**
- * The outcome of every test the name of `trigger` needs in `view` (segment entries by extension
- * and for any name, whole-path tests of `full` entries and of the `whole` groups), as a string of
- * ids: two names of one folder with the same key select the same groups. With `hit`, the groups
- * that match are also passed to it.
- */
-function nameKey(view: FolderView, trigger: string, name: string, ext: string | null, hit: ((group: GlobGroup) => void) | null): string {
-  let key = '';
-  const scopes = view.scopes;
-  for (let s = 0; s < scopes.length; s++) {
-    const tests = scopes[s].tests;
-    if (!tests) continue;
-    const rel = scopes[s].skip === 0 ? trigger : trigger.slice(scopes[s].skip);
-    const plan = tests.plan;
-    if (plan) {
-      if (ext !== null) {
-        if (plan.byExt.size > 0) key = entriesKey(plan.byExt.get(ext), name, rel, key, hit);
-        if (plan.byFoldedExt.size > 0) key = entriesKey(plan.byFoldedExt.get(ext.toLowerCase()), name, rel, key, hit);
-      }
-      if (plan.anyName.length > 0) key = entriesKey(plan.anyName, name, rel, key, hit);
-    }
-    const whole = tests.whole;
-    for (let i = 0; i < whole.length; i++) {
-      if (!whole[i].alternative.test(rel)) continue;
-      key += `${whole[i].id}w`;
-      hit?.(whole[i]);
-    }
-    if (hit) for (const group of tests.always) hit(group);
-  }
-  return key;
-}
-
-/** {@link nameKey} for one list of segment entries: `key` with the outcomes appended. */
-function entriesKey(list: readonly SegmentEntry[] | undefined, name: string, rel: string, key: string, hit: ((group: GlobGroup) => void) | null): string {
-  if (!list) return key;
-  for (let i = 0; i < list.length; i++) {
-    const entry = list[i];
-    if (!entry.segment(name)) continue;
-    key += `${entry.id},`;
-    const groups = entry.groups;
-    for (let g = 0; g < groups.length; g++) {
-      if (!entry.full) hit?.(groups[g]);
-      else if (groups[g].alternative.test(rel)) {
-        key += `${groups[g].id}+`;
-        hit?.(groups[g]);
-      }
-    }
-  }
-  return key;
-}
-
-/** The template of one name (see `SelectionIndex.templateFor`): its groups' files, lowest pattern index each, in catalog order. */
-function buildTemplate(view: FolderView, trigger: string, name: string, ext: string | null): readonly TemplateEntry[] {
-  const best = new Map<RuleFile, number>();
-  nameKey(view, trigger, name, ext, (group) => {
-    for (const { file, patternIndex } of group.members) {
-      const known = best.get(file);
-      if (known === undefined || patternIndex < known) best.set(file, patternIndex);
-    }
-  });
-  return templateOf(view, best);
 }
 
 /** Template entries of the matched files (lowest pattern index each) and the view's unconditional files, in catalog order. */
