@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { RuleFinding, RulesExplainResult, RulesLintResult, RulesListResult } from '../../../shared/contract/rules';
 import type { RulesService } from '../../core/api/rulesService';
@@ -96,7 +98,6 @@ function withService(dir: string, opts: GlobalOptions, fn: (service: RulesServic
  */
 async function prefetchListing(dir: string): Promise<void> {
   try {
-    const [{ default: fs }, { default: path }] = await Promise.all([import('node:fs'), import('node:path')]);
     const resolved = path.resolve(dir);
     if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) return;
     const [{ findCatalogRoot }, { prefetchGitListing }] = await Promise.all([import('../../core/rules/paths'), import('../../core/files/listWorkspaceFiles')]);
