@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { AtriumPage } from './pages/AtriumPage';
 import { SessionsPage } from './pages/SessionsPage';
@@ -113,19 +113,24 @@ test('Trusted folders lists every decision with what it covers (a parent covers 
   await expect(folders.decisions).toBeVisible();
 });
 
-test('Permissions granted lists each "Always allow" an agent was given with its session, says plainly that ACP cannot withdraw one, and closes the session holding it', async ({ page }) => {
-  const { base, dataDir } = scriptedWorkspace('atrium-e2e-grants-', ASK);
+/** A served Atrium whose scripted session was answered "Always allow edits"; the session id and the Trusted folders page. */
+async function sessionGrantedAlwaysAllow(page: Page, prefix: string): Promise<{ id: string; folders: TrustedFoldersPage; dataDir: string }> {
+  const { base, dataDir } = scriptedWorkspace(prefix, ASK);
   roots.push(base);
   server = await startAtrium(dataDir);
   const atrium = new AtriumPage(page);
   const sessions = new SessionsPage(page);
-  const folders = new TrustedFoldersPage(page);
   await page.setViewportSize({ width: 1280, height: 800 });
   await sessions.openWorkspaceSessions(atrium, server.url);
   await sessions.startSession('Scripted agent', 'edit the notes');
   const id = await sessions.sessionId();
   await sessions.permissionCard('Edit notes.md').getByRole('button', { name: /Always allow edits/ }).click();
   await expect(sessions.transcript).toContainText('Edited.');
+  return { id, folders: new TrustedFoldersPage(page), dataDir };
+}
+
+test('Permissions granted lists each "Always allow" an agent was given with its session, says plainly that ACP cannot withdraw one, and closes the session holding it', async ({ page }) => {
+  const { id, folders } = await sessionGrantedAlwaysAllow(page, 'atrium-e2e-grants-');
 
   await folders.open();
   await folders.section('Permissions granted');
@@ -158,18 +163,7 @@ test('Permissions granted lists each "Always allow" an agent was given with its 
 });
 
 test('Permissions granted: when the agent process of the session has stopped, the grant is not shown as held and no Close is offered', async ({ page }) => {
-  const { base, dataDir } = scriptedWorkspace('atrium-e2e-grants-stopped-', ASK);
-  roots.push(base);
-  server = await startAtrium(dataDir);
-  const atrium = new AtriumPage(page);
-  const sessions = new SessionsPage(page);
-  const folders = new TrustedFoldersPage(page);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await sessions.openWorkspaceSessions(atrium, server.url);
-  await sessions.startSession('Scripted agent', 'edit the notes');
-  const id = await sessions.sessionId();
-  await sessions.permissionCard('Edit notes.md').getByRole('button', { name: /Always allow edits/ }).click();
-  await expect(sessions.transcript).toContainText('Edited.');
+  const { id, folders, dataDir } = await sessionGrantedAlwaysAllow(page, 'atrium-e2e-grants-stopped-');
 
   // the agent process dies (as after a crash): the session stays, no process holds the grant
   const db = new Database(path.join(dataDir, 'atrium.db'), { readonly: true });

@@ -27,6 +27,16 @@ const askTurn = (match: string, file: string) => ({
   ],
 });
 
+/** An engine on a temp data dir with one session (never started) in a temp workspace, for items written straight to the store. */
+function idleSession(prefix: string) {
+  const base = tempDir(prefix);
+  const engine = sessionEngine(path.join(base, 'data'), base, { turns: [] });
+  engines.push(engine);
+  const ws = path.join(base, 'ws');
+  fs.mkdirSync(ws);
+  return { engine, s: engine.sessions.create({ cwd: ws, agentId: 'scripted' }) };
+}
+
 describe('sessions.permissionsGranted: the "Always allow" answers agents keep', () => {
   it('lists only allow_always answers, newest first, with the session, what was asked and who answered; other answers, cancels and other workspaces are not grants', async () => {
     const base = tempDir('atrium-grants-');
@@ -78,12 +88,7 @@ describe('sessions.permissionsGranted: the "Always allow" answers agents keep', 
   });
 
   it('a malformed stored permission item is skipped, not thrown', async () => {
-    const base = tempDir('atrium-grants-bad-');
-    const engine = sessionEngine(path.join(base, 'data'), base, { turns: [] });
-    engines.push(engine);
-    const ws = path.join(base, 'ws');
-    fs.mkdirSync(ws);
-    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    const { engine, s } = idleSession('atrium-grants-bad-');
     engine.store.db.prepare("INSERT INTO session_items (session_id, item, kind, ref, status, data) VALUES (?, 999, 'permission', 'r', 'selected', ?)").run(s.id, '{"allow_always": broken');
     engine.store.db
       .prepare("INSERT INTO session_items (session_id, item, kind, ref, status, data) VALUES (?, 1000, 'permission', 'r2', 'selected', ?)")
@@ -92,12 +97,7 @@ describe('sessions.permissionsGranted: the "Always allow" answers agents keep', 
   });
 
   it('a grant whose session has no agent process running is not held by any running agent; an item without who answered is listed with answeredBy null', async () => {
-    const base = tempDir('atrium-grants-stopped-');
-    const engine = sessionEngine(path.join(base, 'data'), base, { turns: [] });
-    engines.push(engine);
-    const ws = path.join(base, 'ws');
-    fs.mkdirSync(ws);
-    const s = engine.sessions.create({ cwd: ws, agentId: 'scripted' });
+    const { engine, s } = idleSession('atrium-grants-stopped-');
     const item = { kind: 'permission', state: 'selected', title: 'Run make', optionId: 'y', options: [{ optionId: 'y', name: 'Always allow make', kind: 'allow_always' }], updatedAt: '2026-01-01T00:00:00.000Z' };
     engine.store.db.prepare("INSERT INTO session_items (session_id, item, kind, ref, status, data) VALUES (?, 1000, 'permission', 'r', 'selected', ?)").run(s.id, JSON.stringify(item));
     for (const [state, running] of [['paused', false], ['failed', false], ['interrupted', false], ['idle', true], ['busy', true], ['closed', false]] as const) {
